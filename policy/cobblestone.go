@@ -1,0 +1,28 @@
+package policy
+
+// SecondsPerDay is BOINC's SECONDS_PER_DAY.
+const SecondsPerDay = 86400.0
+
+// Historic Cobblestone scales, in credits per GFLOPS-day.
+const (
+	// ScaleClassic is the first and second systems' scale (seed 000:
+	// "GigaFLOPs = RAC/100") and design v29's C = F*100/86400e9.
+	ScaleClassic = 100.0
+	// ScaleServer is the server's COBBLESTONE_SCALE = 200/86400e9 and
+	// Science United's scale.
+	ScaleServer = 200.0
+)
+
+// FlopsToCredit converts FLOPs to Cobblestones at scale credits per
+// GFLOPS-day. It evaluates (flops*scale)/86400e9 left to right, exactly as
+// BOINC's unparenthesised macro x*COBBLESTONE_SCALE expands for scale 200;
+// that can differ by one ulp from flops*(scale/86400e9).
+func FlopsToCredit(flops, scale float64) float64 {
+	return float64(flops*scale) / 86400e9
+}
+
+// CreditToFlops is the inverse of FlopsToCredit (x / (scale/86400e9), as
+// tools/backend_lib.cpp's correct "/=" evaluates it).
+func CreditToFlops(credit, scale float64) float64 {
+	return credit / (scale / 86400e9)
+}

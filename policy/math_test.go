@@ -1,0 +1,110 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func TestPre2010(t *testing.T) {
+	for _, c := range []struct {
+		claims []float64
+		want   float64
+	}{
+		{[]float64{5}, 5},
+		{[]float64{5, 3}, 3},                // two: min
+		{[]float64{5, 3, 4}, 4},             // drop 5 and 3
+		{[]float64{1, 2, 3, 10}, 2.5},       // drop 10 and 1, (2+3)/2
+		{[]float64{7, 0.0005, 9}, 7},        // the tiny claim is ignored: two left, min
+		{[]float64{0.0001, 0}, MinClaim},    // none left: the floor
+		{[]float64{math.NaN(), 4}, 4},       // NaN is never a claim
+		{[]float64{2, 2, 2, 2, 2}, 2},       // identical claims
+		{[]float64{1, 100, 1000, 1e6}, 550}, // outliers at both ends dropped
+	} {
+		if got := Pre2010(c.claims); got != c.want {
+			t.Errorf("Pre2010(%v) = %v, want %v", c.claims, got, c.want)
+		}
+	}
+}
+
+func TestFlopsToCredit(t *testing.T) {
+	// 1 GFLOPS for a day is 100 credits at the classic scale, 200 at the server's.
+	day := 1e9 * SecondsPerDay
+	if got := FlopsToCredit(day, ScaleClassic); got != 100 {
+		t.Errorf("classic: %v", got)
+	}
+	if got := FlopsToCredit(day, ScaleServer); got != 200 {
+		t.Errorf("server: %v", got)
+	}
+	if got := CreditToFlops(200, ScaleServer); got != day {
+		t.Errorf("inverse: %v", got)
+	}
+}
+
+func TestDailyDecayFactor(t *testing.T) {
+	r := RAC{Avg: 1, AvgTime: 1000}
+	r.UpdateAverage(1000+SecondsPerDay, 0, 0, CreditHalfLife)
+	if math.Abs(r.Avg-0.9057236642639067) > 1e-15 {
+		t.Errorf("one day's decay = %v, want 2^(-1/7)", r.Avg)
+	}
+	if got := (RAC{Avg: 8, AvgTime: 1}).Decayed(1+3*CreditHalfLife, CreditHalfLife); math.Abs(got-1) > 1e-12 {
+		t.Errorf("three half-lives: %v, want 1", got)
+	}
+	if got := (RAC{Avg: 8}).Decayed(5e6, CreditHalfLife); got != 8 {
+		t.Errorf("never updated: %v", got)
+	}
+}
+
+func TestDecayIdle(t *testing.T) {
+	const now = 10 * SecondsPerDay
+	for _, c := range []struct {
+		rac       RAC
+		threshold float64
+		decayed   bool
+	}{
+		{RAC{Avg: 50, AvgTime: now - 2*SecondsPerDay}, 0.1, true},
+		{RAC{Avg: 50, AvgTime: now - 3600}, 0.1, false}, // touched within a day
+		{RAC{Avg: 0.1, AvgTime: 1}, 0.1, false},        // at or below 0.1: frozen
+		{RAC{Avg: 0.05, AvgTime: 1}, 0, true},          // app versions: threshold 0
+	} {
+		r := c.rac
+		got := r.DecayIdle(now, c.threshold, SecondsPerDay, CreditHalfLife)
+		if got != c.decayed || got != (r.AvgTime == now) || got == (r.Avg == c.rac.Avg) {
+			t.Errorf("%+v: decayed %v (now %+v), want %v", c.rac, got, r, c.decayed)
+		}
+	}
+}
+
+func TestFirstGrantSpike(t *testing.T) {
+	// A host's first job, back an hour after it was sent, sets RAC to 24 x credit.
+	var r RAC
+	r.UpdateAverage(7200, 3600, 10, CreditHalfLife)
+	if r.Avg != 240 {
+		t.Errorf("first grant: %v, want 240", r.Avg)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	o := Options{"scale": "200", "bad": "x", "neg": "-1", "rule": "min"}
+	if v, err := o.Float("scale", 100, true); err != nil || v != 200 {
+		t.Errorf("scale: %v %v", v, err)
+	}
+	if v, _ := o.Float("absent", 7, true); v != 7 {
+		t.Errorf("default: %v", v)
+	}
+	if _, err := o.Float("bad", 1, false); err == nil {
+		t.Error("bad float accepted")
+	}
+	if _, err := o.Float("neg", 1, true); err == nil {
+		t.Error("negative accepted")
+	}
+	if _, err := o.Choice("rule", "mean", "mean", "max"); err == nil {
+		t.Error("bad choice accepted")
+	}
+}
+
+func ExampleFlopsToCredit() {
+	// Seed 000: a 1 GFLOPS machine running full time earns 100 credits a day.
+	fmt.Println(FlopsToCredit(1e9*86400, ScaleClassic))
+	// Output: 100
+}

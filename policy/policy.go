@@ -1,0 +1,422 @@
+package policy
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Resource is the processing resource an app version uses.
+type Resource uint8
+
+// Resources, as BOINC's proc types.
+const (
+	CPU Resource = iota
+	NVIDIA
+	AMD
+	IntelGPU
+	AppleGPU
+)
+
+var resourceNames = [...]string{"cpu", "nvidia", "amd", "intel_gpu", "apple_gpu"}
+
+func (r Resource) String() string {
+	if int(r) < len(resourceNames) {
+		return resourceNames[r]
+	}
+	return fmt.Sprintf("resource(%d)", r)
+}
+
+// IsGPU reports whether r is a GPU type.
+func (r Resource) IsGPU() bool { return r != CPU }
+
+// ParseResource returns the Resource named s.
+func ParseResource(s string) (Resource, bool) {
+	for i, n := range resourceNames {
+		if n == s {
+			return Resource(i), true
+		}
+	}
+	return 0, false
+}
+
+// ResourceNames lists the valid resource names.
+func ResourceNames() []string { return resourceNames[:] }
+
+// Outcome is a result's outcome as the server records it.
+type Outcome uint8
+
+// Outcomes.
+const (
+	Success     Outcome = iota // the client reported a completed result
+	ClientError                // the client reported a computation error
+	Aborted                    // the client (its user) aborted the result
+	NoReply                    // the deadline passed without a report
+)
+
+var outcomeNames = [...]string{"success", "client_error", "aborted", "no_reply"}
+
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// ValidateState is a result's validation state.
+type ValidateState uint8
+
+// Validation states.
+const (
+	Unvalidated ValidateState = iota
+	Valid
+	Invalid
+)
+
+// Project, App and AppVersion are what the server knows of the project
+// configuration. IDs are dense indexes into World's slices.
+type Project struct {
+	ID   int
+	Name string
+}
+
+// App is an application of a project.
+type App struct {
+	ID             int
+	ProjectID      int
+	Name           string
+	MinQuorum      int
+	TargetNResults int
+	DelayBound     float64 // seconds
+}
+
+// AppVersion is a version of an app for one platform and plan class.
+type AppVersion struct {
+	ID        int
+	AppID     int
+	ProjectID int
+	Name      string
+	Platform  string
+	PlanClass string
+	Resource  Resource
+	CPUUsage  float64 // average CPUs used (avg_ncpus)
+	GPUUsage  float64 // GPUs used, possibly fractional
+	// Anonymous marks an anonymous-platform version: the host supplied the
+	// binary, so the server knows nothing reliable of its devices.
+	Anonymous bool
+	// CountsFlops marks an app that counts the FLOPs it does and reports
+	// them (the second credit system).
+	CountsFlops bool
+}
+
+// World is the static configuration a policy instance is initialised with
+// at the start of a replication.
+type World struct {
+	Projects []Project
+	Apps     []App
+	Versions []AppVersion
+	// MaxHosts, MaxUsers and MaxTeams bound the IDs that events carry, so a
+	// policy can size dense per-host state up front.
+	MaxHosts, MaxUsers, MaxTeams int
+	// Start and End of the simulated period, in seconds.
+	Start, End float64
+}
+
+// HAVState is the server's dispatch state of a (host, app version) pair,
+// kept by package sim (CREDIT-SPEC section 10) and shown to policies.
+type HAVState struct {
+	ConsecutiveValid int
+	MaxJobsPerDay    int
+}
+
+// Result is one result as the server sees it: reported values, not truth.
+// A *Result passed to a policy is valid only during the call.
+type Result struct {
+	ID         int64
+	WorkunitID int64
+	HostID     int
+	UserID     int
+	TeamID     int
+	ProjectID  int
+	AppID      int
+	VersionID  int // dense AppVersion ID; see AppVersion.Anonymous
+
+	// Reported host benchmarks and devices at the time of sending.
+	HostNCPUs   int
+	HostPFpops  float64 // Whetstone FLOPS per CPU (p_fpops), as reported
+	HostPIops   float64 // Dhrystone integer ops per second per CPU (p_iops)
+	HostNGPUs   int
+	HostGPUPeak float64 // peak FLOPS per GPU of the version's type, as reported
+
+	SentTime     float64
+	ReceivedTime float64 // 0 until reported
+	// FlopsEstimate is the peak FLOPS the scheduler assumed for the job,
+	// fixed at send time (result.flops_estimate).
+	FlopsEstimate float64
+
+	Outcome       Outcome
+	ValidateState ValidateState
+	ElapsedTime   float64 // reported, clamped to the turnaround
+	CPUTime       float64 // reported, clamped to elapsed x CPUs
+	// CountedFlops is the FLOP count the app reported (0 if it cannot count).
+	CountedFlops float64
+	// RuntimeOutlier is set by project code for jobs whose runtime is not
+	// representative.
+	RuntimeOutlier bool
+
+	RscFpopsEst   float64
+	RscFpopsBound float64
+
+	HAV HAVState
+}
+
+// Validation is a workunit for which the validator has found (or keeps) a
+// canonical result.
+type Validation struct {
+	Time          float64
+	WorkunitID    int64
+	AppID         int
+	RscFpopsEst   float64
+	RscFpopsBound float64
+	// Valid holds the results marked valid in this pass. For a late result
+	// (the workunit already had a canonical result) it holds that one result
+	// and Late is true; sim then grants the canonical credit and ignores the
+	// value Validated returns, but the policy may update its statistics.
+	Valid []*Result
+	// Invalid holds results marked invalid in this pass.
+	Invalid []*Result
+	Late    bool
+	// CanonicalCredit is the credit already granted (Late only).
+	CanonicalCredit float64
+}
+
+// TickKind says which periodic server activity a Tick marks.
+type TickKind uint8
+
+// Tick kinds.
+const (
+	// FeederTick: the main feeder's period (600 s): app-version scales.
+	FeederTick TickKind = iota
+	// ValidatorPassEnd: a validator scan pass that processed work has ended.
+	ValidatorPassEnd
+	// DayTick: a day boundary of simulated time.
+	DayTick
+)
+
+// Tick is a periodic server event.
+type Tick struct {
+	Kind TickKind
+	Time float64
+}
+
+// ClientReport is an account-manager call from a client: the estimated
+// credit it has accumulated for one project since the client started
+// (runtime x peak FLOPS of the devices used, at the reference scale 200).
+type ClientReport struct {
+	Time      float64
+	HostID    int
+	UserID    int
+	TeamID    int
+	ProjectID int
+	// EstimatedFlops is the running total of runtime x peak FLOPS.
+	EstimatedFlops float64
+	NCPUs          int
+	CPUPeak        float64 // reported FLOPS per CPU
+	NGPUs          int
+	GPUPeak        float64 // reported FLOPS per GPU
+}
+
+// Policy is one credit system instance. Methods are called from one
+// goroutine, in simulated-time order. A policy must not retain the pointers
+// it is given.
+type Policy interface {
+	// Init resets the policy for a new replication of the world w.
+	Init(w *World)
+	// Sent: the scheduler sent r to a host.
+	Sent(r *Result)
+	// Reported: the server received r's outcome (or gave up at its deadline).
+	Reported(r *Result)
+	// Validated returns the credit every valid result of v gets. It must
+	// return a finite, non-negative number.
+	Validated(v *Validation) float64
+	// Tick marks periodic server activity.
+	Tick(t Tick)
+	// ClientReport returns credit to grant the host's account for the
+	// project now; job-based systems return 0.
+	ClientReport(c *ClientReport) float64
+	// Scale is the instance's Cobblestones per GFLOPS-day.
+	Scale() float64
+}
+
+// Gauge is a named internal value a policy exposes for time series, such
+// as an app version's scale.
+type Gauge struct {
+	Name  string
+	Value float64
+}
+
+// Gauger is implemented by policies with internal state worth plotting.
+// Names must be stable within a run.
+type Gauger interface {
+	Gauges(dst []Gauge) []Gauge
+}
+
+// Base implements the events a job-based policy may ignore.
+type Base struct{}
+
+// Sent does nothing.
+func (Base) Sent(*Result) {}
+
+// Reported does nothing.
+func (Base) Reported(*Result) {}
+
+// Tick does nothing.
+func (Base) Tick(Tick) {}
+
+// ClientReport grants nothing.
+func (Base) ClientReport(*ClientReport) float64 { return 0 }
+
+// Options are an instance's option values as written in a scenario.
+type Options map[string]string
+
+// OptionError names an option and value that a policy rejects.
+type OptionError struct {
+	Option string
+	Value  string
+	Reason string
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("option %s: %q: %s", e.Option, e.Value, e.Reason)
+}
+
+// OptionDoc documents one option of a policy kind.
+type OptionDoc struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// Kind is a registered credit system.
+type Kind struct {
+	Name    string
+	Doc     string
+	Options []OptionDoc
+	// New returns an instance configured by opts (missing options take
+	// their defaults) or an *OptionError.
+	New func(opts Options) (Policy, error)
+}
+
+// Preset is a named instance: a kind and a set of options.
+type Preset struct {
+	Name    string
+	Kind    string
+	Doc     string
+	Options Options
+}
+
+var (
+	kinds   = map[string]*Kind{}
+	presets = map[string]*Preset{}
+)
+
+// Register adds a kind; it is called from a policy package's init and
+// panics on a duplicate name, which is a programming error.
+func Register(k *Kind) {
+	if _, dup := kinds[k.Name]; dup {
+		panic("policy: duplicate kind " + k.Name)
+	}
+	kinds[k.Name] = k
+}
+
+// RegisterPreset adds a named instance of a registered kind.
+func RegisterPreset(p *Preset) {
+	if _, dup := presets[p.Name]; dup {
+		panic("policy: duplicate preset " + p.Name)
+	}
+	presets[p.Name] = p
+}
+
+// Kinds returns the registered kinds sorted by name.
+func Kinds() []*Kind {
+	out := make([]*Kind, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Presets returns the registered presets sorted by name.
+func Presets() []*Preset {
+	out := make([]*Preset, 0, len(presets))
+	for _, p := range presets {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Spec names an instance: Base is a preset or kind name; Options override
+// the preset's.
+type Spec struct {
+	Name    string
+	Base    string
+	Options Options
+}
+
+// Resolve returns the kind and merged options of s, or an error naming
+// what is unknown.
+func Resolve(s Spec) (*Kind, Options, error) {
+	base := s.Base
+	if base == "" {
+		base = s.Name
+	}
+	opts := Options{}
+	if p, ok := presets[base]; ok {
+		for k, v := range p.Options {
+			opts[k] = v
+		}
+		base = p.Kind
+	}
+	k, ok := kinds[base]
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown policy %q (known: %s)", base, strings.Join(Names(), ", "))
+	}
+	known := map[string]bool{}
+	for _, o := range k.Options {
+		known[o.Name] = true
+	}
+	for name, v := range s.Options {
+		if !known[name] {
+			return nil, nil, &OptionError{Option: name, Value: v, Reason: "unknown option of " + k.Name + " (known: " + optionNames(k) + ")"}
+		}
+		opts[name] = v
+	}
+	return k, opts, nil
+}
+
+// New returns a fresh instance for s.
+func New(s Spec) (Policy, error) {
+	k, opts, err := Resolve(s)
+	if err != nil {
+		return nil, err
+	}
+	return k.New(opts)
+}
+
+// Names lists every kind and preset name, sorted.
+func Names() []string {
+	var out []string
+	for n := range kinds {
+		out = append(out, n)
+	}
+	for n := range presets {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func optionNames(k *Kind) string {
+	var s []string
+	for _, o := range k.Options {
+		s = append(s, o.Name)
+	}
+	return strings.Join(s, ", ")
+}
