@@ -87,3 +87,18 @@ func PeggedAverage(v []float64, anchor float64) float64 {
 	}
 	return sum / wsum
 }
+
+// MaxClaim bounds any single claim so that sums over replicas stay finite
+// whatever a cheater reports (an absurd claim is modelled, never Inf).
+const MaxClaim = 1e300
+
+// Finite clamps a claim into [0, MaxClaim]; NaN becomes 0.
+func Finite(x float64) float64 {
+	switch {
+	case !(x > 0):
+		return 0
+	case x > MaxClaim:
+		return MaxClaim
+	}
+	return x
+}

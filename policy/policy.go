@@ -297,6 +297,8 @@ type Kind struct {
 	Name    string
 	Doc     string
 	Options []OptionDoc
+	// Standard kinds run when a scenario names no policies.
+	Standard bool
 	// New returns an instance configured by opts (missing options take
 	// their defaults) or an *OptionError.
 	New func(opts Options) (Policy, error)
@@ -308,6 +310,8 @@ type Preset struct {
 	Kind    string
 	Doc     string
 	Options Options
+	// Standard presets run when a scenario names no policies.
+	Standard bool
 }
 
 var (
@@ -398,6 +402,23 @@ func New(s Spec) (Policy, error) {
 		return nil, err
 	}
 	return k.New(opts)
+}
+
+// Standard lists the kind and preset names a scenario runs by default.
+func Standard() []string {
+	var out []string
+	for n, k := range kinds {
+		if k.Standard {
+			out = append(out, n)
+		}
+	}
+	for n, p := range presets {
+		if p.Standard {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Names lists every kind and preset name, sorted.

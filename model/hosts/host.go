@@ -1,0 +1,227 @@
+package hosts
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/policy"
+)
+
+// Host is one volunteer computer. Benchmarks here are the truth; what the
+// client reports goes through Behaviour.
+type Host struct {
+	ID       int
+	UserID   int
+	TeamID   int // 0: no team
+	Platform string
+
+	NCPUs     int
+	Whetstone float64 // true peak FLOPS per CPU
+	Dhrystone float64 // true integer ops per second per CPU
+
+	GPUVendor policy.Resource // CPU when the host has no GPU
+	NGPUs     int
+	GPUPeak   float64 // true peak FLOPS per GPU
+
+	ErrorRate   float64
+	InvalidRate float64
+
+	Arrival   float64 // seconds from the start
+	Departure float64 // may lie past the end of the run
+
+	Behaviour Behaviour
+}
+
+// HasGPU reports whether the host has a GPU of type r.
+func (h *Host) HasGPU(r policy.Resource) bool { return h.NGPUs > 0 && h.GPUVendor == r }
+
+// Stream names.
+var (
+	streamHost    = rng.String("host")
+	streamUser    = rng.String("user")
+	streamArrival = rng.String("arrivals")
+)
+
+// Population generates hosts in arrival order for one replication.
+type Population struct {
+	cfg      *Config
+	seed     uint64
+	horizon  float64
+	arrivals *rand.Rand
+	nextT    float64
+	nextID   int
+	// users: user u owns hosts [userStart[u], userStart[u+1]).
+	userStart []int
+	userKind  []Behaviour
+	userTeam  []int
+}
+
+// NewPopulation prepares host generation for a replication seed; hosts
+// arriving after horizon (seconds) are not generated.
+func NewPopulation(cfg *Config, seed uint64, horizon float64) *Population {
+	p := &Population{cfg: cfg, seed: seed, horizon: horizon,
+		arrivals: rng.New(rng.Hash(seed, streamArrival))}
+	p.advanceArrival()
+	return p
+}
+
+func (p *Population) advanceArrival() {
+	if p.cfg.ArrivalsPerDay <= 0 {
+		p.nextT = math.Inf(1)
+		return
+	}
+	p.nextT += p.arrivals.ExpFloat64() * 86400 / p.cfg.ArrivalsPerDay
+}
+
+// Next returns the next host in arrival order, or nil when no more hosts
+// arrive before the horizon.
+func (p *Population) Next() *Host {
+	var at float64
+	if p.nextID < p.cfg.Initial {
+		at = 0
+	} else {
+		if p.nextT > p.horizon {
+			return nil
+		}
+		at = p.nextT
+		p.advanceArrival()
+	}
+	h := p.generate(p.nextID, at)
+	p.nextID++
+	return h
+}
+
+// user returns the user owning host id, drawing users as needed.
+func (p *Population) user(id int) int {
+	for len(p.userStart) == 0 || p.userStart[len(p.userStart)-1] <= id {
+		u := len(p.userStart)
+		start := 0
+		if u > 0 {
+			start = p.userStart[u-1]
+		}
+		r := rng.New(rng.Hash(p.seed, streamUser, uint64(u)))
+		n := int(math.Max(1, math.Round(p.cfg.HostsPerUser.Sample(r))))
+		team := 0
+		if p.cfg.Teams > 0 && r.Float64() < p.cfg.TeamShare {
+			team = 1 + r.IntN(p.cfg.Teams)
+		}
+		p.userKind = append(p.userKind, p.drawBehaviour(r))
+		p.userTeam = append(p.userTeam, team)
+		p.userStart = append(p.userStart, start+n)
+	}
+	for u, end := range p.userStart {
+		if id < end {
+			return u
+		}
+	}
+	panic("unreachable")
+}
+
+func (p *Population) drawBehaviour(r *rand.Rand) Behaviour {
+	u := r.Float64()
+	for _, a := range p.cfg.Agents {
+		if u < a.Share {
+			k, _ := ParseKind(a.Kind)
+			return Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction}
+		}
+		u -= a.Share
+	}
+	return Behaviour{}
+}
+
+// Users returns how many users have been drawn so far.
+func (p *Population) Users() int { return len(p.userStart) }
+
+func (p *Population) generate(id int, at float64) *Host {
+	c := p.cfg
+	r := rng.New(rng.Hash(p.seed, streamHost, uint64(id)))
+	u := p.user(id)
+	h := &Host{ID: id, UserID: u, TeamID: p.userTeam[u], Arrival: at, Behaviour: p.userKind[u]}
+	h.Platform = pickPlatform(c.Platforms, r.Float64())
+	h.NCPUs = int(math.Max(1, math.Round(c.CPU.Cores.Sample(r))))
+	h.Whetstone = c.CPU.WhetstoneGFLOPS.Sample(r) * 1e9
+	h.Dhrystone = h.Whetstone * c.CPU.DhrystoneRatio.Sample(r)
+	h.Departure = at + c.Lifetime.Sample(r)
+	h.ErrorRate = c.ErrorRate.Sample(r)
+	h.InvalidRate = c.InvalidRate.Sample(r)
+	// GPU draws come last and are always made, so changing the GPU share
+	// does not shift the other attributes.
+	gu, gv := r.Float64(), r.Float64()
+	gcount, gratio := c.GPU.Count.Sample(r), c.GPU.PeakRatio.Sample(r)
+	if gu < c.GPU.Share {
+		h.GPUVendor = pickVendor(c.GPU.Vendors, gv)
+		h.NGPUs = int(math.Max(1, math.Round(gcount)))
+		h.GPUPeak = gratio * h.Whetstone * float64(h.NCPUs)
+	}
+	return h
+}
+
+func pickPlatform(ps []PlatformShare, u float64) string {
+	total := 0.0
+	for _, p := range ps {
+		total += p.Share
+	}
+	u *= total
+	for _, p := range ps {
+		if u < p.Share {
+			return p.Name
+		}
+		u -= p.Share
+	}
+	return ps[len(ps)-1].Name
+}
+
+func pickVendor(vs []VendorShare, u float64) policy.Resource {
+	total := 0.0
+	for _, v := range vs {
+		total += v.Share
+	}
+	u *= total
+	for _, v := range vs {
+		if u < v.Share {
+			r, _ := policy.ParseResource(v.Vendor)
+			return r
+		}
+		u -= v.Share
+	}
+	r, _ := policy.ParseResource(vs[len(vs)-1].Vendor)
+	return r
+}
+
+// Periods draws a host's availability: alternating on and off periods
+// starting on. It returns a generator of period lengths in seconds.
+type Periods struct {
+	a  *Availability
+	r  *rand.Rand
+	on bool
+}
+
+// NewPeriods returns host id's availability process.
+func NewPeriods(a *Availability, seed uint64, id int) *Periods {
+	return &Periods{a: a, r: rng.New(rng.Hash(seed, rng.String("availability"), uint64(id)))}
+}
+
+// Next returns the length of the next period and whether the host is on in it.
+func (p *Periods) Next() (float64, bool) {
+	p.on = !p.on
+	switch p.a.Model {
+	case "always":
+		return math.Inf(1), true
+	case "on_fraction":
+		mean := p.a.OnFraction * float64(p.a.Period)
+		if !p.on {
+			mean = (1 - p.a.OnFraction) * float64(p.a.Period)
+		}
+		if mean == 0 {
+			return 0, p.on
+		}
+		return mean * p.r.ExpFloat64(), p.on
+	default:
+		d := p.a.OnPeriod
+		if !p.on {
+			d = p.a.OffPeriod
+		}
+		return d.Sample(p.r), p.on
+	}
+}

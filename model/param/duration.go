@@ -1,0 +1,94 @@
+package param
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+var unitSeconds = map[string]float64{"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+// ParseDuration parses "30s", "10m", "8h", "60d", "2w" (a finite,
+// non-negative number and a unit) into seconds.
+func ParseDuration(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, fmt.Errorf("empty duration")
+	}
+	unit := s[len(s)-1:]
+	mult, ok := unitSeconds[unit]
+	if !ok {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return 0, fmt.Errorf("duration %q has no unit (write e.g. 30s, 10m, 8h, 60d, 2w)", s)
+		}
+		return 0, fmt.Errorf("duration %q: unknown unit (use s, m, h, d or w)", s)
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s[:len(s)-1]), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("duration %q: not a number and a unit", s)
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("duration %q is negative", s)
+	}
+	return v * mult, nil
+}
+
+// FormatDuration writes seconds with the largest unit that keeps it short.
+func FormatDuration(sec float64) string {
+	for _, u := range []string{"w", "d", "h", "m"} {
+		m := unitSeconds[u]
+		if sec >= m && math.Mod(sec, m) == 0 {
+			return strconv.FormatFloat(sec/m, 'g', -1, 64) + u
+		}
+	}
+	return strconv.FormatFloat(sec, 'g', -1, 64) + "s"
+}
+
+// Duration is a length of simulated time in seconds, written with a unit.
+type Duration float64
+
+// Seconds returns d in seconds.
+func (d Duration) Seconds() float64 { return float64(d) }
+
+// UnmarshalYAML accepts only a number with a unit.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: a duration must be a value like 8h", n.Line)}}
+	}
+	v, err := ParseDuration(n.Value)
+	if err != nil {
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %v", n.Line, err)}}
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML writes d with a unit.
+func (d Duration) MarshalYAML() (any, error) { return FormatDuration(float64(d)), nil }
+
+// Num is a number that may also be written as a duration with a unit
+// (then it is in seconds), used inside distributions of times.
+type Num float64
+
+// UnmarshalYAML accepts 3.5, 1e9, "8h".
+func (x *Num) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: expected a number", n.Line)}}
+	}
+	if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %q is not a finite number", n.Line, n.Value)}}
+		}
+		*x = Num(v)
+		return nil
+	}
+	v, err := ParseDuration(n.Value)
+	if err != nil {
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %q is neither a number nor a duration", n.Line, n.Value)}}
+	}
+	*x = Num(v)
+	return nil
+}

@@ -1,0 +1,114 @@
+// Package v1peak is BOINC's first credit system (seed 000): claimed credit
+// is the CPU time a result used times the host's benchmarks, with 100
+// Cobblestones for a day of CPU time on a computer doing 1,000 MIPS
+// Whetstone and 1,000 MIPS Dhrystone. The replicas of a workunit are
+// combined into one granted credit by a configurable rule.
+//
+// Options:
+//
+//	scale      Cobblestones per GFLOPS-day (default 100, seed 000)
+//	benchmark  mean: mean of Whetstone and Dhrystone (seed 000, default);
+//	           whetstone: Whetstone only (seeds 001/004: C1 = whetstone x cpu_time)
+//	replicas   boinc-pre2010 (default): 1 or 2 valid claims grant the
+//	           minimum, 3 or more drop the highest and lowest and average
+//	           the rest, claims under 0.001 are ignored; or min; or mean
+//	gpu        cpu_time (default): GPU jobs claim like CPU jobs, CPU time x
+//	           benchmark, so they are under-credited; app_claim: a GPU app
+//	           that counts its FLOPs claims them (seed 000: "some
+//	           applications determine claimed credit themselves"), others
+//	           fall back to CPU time
+package v1peak
+
+import (
+	"github.com/creditsim/creditsim/policy"
+)
+
+func init() {
+	policy.Register(&policy.Kind{
+		Name:     "v1peak",
+		Doc:      "first credit system: benchmark x CPU time (seed 000)",
+		Standard: true,
+		Options: []policy.OptionDoc{
+			{Name: "scale", Default: "100", Doc: "Cobblestones per GFLOPS-day"},
+			{Name: "benchmark", Default: "mean", Doc: "mean (of Whetstone and Dhrystone) | whetstone"},
+			{Name: "replicas", Default: "boinc-pre2010", Doc: "boinc-pre2010 | min | mean"},
+			{Name: "gpu", Default: "cpu_time", Doc: "cpu_time (fallback, under-credits GPUs) | app_claim"},
+		},
+		New: New,
+	})
+}
+
+// Policy is a configured first-system instance.
+type Policy struct {
+	policy.Base
+	scale     float64
+	whetstone bool
+	rule      string
+	appClaim  bool
+	claims    []float64
+	gpu       []bool // by version ID
+}
+
+// New returns an instance configured by opts.
+func New(opts policy.Options) (policy.Policy, error) {
+	p := &Policy{}
+	var err error
+	if p.scale, err = opts.Float("scale", policy.ScaleClassic, true); err != nil {
+		return nil, err
+	}
+	b, err := opts.Choice("benchmark", "mean", "mean", "whetstone")
+	if err != nil {
+		return nil, err
+	}
+	p.whetstone = b == "whetstone"
+	if p.rule, err = opts.Choice("replicas", "boinc-pre2010", "boinc-pre2010", "min", "mean"); err != nil {
+		return nil, err
+	}
+	g, err := opts.Choice("gpu", "cpu_time", "cpu_time", "app_claim")
+	if err != nil {
+		return nil, err
+	}
+	p.appClaim = g == "app_claim"
+	return p, nil
+}
+
+// Init notes which versions use a GPU; the first system keeps no other state.
+func (p *Policy) Init(w *policy.World) {
+	p.gpu = make([]bool, len(w.Versions))
+	for i, v := range w.Versions {
+		p.gpu[i] = v.Resource.IsGPU()
+	}
+}
+
+// Scale returns the instance's Cobblestones per GFLOPS-day.
+func (p *Policy) Scale() float64 { return p.scale }
+
+// Claim returns the credit result r claims.
+func (p *Policy) Claim(r *policy.Result, gpu bool) float64 {
+	if gpu && p.appClaim && r.CountedFlops > 0 {
+		return policy.Finite(policy.FlopsToCredit(r.CountedFlops, p.scale))
+	}
+	bench := r.HostPFpops
+	if !p.whetstone {
+		bench = (r.HostPFpops + r.HostPIops) / 2
+	}
+	return policy.Finite(policy.FlopsToCredit(r.CPUTime*bench, p.scale))
+}
+
+// Validated combines the valid replicas' claims by the configured rule.
+func (p *Policy) Validated(v *policy.Validation) float64 {
+	p.claims = p.claims[:0]
+	for _, r := range v.Valid {
+		p.claims = append(p.claims, p.Claim(r, p.gpu[r.VersionID]))
+	}
+	if len(p.claims) == 0 {
+		return 0
+	}
+	switch p.rule {
+	case "min":
+		return policy.Min(p.claims)
+	case "mean":
+		return policy.Mean(p.claims)
+	}
+	return policy.Pre2010(p.claims)
+}

@@ -1,0 +1,82 @@
+package scenarios
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+//go:embed library/*.yaml
+var library embed.FS
+
+// DefaultName is the built-in scenario run when none is named.
+const DefaultName = "baseline"
+
+// Names lists the built-in scenarios.
+func Names() []string {
+	ents, _ := library.ReadDir("library")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Builtin returns the text of a built-in scenario.
+func Builtin(name string) ([]byte, bool) {
+	b, err := library.ReadFile("library/" + name + ".yaml")
+	return b, err == nil
+}
+
+// Summary returns the first comment paragraph of a built-in scenario,
+// which says what it demonstrates.
+func Summary(name string) string {
+	b, _ := Builtin(name)
+	var lines []string
+	for _, ln := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(ln, "#") {
+			break
+		}
+		t := strings.TrimSpace(strings.TrimPrefix(ln, "#"))
+		if t == "" {
+			if len(lines) > 0 {
+				break
+			}
+			continue
+		}
+		lines = append(lines, t)
+	}
+	return strings.Join(lines, " ")
+}
+
+// Open loads a scenario given as a file path or a built-in name (a path
+// wins when both exist). The name used in errors is the path, or
+// "builtin:NAME".
+func Open(arg string, overrides []string) (*Scenario, error) {
+	if arg == "" {
+		arg = DefaultName
+	}
+	if data, err := os.ReadFile(arg); err == nil {
+		return Load(arg, data, overrides)
+	} else if !os.IsNotExist(err) || strings.ContainsAny(arg, "/\\") || filepath.Ext(arg) != "" {
+		if b, ok := Builtin(arg); ok && os.IsNotExist(err) {
+			return Load("builtin:"+arg, b, overrides)
+		}
+		return nil, Errors{{File: arg, Reason: fmt.Sprintf("cannot read scenario: %v", unwrapPathError(err))}}
+	}
+	if b, ok := Builtin(arg); ok {
+		return Load("builtin:"+arg, b, overrides)
+	}
+	return nil, Errors{{File: arg, Reason: "no such file, and no built-in scenario of that name (built-ins: " + strings.Join(Names(), ", ") + ")"}}
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

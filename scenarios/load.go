@@ -1,0 +1,363 @@
+package scenarios
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/creditsim/creditsim/model/param"
+	"go.yaml.in/yaml/v3"
+)
+
+// Error is one problem with a scenario. Line is 0 when the value came
+// from a --set override.
+type Error struct {
+	File   string
+	Line   int
+	Field  string
+	Value  string
+	Reason string
+	Set    string // the override that introduced the value, if any
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Set != "" {
+		fmt.Fprintf(&b, " (--set %s)", e.Set)
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	if e.Value != "" {
+		b.WriteString(e.Value)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// Errors is every problem found, in file order; its Error is one line
+// per problem.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// loader carries one file through parsing.
+type loader struct {
+	file  string
+	lines map[string]int    // dotted path -> line of its key or value
+	sets  map[string]string // dotted path -> the --set that wrote it
+	errs  Errors
+}
+
+// Load parses data (the contents of file) over the defaults, applies the
+// --set overrides, and validates. Every problem is returned as Errors.
+func Load(file string, data []byte, overrides []string) (*Scenario, error) {
+	l := &loader{file: file, lines: map[string]int{}, sets: map[string]string{}}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, Errors{l.yamlError(err)}
+	}
+	if root.Kind == 0 {
+		root = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
+	}
+	doc := root.Content[0]
+	if doc.Kind != yaml.MappingNode {
+		return nil, Errors{{File: file, Line: doc.Line, Reason: "a scenario must be a mapping of keys to values"}}
+	}
+	for _, o := range overrides {
+		if err := l.override(doc, o); err != nil {
+			return nil, Errors{err}
+		}
+	}
+	l.walk(doc, reflect.TypeOf(Scenario{}), "")
+	if len(l.errs) > 0 {
+		return nil, l.errs
+	}
+	s := Default()
+	if err := doc.Decode(&s); err != nil {
+		return nil, Errors{l.yamlError(err)}
+	}
+	for _, fe := range s.Validate() {
+		l.errs = append(l.errs, l.fieldError(fe))
+	}
+	if len(l.errs) > 0 {
+		sort.SliceStable(l.errs, func(i, j int) bool { return l.errs[i].Line < l.errs[j].Line })
+		return nil, l.errs
+	}
+	return &s, nil
+}
+
+var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlError turns a yaml.v3 error ("yaml: line 3: ...", or a TypeError
+// with one line per problem) into an Error with the line split out.
+func (l *loader) yamlError(err error) *Error {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n")
+	msg = strings.TrimSpace(msg)
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		reason := m[2]
+		// yaml.v3 wraps nested unmarshaler errors: keep the innermost.
+		for {
+			mm := lineRE.FindStringSubmatch(reason)
+			if mm == nil {
+				break
+			}
+			n, _ = strconv.Atoi(mm[1])
+			reason = mm[2]
+		}
+		e := &Error{File: l.file, Line: n, Reason: reason}
+		if p := l.pathAtLine(n); p != "" {
+			e.Field = p
+			e.Set = l.sets[p]
+		}
+		return e
+	}
+	return &Error{File: l.file, Reason: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+func (l *loader) pathAtLine(n int) string {
+	best := ""
+	for p, ln := range l.lines {
+		if ln == n && (best == "" || len(p) > len(best)) {
+			best = p
+		}
+	}
+	return best
+}
+
+// fieldError adds the line of the nearest path that the file wrote.
+func (l *loader) fieldError(fe param.FieldError) *Error {
+	e := &Error{File: l.file, Field: fe.Path, Value: fe.Value, Reason: fe.Reason}
+	for p := fe.Path; p != ""; p = parent(p) {
+		if s, ok := l.sets[p]; ok {
+			e.Set = s
+			return e
+		}
+		if ln, ok := l.lines[p]; ok && ln > 0 {
+			e.Line = ln
+			return e
+		}
+	}
+	return e
+}
+
+func parent(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+var (
+	durationType = reflect.TypeOf(param.Duration(0))
+	numType      = reflect.TypeOf(param.Num(0))
+	distType     = reflect.TypeOf(param.Dist{})
+	policyType   = reflect.TypeOf(PolicySpec{})
+)
+
+// walk records the line of every path and rejects keys the schema does not
+// know (strict decoding, with the line of the key).
+func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if _, ok := l.lines[path]; !ok && path != "" {
+		l.lines[path] = n.Line
+	}
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind == yaml.ScalarNode && (t == distType || t == policyType) {
+			return
+		}
+		if n.Kind != yaml.MappingNode {
+			if n.Tag == "!!null" {
+				return
+			}
+			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a mapping of keys to values"})
+			return
+		}
+		fields := map[string]reflect.StructField{}
+		var names []string
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
+			if tag == "" || tag == "-" {
+				continue
+			}
+			fields[tag] = f
+			names = append(names, tag)
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			f, ok := fields[k.Value]
+			p := join(path, k.Value)
+			if !ok {
+				where := "the scenario"
+				if path != "" {
+					where = path
+				}
+				l.errs = append(l.errs, &Error{File: l.file, Line: k.Line, Field: p, Set: l.sets[p],
+					Reason: fmt.Sprintf("unknown field %q in %s (known: %s)", k.Value, where, strings.Join(names, ", "))})
+				continue
+			}
+			l.lines[p] = k.Line
+			l.walk(v, f.Type, p)
+		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			if n.Tag == "!!null" {
+				return
+			}
+			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a list"})
+			return
+		}
+		for i, c := range n.Content {
+			l.walk(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+		}
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			if n.Tag == "!!null" {
+				return
+			}
+			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a mapping"})
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			p := join(path, n.Content[i].Value)
+			l.lines[p] = n.Content[i].Line
+			l.walk(n.Content[i+1], t.Elem(), p)
+		}
+	default:
+		if n.Kind != yaml.ScalarNode {
+			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Set: l.sets[path], Reason: "expected a single value, not a list or mapping"})
+		}
+	}
+}
+
+var stepRE = regexp.MustCompile(`^([A-Za-z0-9_\-]+)((?:\[\d+\])*)$`)
+
+// override applies one --set path=value to the tree. The value is parsed
+// as YAML, so lists and mappings can be given too.
+func (l *loader) override(doc *yaml.Node, o string) *Error {
+	path, value, ok := strings.Cut(o, "=")
+	path = strings.TrimSpace(path)
+	bad := func(reason string) *Error {
+		return &Error{File: l.file, Set: o, Field: path, Reason: reason}
+	}
+	if !ok || path == "" {
+		return bad("--set takes path=value, e.g. hosts.initial=500")
+	}
+	var v yaml.Node
+	if err := yaml.Unmarshal([]byte(value), &v); err != nil {
+		return bad("value is not valid YAML: " + err.Error())
+	}
+	var val *yaml.Node
+	if v.Kind == 0 {
+		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: ""}
+	} else {
+		val = v.Content[0]
+	}
+	clearLines(val)
+	cur := doc
+	steps := strings.Split(path, ".")
+	full := ""
+	for si, step := range steps {
+		m := stepRE.FindStringSubmatch(step)
+		if m == nil {
+			return bad(fmt.Sprintf("bad path element %q", step))
+		}
+		key := m[1]
+		full = join(full, key)
+		if cur.Kind != yaml.MappingNode {
+			return bad(fmt.Sprintf("%s is not a mapping", parent(full)))
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(cur.Content); i += 2 {
+			if cur.Content[i].Value == key {
+				next = cur.Content[i+1]
+			}
+		}
+		idx := regexp.MustCompile(`\d+`).FindAllString(m[2], -1)
+		last := si == len(steps)-1 && len(idx) == 0
+		if next == nil {
+			if len(idx) > 0 {
+				return bad(fmt.Sprintf("%s is not in the scenario, so it has no element %s", full, idx[0]))
+			}
+			next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			if last {
+				next = val
+			}
+			cur.Content = append(cur.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, next)
+		} else if last {
+			*next = *val
+		}
+		for _, is := range idx {
+			i, _ := strconv.Atoi(is)
+			if next.Kind != yaml.SequenceNode || i >= len(next.Content) {
+				return bad(fmt.Sprintf("%s has no element %d", full, i))
+			}
+			full = fmt.Sprintf("%s[%d]", full, i)
+			if si == len(steps)-1 && is == idx[len(idx)-1] {
+				*next.Content[i] = *val
+			}
+			next = next.Content[i]
+		}
+		cur = next
+	}
+	l.sets[full] = o
+	return nil
+}
+
+func clearLines(n *yaml.Node) {
+	n.Line, n.Column = 0, 0
+	for _, c := range n.Content {
+		clearLines(c)
+	}
+}
+
+// Resolved returns the scenario with every default filled in, as YAML, and
+// its SHA-256; a run writes both.
+func Resolved(s *Scenario) ([]byte, string, error) {
+	b, err := yaml.Marshal(s)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(b)
+	return b, hex.EncodeToString(sum[:]), nil
+}

@@ -1,0 +1,166 @@
+package scenarios
+
+import (
+	"strings"
+
+	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/model/jobs"
+	"github.com/creditsim/creditsim/model/param"
+	"github.com/creditsim/creditsim/policy"
+	"go.yaml.in/yaml/v3"
+)
+
+// Scenario is one simulation setup. Field names are the YAML keys.
+type Scenario struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description,omitempty"`
+	// Seed is the master seed; replication r uses hash(seed, r).
+	Seed         uint64         `yaml:"seed"`
+	Replications int            `yaml:"replications"`
+	Duration     param.Duration `yaml:"duration"`
+	// Warmup: results sent before it are not counted in the figures.
+	Warmup param.Duration `yaml:"warmup"`
+	// ReferenceScale is the Cobblestones per GFLOPS-day at which deserved
+	// credit D is computed, whatever each policy's own scale.
+	ReferenceScale float64        `yaml:"reference_scale"`
+	Policies       []PolicySpec   `yaml:"policies"`
+	Server         Server         `yaml:"server"`
+	Hosts          hosts.Config   `yaml:"hosts"`
+	Projects       []jobs.Project `yaml:"projects"`
+	Output         Output         `yaml:"output"`
+}
+
+// PolicySpec names a policy instance: a kind or preset (Base, default the
+// name) and options that override the preset's. A bare string is a name.
+type PolicySpec struct {
+	Name    string            `yaml:"name"`
+	Base    string            `yaml:"base,omitempty"`
+	Options map[string]string `yaml:"options,omitempty"`
+}
+
+// UnmarshalYAML accepts "v1peak" or {name: ..., base: ..., options: ...}.
+func (p *PolicySpec) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*p = PolicySpec{Name: n.Value}
+		return nil
+	}
+	type plain PolicySpec
+	return n.Decode((*plain)(p))
+}
+
+// Spec converts to the registry's form.
+func (p PolicySpec) Spec() policy.Spec {
+	return policy.Spec{Name: p.Name, Base: p.Base, Options: policy.Options(p.Options)}
+}
+
+// Server holds the server-side settings shared by every project.
+type Server struct {
+	// DailyResultQuota is config.daily_result_quota: the initial and
+	// maximum max_jobs_per_day of a (host, app version), per CPU or GPU.
+	DailyResultQuota int `yaml:"daily_result_quota"`
+	// ValidatorPeriod is how often the validator scans for workunits.
+	ValidatorPeriod param.Duration `yaml:"validator_period"`
+	// FeederPeriod is the main feeder's app-version update period (600 s).
+	FeederPeriod param.Duration `yaml:"feeder_period"`
+	// PerfInfoPeriod is how often the hosts' benchmark percentiles, which
+	// cap reported CPU speed, are recomputed.
+	PerfInfoPeriod param.Duration `yaml:"perf_info_period"`
+	// MaxJobsPerRPC caps the jobs sent in one scheduler reply.
+	MaxJobsPerRPC int `yaml:"max_jobs_per_rpc"`
+}
+
+// Output holds settings of what a run writes.
+type Output struct {
+	// SampleHosts is how many hosts' RAC the daily time series follows.
+	SampleHosts int `yaml:"sample_hosts"`
+}
+
+// Default returns the scenario defaults that a file's values override.
+func Default() Scenario {
+	var pols []PolicySpec
+	for _, n := range policy.Standard() {
+		pols = append(pols, PolicySpec{Name: n})
+	}
+	return Scenario{
+		Seed:           1,
+		Replications:   3,
+		Duration:       param.Duration(30 * 86400),
+		Warmup:         param.Duration(7 * 86400),
+		ReferenceScale: policy.ScaleServer,
+		Policies:       pols,
+		Server: Server{
+			DailyResultQuota: 100,
+			ValidatorPeriod:  param.Duration(60),
+			FeederPeriod:     param.Duration(600),
+			PerfInfoPeriod:   param.Duration(86400),
+			MaxJobsPerRPC:    100,
+		},
+		Hosts:  hosts.Default(),
+		Output: Output{SampleHosts: 5},
+	}
+}
+
+// Validate checks the whole scenario and returns every problem found.
+func (s *Scenario) Validate() []param.FieldError {
+	k := param.NewCheck()
+	if strings.TrimSpace(s.Name) == "" {
+		k.Fail("name", s.Name, "a scenario needs a name")
+	}
+	if s.Replications < 1 {
+		k.Fail("replications", s.Replications, "must be at least 1")
+	}
+	if s.Replications > 1000 {
+		k.Fail("replications", s.Replications, "at most 1000")
+	}
+	if !(s.Duration > 0) {
+		k.Fail("duration", s.Duration, "a run must last longer than 0")
+	}
+	if s.Warmup >= s.Duration && s.Duration > 0 {
+		k.Fail("warmup", s.Warmup, "must be shorter than duration ("+param.FormatDuration(float64(s.Duration))+")")
+	}
+	k.Positive("reference_scale", s.ReferenceScale)
+	if len(s.Policies) == 0 {
+		k.Fail("policies", "[]", "name at least one policy (known: "+strings.Join(policy.Names(), ", ")+")")
+	}
+	seen := map[string]bool{}
+	for i, p := range s.Policies {
+		pk := k.Field("policies").Index(i)
+		if p.Name == "" {
+			pk.Fail("name", p.Name, "a policy instance needs a name")
+			continue
+		}
+		if seen[p.Name] {
+			pk.Fail("name", p.Name, "policy instance named twice")
+		}
+		seen[p.Name] = true
+		if _, err := policy.New(p.Spec()); err != nil {
+			if oe, ok := err.(*policy.OptionError); ok {
+				pk.Field("options").Fail(oe.Option, oe.Value, oe.Reason)
+			} else if p.Base != "" {
+				pk.Fail("base", p.Base, err.Error())
+			} else {
+				pk.Fail("name", p.Name, err.Error())
+			}
+		}
+	}
+	sv := k.Field("server")
+	if s.Server.DailyResultQuota < 1 {
+		sv.Fail("daily_result_quota", s.Server.DailyResultQuota, "must be at least 1")
+	}
+	sv.Positive("validator_period", float64(s.Server.ValidatorPeriod))
+	sv.Positive("feeder_period", float64(s.Server.FeederPeriod))
+	sv.Positive("perf_info_period", float64(s.Server.PerfInfoPeriod))
+	if s.Server.MaxJobsPerRPC < 1 {
+		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC, "must be at least 1")
+	}
+	s.Hosts.Validate(k.Field("hosts"))
+	platforms := map[string]bool{}
+	for _, p := range s.Hosts.Platforms {
+		platforms[p.Name] = true
+	}
+	jobs.Validate(k.Field("projects"), s.Projects, platforms)
+	if s.Output.SampleHosts < 0 {
+		k.Field("output").Fail("sample_hosts", s.Output.SampleHosts, "must not be negative")
+	}
+	return k.Errors()
+}
