@@ -147,8 +147,8 @@ func testGoldenAverage(t *testing.T, file string) {
 			t.Errorf("%s: truncated %v/%v, want %s/%s", id, trV, trA, r["truncated"], r["truncated_AVERAGE"])
 		}
 		for _, c := range []struct {
-			got  float64
-			col  string
+			got float64
+			col string
 		}{
 			{s.av.N, "n_after"}, {s.av.Avg, "avg_after"}, {s.av.Var, "var_after"}, {s.av.Q, "q_after"},
 			{s.a.N, "AVERAGE_n_after"}, {s.a.Avg, "AVERAGE_avg_after"},

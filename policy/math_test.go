@@ -64,8 +64,8 @@ func TestDecayIdle(t *testing.T) {
 	}{
 		{RAC{Avg: 50, AvgTime: now - 2*SecondsPerDay}, 0.1, true},
 		{RAC{Avg: 50, AvgTime: now - 3600}, 0.1, false}, // touched within a day
-		{RAC{Avg: 0.1, AvgTime: 1}, 0.1, false},        // at or below 0.1: frozen
-		{RAC{Avg: 0.05, AvgTime: 1}, 0, true},          // app versions: threshold 0
+		{RAC{Avg: 0.1, AvgTime: 1}, 0.1, false},         // at or below 0.1: frozen
+		{RAC{Avg: 0.05, AvgTime: 1}, 0, true},           // app versions: threshold 0
 	} {
 		r := c.rac
 		got := r.DecayIdle(now, c.threshold, SecondsPerDay, CreditHalfLife)

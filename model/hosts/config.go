@@ -52,9 +52,9 @@ type Config struct {
 // CPUConfig describes the CPUs: cores per host, Whetstone GFLOPS per core
 // and the Dhrystone/Whetstone ratio.
 type CPUConfig struct {
-	Cores          param.Dist `yaml:"cores"`
+	Cores           param.Dist `yaml:"cores"`
 	WhetstoneGFLOPS param.Dist `yaml:"whetstone_gflops"`
-	DhrystoneRatio param.Dist `yaml:"dhrystone_ratio"`
+	DhrystoneRatio  param.Dist `yaml:"dhrystone_ratio"`
 }
 
 // GPUConfig describes GPUs: the share of hosts with one, their vendors,
@@ -104,9 +104,9 @@ func Default() Config {
 		Teams:          100,
 		TeamShare:      0.4,
 		CPU: CPUConfig{
-			Cores:          param.Dist{Kind: "choice", Values: []float64{2, 4, 6, 8, 12, 16, 24, 32}, Weights: []float64{0.06, 0.2, 0.12, 0.22, 0.14, 0.14, 0.06, 0.06}},
+			Cores:           param.Dist{Kind: "choice", Values: []float64{2, 4, 6, 8, 12, 16, 24, 32}, Weights: []float64{0.06, 0.2, 0.12, 0.22, 0.14, 0.14, 0.06, 0.06}},
 			WhetstoneGFLOPS: param.Dist{Kind: "lognormal", Mean: 4.2, CV: 0.2},
-			DhrystoneRatio: param.Dist{Kind: "lognormal", Mean: 2.5, CV: 0.25},
+			DhrystoneRatio:  param.Dist{Kind: "lognormal", Mean: 2.5, CV: 0.25},
 		},
 		GPU: GPUConfig{
 			Share:     0,

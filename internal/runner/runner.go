@@ -1,0 +1,43 @@
+// Package runner wires a scenario to the engine: it builds each
+// replication's configuration and fresh policy instances, runs the
+// replications (in parallel, with results independent of the order), and
+// hands the outputs to package results. The CLI and the tests share it.
+package runner
+
+import (
+	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/policy"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// ReplicationSeed is the seed of replication r: hash(seed, r).
+func ReplicationSeed(seed uint64, r int) uint64 { return rng.Hash(seed, uint64(r)) }
+
+// Config returns replication r's engine configuration with fresh policies.
+func Config(s *scenarios.Scenario, r int, obs sim.Observer) (*sim.Config, error) {
+	pols := make([]policy.Policy, len(s.Policies))
+	for i, ps := range s.Policies {
+		p, err := policy.New(ps.Spec())
+		if err != nil {
+			return nil, err
+		}
+		pols[i] = p
+	}
+	return &sim.Config{
+		Seed:     ReplicationSeed(s.Seed, r),
+		Duration: float64(s.Duration),
+		Server: sim.Server{
+			DailyResultQuota: s.Server.DailyResultQuota,
+			ValidatorPeriod:  float64(s.Server.ValidatorPeriod),
+			FeederPeriod:     float64(s.Server.FeederPeriod),
+			PerfInfoPeriod:   float64(s.Server.PerfInfoPeriod),
+			MaxJobsPerRPC:    s.Server.MaxJobsPerRPC,
+		},
+		Hosts:       &s.Hosts,
+		Projects:    s.Projects,
+		Policies:    pols,
+		Observer:    obs,
+		SampleHosts: s.Output.SampleHosts,
+	}, nil
+}

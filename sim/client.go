@@ -1,0 +1,311 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/policy"
+)
+
+var streamClient = rng.String("client")
+
+func (s *Sim) arrive(i int) {
+	h := &s.hosts[i]
+	h.arrived = true
+	h.rng = rng.New(rng.Hash(s.cfg.Seed, streamClient, uint64(i)))
+	h.periods = hosts.NewPeriods(&s.cfg.Hosts.Availability, s.cfg.Seed, i)
+	h.cpuFree = float64(h.h.NCPUs)
+	h.gpuFree = float64(h.h.NGPUs)
+	h.pf, h.pi = h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
+	h.gpuPeak = h.h.Behaviour.ReportedGPUPeak(h.h.GPUPeak)
+	h.havs = make([]hav, len(s.versions))
+	for j := range h.havs {
+		h.havs[j].eff = -1
+	}
+	h.usage = make([]float64, len(s.cfg.Projects))
+	if h.h.Departure < s.cfg.Duration {
+		s.q.push(event{t: h.h.Departure, kind: evHostDepart, a: int32(i)})
+	}
+	s.toggle(i, h.epoch)
+}
+
+// depart: the host leaves for good; what it holds times out on the server.
+func (s *Sim) depart(i int) {
+	h := &s.hosts[i]
+	s.pause(h)
+	h.gone = true
+	h.on = false
+	h.epoch++
+	for _, lst := range [][]int32{h.queue, h.running, h.done} {
+		for _, ri := range lst {
+			r := &s.results[ri]
+			if r.st == stRunning || r.st == stQueued || r.st == stDone {
+				r.st = stQueued // abandoned; the deadline will find it
+			}
+			r.host = -1
+		}
+	}
+	h.queue, h.running, h.done = h.queue[:0], h.running[:0], h.done[:0]
+}
+
+// toggle starts the host's next availability period.
+func (s *Sim) toggle(i int, gen uint32) {
+	h := &s.hosts[i]
+	if h.gone || gen != h.epoch {
+		return
+	}
+	d, on := h.periods.Next()
+	if on {
+		h.on = true
+		h.epoch++
+		s.resume(i)
+		s.maybeContact(i, true)
+	} else {
+		s.pause(h)
+		h.on = false
+		h.epoch++
+	}
+	if !math.IsInf(d, 1) && s.now+d < s.cfg.Duration {
+		s.q.push(event{t: s.now + d, kind: evAvailability, a: int32(i), gen: h.epoch})
+	}
+}
+
+// pause stops the running jobs' clocks (the host is off).
+func (s *Sim) pause(h *hostState) {
+	if !h.on {
+		return
+	}
+	for _, ri := range h.running {
+		r := &s.results[ri]
+		run := s.now - r.startedAt
+		r.ran += run
+		r.remaining -= run
+		r.startedAt = math.NaN()
+	}
+}
+
+// resume restarts the running jobs and starts queued ones.
+func (s *Sim) resume(i int) {
+	h := &s.hosts[i]
+	for _, ri := range h.running {
+		r := &s.results[ri]
+		r.startedAt = s.now
+		s.q.push(event{t: s.now + math.Max(r.remaining, 0), kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
+	}
+	s.startJobs(i)
+}
+
+// startJobs starts queued jobs, in order, while devices are free.
+func (s *Sim) startJobs(i int) {
+	h := &s.hosts[i]
+	if !h.on {
+		return
+	}
+	k := 0
+	for _, ri := range h.queue {
+		r := &s.results[ri]
+		v := &s.versions[r.view.VersionID]
+		if v.Resource.IsGPU() {
+			if h.gpuFree+1e-9 < v.GPUUsage {
+				h.queue[k] = ri
+				k++
+				continue
+			}
+			h.gpuFree -= v.GPUUsage
+		} else {
+			need := math.Min(v.CPUUsage, float64(h.h.NCPUs))
+			if h.cpuFree+1e-9 < need {
+				h.queue[k] = ri
+				k++
+				continue
+			}
+			h.cpuFree -= need
+		}
+		r.st = stRunning
+		r.startedAt = s.now
+		s.q.push(event{t: s.now + r.remaining, kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
+		h.running = append(h.running, ri)
+	}
+	h.queue = h.queue[:k]
+}
+
+// prepare draws how long result ri will run on host i, and whether it
+// fails, when the host receives it.
+func (s *Sim) prepare(i int, ri int32) {
+	h := &s.hosts[i]
+	r := &s.results[ri]
+	w := &s.wus[r.wu]
+	vid := r.view.VersionID
+	v := &s.versions[vid]
+	hv := &h.havs[vid]
+	if hv.eff < 0 {
+		// Efficiency of this (host, version), drawn from its own stream.
+		er := rng.New(rng.Hash(s.cfg.Seed, rng.String("efficiency"), uint64(i), uint64(vid)))
+		hv.eff = s.verCfg[vid].Efficiency.Sample(er)
+	}
+	r.eff = hv.eff
+	peak := v.CPUUsage * h.h.Whetstone
+	if v.Resource.IsGPU() {
+		peak = v.GPUUsage * h.h.GPUPeak
+	}
+	noise := 1.0
+	if cv := s.cfg.Hosts.RuntimeNoise; cv > 0 {
+		noise = math.Max(0.2, 1+cv*h.rng.NormFloat64())
+	}
+	r.runTotal = w.w.Flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
+	r.failAt = 2
+	if h.rng.Float64() < h.h.ErrorRate {
+		r.failAt = h.rng.Float64()
+	}
+	r.remaining = r.runTotal * math.Min(r.failAt, 1)
+	r.ran = 0
+	if h.h.Behaviour.DoesWork() && h.rng.Float64() >= h.h.InvalidRate {
+		r.output = 0
+	} else {
+		r.output = 1 + uint32(h.rng.Uint32()>>1) // a wrong answer, unlike any other
+	}
+}
+
+func (s *Sim) jobDone(i, ri int, gen uint32) {
+	h := &s.hosts[i]
+	if gen != h.epoch || h.gone {
+		return
+	}
+	r := &s.results[ri]
+	if r.st != stRunning || int(r.host) != i {
+		return
+	}
+	r.ran += s.now - r.startedAt
+	r.st = stDone
+	v := &s.versions[r.view.VersionID]
+	if v.Resource.IsGPU() {
+		h.gpuFree += v.GPUUsage
+	} else {
+		h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
+	}
+	for k, x := range h.running {
+		if int(x) == ri {
+			h.running = append(h.running[:k], h.running[k+1:]...)
+			break
+		}
+	}
+	w := &s.wus[r.wu]
+	frac := math.Min(r.failAt, 1)
+	if h.h.Behaviour.DoesWork() {
+		r.flopsDone = w.w.Flops * frac
+	}
+	elapsed := r.ran
+	cpu := elapsed * v.CPUUsage * s.verCfg[r.view.VersionID].CPUTimeFraction
+	sinceSent := s.now - r.view.SentTime
+	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
+	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
+	if r.failAt <= 1 {
+		r.view.Outcome = policy.ClientError
+	} else {
+		r.view.Outcome = policy.Success
+		if v.CountsFlops {
+			if h.h.Behaviour.DoesWork() {
+				r.view.CountedFlops = w.w.Flops
+			} else {
+				r.view.CountedFlops = w.w.Flops // a fake still reports a plausible count
+			}
+		}
+	}
+	h.usage[v.ProjectID] += r.ran * (v.CPUUsage + v.GPUUsage)
+	h.done = append(h.done, int32(ri))
+	s.startJobs(i)
+	s.maybeContact(i, false)
+}
+
+// queuedSeconds is the client's estimate of work on hand for a resource.
+func (s *Sim) queuedSeconds(h *hostState, gpu bool) float64 {
+	t := 0.0
+	for _, lst := range [2][]int32{h.queue, h.running} {
+		for _, ri := range lst {
+			r := &s.results[ri]
+			if s.versions[r.view.VersionID].Resource.IsGPU() == gpu {
+				t += r.estRun
+			}
+		}
+	}
+	n := float64(h.h.NCPUs)
+	if gpu {
+		n = float64(h.h.NGPUs)
+	}
+	return t / n
+}
+
+// needsWork reports whether a resource's buffer is below its minimum.
+func (s *Sim) needsWork(h *hostState) bool {
+	min := float64(s.cfg.Hosts.WorkBufferMin)
+	if s.queuedSeconds(h, false) < min {
+		return true
+	}
+	return h.h.NGPUs > 0 && s.queuedSeconds(h, true) < min
+}
+
+// maybeContact contacts the scheduler now if the buffer is low (and the
+// backoff has passed), or makes sure finished results are reported within
+// the report delay.
+func (s *Sim) maybeContact(i int, waking bool) {
+	h := &s.hosts[i]
+	if !h.on || h.gone {
+		return
+	}
+	if s.now >= h.nextTry && s.needsWork(h) {
+		s.contact(i)
+		return
+	}
+	if h.contact {
+		return
+	}
+	t := math.Inf(1)
+	if len(h.done) > 0 {
+		t = s.now + float64(s.cfg.Hosts.ReportDelay)
+	}
+	if s.needsWork(h) {
+		t = math.Min(t, h.nextTry)
+	}
+	if !math.IsInf(t, 1) && t < s.cfg.Duration {
+		h.contact = true
+		s.q.push(event{t: t, kind: evContact, a: int32(i)})
+	}
+	_ = waking
+}
+
+func (s *Sim) contactEvent(i int) {
+	h := &s.hosts[i]
+	h.contact = false
+	if !h.on || h.gone {
+		return // retried when the host comes back on
+	}
+	if len(h.done) > 0 || (s.now >= h.nextTry && s.needsWork(h)) {
+		s.contact(i)
+		return
+	}
+	s.maybeContact(i, false)
+}
+
+// contact is a scheduler RPC: report finished results, then ask for work.
+func (s *Sim) contact(i int) {
+	h := &s.hosts[i]
+	for _, ri := range h.done {
+		s.report(ri)
+	}
+	h.done = h.done[:0]
+	got := s.requestWork(i)
+	if got == 0 && s.needsWork(h) {
+		if h.backoff == 0 {
+			h.backoff = 600
+		} else {
+			h.backoff = math.Min(2*h.backoff, 4*3600)
+		}
+		h.nextTry = s.now + h.backoff
+	} else {
+		h.backoff = 0
+		h.nextTry = s.now
+	}
+	s.startJobs(i)
+	s.maybeContact(i, false)
+}

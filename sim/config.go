@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/model/jobs"
+	"github.com/creditsim/creditsim/policy"
+)
+
+// Server holds the server settings (see scenarios.Server).
+type Server struct {
+	DailyResultQuota int
+	ValidatorPeriod  float64
+	FeederPeriod     float64
+	PerfInfoPeriod   float64
+	MaxJobsPerRPC    int
+}
+
+// Config is one replication of a scenario.
+type Config struct {
+	// Seed is this replication's seed (already hashed from the master
+	// seed and replication number).
+	Seed     uint64
+	Duration float64 // seconds
+	Server   Server
+	Hosts    *hosts.Config
+	Projects []jobs.Project
+	// Policies are fresh instances, one per policy of the scenario.
+	Policies []policy.Policy
+	// Observer receives the truth of each finished result and the daily
+	// state; it may be nil.
+	Observer Observer
+	// SampleHosts is how many hosts' RAC the daily state reports.
+	SampleHosts int
+}
+
+// Observer sees what a real server never does. Its methods are called
+// from the simulation goroutine, in time order; pointers are valid only
+// during the call.
+type Observer interface {
+	// ResultDone is called once per sent result when its fate is final
+	// (granted, invalid, error, timeout).
+	ResultDone(r *Record)
+	// Day is called at each day boundary and at the end.
+	Day(d *DayState)
+}
+
+// Record is a finished result: the server view, the truth, and the credit
+// each policy granted it.
+type Record struct {
+	View    *policy.Result
+	Host    *hosts.Host
+	Version *policy.AppVersion
+	// Flops is the FLOPs really done (0 for a fake result); for a failed
+	// or timed-out result, the FLOPs done before it stopped.
+	Flops float64
+	// Efficiency is the host's actual / peak FLOPS for this version.
+	Efficiency float64
+	// DeviceSeconds is elapsed time x (CPU + GPU usage), the device time
+	// allocated to the job.
+	DeviceSeconds float64
+	// Granted[p] is the credit policy p granted (0 unless valid).
+	Granted []float64
+}
+
+// DayState is the state at a day boundary.
+type DayState struct {
+	Day   int     // days since the start
+	Time  float64 // seconds
+	Final bool    // the end of the run
+	Sim   *Sim
+}

@@ -1,0 +1,491 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// projectFor picks the attached project to ask for work on a resource:
+// the one furthest below its resource share of this host's device time.
+func (s *Sim) projectFor(h *hostState, gpu bool) int {
+	best, bestPrio := -1, math.Inf(-1)
+	total, shares := 0.0, 0.0
+	for p := range s.cfg.Projects {
+		total += h.usage[p]
+		shares += s.cfg.Projects[p].ResourceShare
+	}
+	for p := range s.cfg.Projects {
+		if !s.projectHasWork(h, p, gpu) {
+			continue
+		}
+		prio := s.cfg.Projects[p].ResourceShare / shares
+		if total > 0 {
+			prio -= h.usage[p] / total
+		}
+		if prio > bestPrio {
+			best, bestPrio = p, prio
+		}
+	}
+	return best
+}
+
+func (s *Sim) projectHasWork(h *hostState, p int, gpu bool) bool {
+	for ai := range s.apps {
+		if s.apps[ai].proj == p && s.bestVersion(h, ai, gpu) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// projectedFlops is the server's speed estimate for a (host, version):
+// from the host's runtime statistics once it has 10 samples, else peak.
+func (s *Sim) projectedFlops(h *hostState, vid int) float64 {
+	hv := &h.havs[vid]
+	if hv.et.N >= 10 && hv.et.Avg > 0 {
+		return 1 / hv.et.Avg
+	}
+	return s.flopsEstimate(h, vid)
+}
+
+// flopsEstimate is the peak FLOPS the scheduler assumes for a job of
+// version vid on the host (host_usage.peak_flops): CPU usage x capped
+// p_fpops, plus GPU usage x the GPU's peak for GPU versions.
+func (s *Sim) flopsEstimate(h *hostState, vid int) float64 {
+	v := &s.versions[vid]
+	f := v.CPUUsage * s.cappedFpops(h.pf)
+	if v.Resource.IsGPU() {
+		f += v.GPUUsage * h.gpuPeak
+	}
+	return f
+}
+
+// bestVersion returns the usable version of app ai on a resource with the
+// fastest projected speed, or -1.
+func (s *Sim) bestVersion(h *hostState, ai int, gpu bool) int {
+	best, bestF := -1, 0.0
+	for _, vid := range s.apps[ai].versions {
+		v := &s.versions[vid]
+		if v.Resource.IsGPU() != gpu || v.Platform != h.h.Platform || float64(s.verCfg[vid].Release) > s.now {
+			continue
+		}
+		if gpu && !h.h.HasGPU(v.Resource) {
+			continue
+		}
+		if f := s.projectedFlops(h, vid); f > bestF {
+			best, bestF = vid, f
+		}
+	}
+	return best
+}
+
+// dailyLimit is the effective daily job limit of a (host, version):
+// max_jobs_per_day x CPUs (or GPUs), except that 1 stays 1.
+func (s *Sim) dailyLimit(h *hostState, vid int) int {
+	hv := &h.havs[vid]
+	if hv.mjd == 1 {
+		return 1
+	}
+	n := h.h.NCPUs
+	if s.versions[vid].Resource.IsGPU() {
+		n = h.h.NGPUs
+	}
+	return hv.mjd * n
+}
+
+// requestWork fills the host's buffers; it returns the jobs sent.
+func (s *Sim) requestWork(i int) int {
+	h := &s.hosts[i]
+	sent := 0
+	for _, gpu := range [2]bool{false, true} {
+		if gpu && h.h.NGPUs == 0 {
+			continue
+		}
+		target := float64(s.cfg.Hosts.WorkBuffer)
+		if s.queuedSeconds(h, gpu) >= float64(s.cfg.Hosts.WorkBufferMin) {
+			continue
+		}
+		p := s.projectFor(h, gpu)
+		if p < 0 {
+			continue
+		}
+		for sent < s.cfg.Server.MaxJobsPerRPC && s.queuedSeconds(h, gpu) < target {
+			ai := s.pickApp(h, p, gpu)
+			if ai < 0 {
+				break
+			}
+			vid := s.bestVersion(h, ai, gpu)
+			hv := &h.havs[vid]
+			if hv.mjd == 0 {
+				hv.mjd = s.cfg.Server.DailyResultQuota
+			}
+			if hv.nToday >= s.dailyLimit(h, vid) {
+				break
+			}
+			ri := s.takeResult(ai, i)
+			if ri < 0 {
+				break
+			}
+			s.send(i, ri, vid)
+			hv.nToday++
+			sent++
+		}
+	}
+	return sent
+}
+
+// pickApp chooses among the project's apps usable on the resource by weight.
+func (s *Sim) pickApp(h *hostState, p int, gpu bool) int {
+	total := 0.0
+	for ai := range s.apps {
+		if s.apps[ai].proj == p && s.bestVersion(h, ai, gpu) >= 0 {
+			total += s.apps[ai].cfg.Weight
+		}
+	}
+	if total == 0 {
+		return -1
+	}
+	u := h.rng.Float64() * total
+	last := -1
+	for ai := range s.apps {
+		if s.apps[ai].proj == p && s.bestVersion(h, ai, gpu) >= 0 {
+			last = ai
+			if u < s.apps[ai].cfg.Weight {
+				return ai
+			}
+			u -= s.apps[ai].cfg.Weight
+		}
+	}
+	return last
+}
+
+// takeResult removes from the app's feeder the first unsent result whose
+// workunit has no other result on this host's user (BOINC's
+// one-result-per-user-per-workunit rule), generating a workunit when none
+// of the first 64 fits.
+func (s *Sim) takeResult(ai, host int) int32 {
+	a := &s.apps[ai]
+	if a.head > 1024 && a.head*2 > len(a.feeder) {
+		a.feeder = append(a.feeder[:0], a.feeder[a.head:]...)
+		a.head = 0
+	}
+	user := s.hosts[host].h.UserID
+	for k := a.head; k < len(a.feeder) && k < a.head+64; k++ {
+		ri := a.feeder[k]
+		r := &s.results[ri]
+		if r.st != stUnsent {
+			// Cancelled while waiting: its workunit is gone.
+			s.takeAt(a, k)
+			r.gen++
+			s.freeRes = append(s.freeRes, ri)
+			continue
+		}
+		if !s.userHasResult(r.wu, user) {
+			s.takeAt(a, k)
+			return ri
+		}
+	}
+	wi := s.generate(ai)
+	k := len(a.feeder) - len(s.wus[wi].results)
+	ri := a.feeder[k]
+	s.takeAt(a, k)
+	return ri
+}
+
+// takeAt removes feeder entry k, keeping the order of the others.
+func (s *Sim) takeAt(a *appState, k int) {
+	copy(a.feeder[a.head+1:k+1], a.feeder[a.head:k])
+	a.head++
+}
+
+func (s *Sim) userHasResult(wi int32, user int) bool {
+	for _, ri := range s.wus[wi].results {
+		r := &s.results[ri]
+		if r.st != stUnsent && r.st != stCancelled && r.view.UserID == user {
+			return true
+		}
+	}
+	return false
+}
+
+// generate creates one workunit of app ai and its initial results.
+func (s *Sim) generate(ai int) int32 {
+	a := &s.apps[ai]
+	var wi int32
+	if n := len(s.freeWU); n > 0 {
+		wi = s.freeWU[n-1]
+		s.freeWU = s.freeWU[:n-1]
+	} else {
+		wi = int32(len(s.wus))
+		s.wus = append(s.wus, workunit{})
+		for p := 0; p < s.npol; p++ {
+			s.credit = append(s.credit, 0)
+		}
+	}
+	w := &s.wus[wi]
+	res := w.results[:0]
+	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, results: res,
+		quorum: a.cfg.MinQuorum, target: a.cfg.TargetNResults}
+	if a.cfg.AdaptiveReplication {
+		// Created unreplicated; raised to the app's settings when the first
+		// result goes to an untrusted host.
+		w.quorum, w.target, w.unrepl = 1, 1, true
+	}
+	for k := 0; k < w.target; k++ {
+		s.newResult(wi)
+	}
+	return wi
+}
+
+// newResult adds an unsent result to workunit wi and the feeder.
+func (s *Sim) newResult(wi int32) int32 {
+	var ri int32
+	if n := len(s.freeRes); n > 0 {
+		ri = s.freeRes[n-1]
+		s.freeRes = s.freeRes[:n-1]
+	} else {
+		ri = int32(len(s.results))
+		s.results = append(s.results, result{})
+	}
+	r := &s.results[ri]
+	gen := r.gen + 1
+	*r = result{wu: wi, host: -1, gen: gen, st: stUnsent}
+	w := &s.wus[wi]
+	w.results = append(w.results, ri)
+	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
+	return ri
+}
+
+// send gives result ri to host i with version vid.
+func (s *Sim) send(i int, ri int32, vid int) {
+	h := &s.hosts[i]
+	r := &s.results[ri]
+	w := &s.wus[r.wu]
+	a := s.apps[w.app].cfg
+	hv := &h.havs[vid]
+	if w.unrepl {
+		// Adaptive replication: a trusted host (10 consecutive valid, then
+		// with probability 1 - 1/n) keeps the job unreplicated.
+		trusted := hv.consecValid >= 10 && s.srvRng.Float64() > 1/float64(hv.consecValid)
+		if !trusted {
+			w.unrepl = false
+			w.quorum, w.target = a.MinQuorum, a.TargetNResults
+			for k := len(w.results); k < w.target; k++ {
+				s.newResult(r.wu)
+			}
+			r = &s.results[ri]
+		}
+	}
+	s.nResults++
+	v := &s.versions[vid]
+	r.st = stQueued
+	r.host = int32(i)
+	r.view = policy.Result{
+		ID: s.nResults, WorkunitID: int64(r.wu)<<32 | int64(w.gen), HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID,
+		ProjectID: v.ProjectID, AppID: v.AppID, VersionID: vid,
+		HostNCPUs: h.h.NCPUs, HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: h.h.NGPUs, HostGPUPeak: h.gpuPeak,
+		SentTime: s.now, FlopsEstimate: s.flopsEstimate(h, vid),
+		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound,
+		HAV: policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd},
+	}
+	r.estRun = w.w.Est / s.projectedFlops(h, vid)
+	s.prepare(i, ri)
+	h.queue = append(h.queue, ri)
+	s.q.push(event{t: s.now + float64(a.DelayBound), kind: evTimeout, a: ri, gen: r.gen})
+	for _, p := range s.pols {
+		p.Sent(&r.view)
+	}
+}
+
+// report is the server receiving a finished result (scheduler side).
+func (s *Sim) report(ri int32) {
+	r := &s.results[ri]
+	h := &s.hosts[r.host]
+	w := &s.wus[r.wu]
+	r.st = stReported
+	r.view.ReceivedTime = s.now
+	// Clamp as the scheduler does: elapsed to the turnaround, CPU time to
+	// elapsed x CPUs.
+	r.view.ElapsedTime = math.Min(r.view.ElapsedTime, s.now-r.view.SentTime)
+	r.view.CPUTime = math.Min(r.view.CPUTime, r.view.ElapsedTime*float64(h.h.NCPUs))
+	hv := &h.havs[r.view.VersionID]
+	q := s.cfg.Server.DailyResultQuota
+	if r.view.Outcome == policy.Success {
+		if hv.mjd < q {
+			hv.mjd = min(2*hv.mjd, q)
+		}
+		if est := r.view.RscFpopsEst; est > 0 {
+			hv.et.Update(r.view.ElapsedTime/est, policy.HAVParams)
+		}
+		w.nSuccess++
+	} else {
+		hv.mjd = max(1, min(hv.mjd, q)-1)
+		hv.consecValid = 0
+		w.nError++
+	}
+	r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+	for _, p := range s.pols {
+		p.Reported(&r.view)
+	}
+	if r.view.Outcome != policy.Success {
+		s.finish(ri)
+		s.retry(r.wu)
+		return
+	}
+	if w.failed {
+		s.finish(ri)
+		s.maybeFree(r.wu)
+		return
+	}
+	if !w.queued && !w.failed {
+		w.queued = true
+		s.valQueue = append(s.valQueue, r.wu)
+	}
+}
+
+// timeout is the transitioner finding a result past its deadline.
+func (s *Sim) timeout(ri int, gen uint32) {
+	r := &s.results[ri]
+	if r.gen != gen || (r.st != stQueued && r.st != stRunning && r.st != stDone) {
+		return
+	}
+	if r.host >= 0 {
+		h := &s.hosts[r.host]
+		if r.st == stRunning && h.on {
+			r.ran += s.now - r.startedAt
+		}
+		if r.st == stRunning {
+			v := &s.versions[r.view.VersionID]
+			if v.Resource.IsGPU() {
+				h.gpuFree += v.GPUUsage
+			} else {
+				h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
+			}
+		}
+		h.queue = remove(h.queue, int32(ri))
+		h.running = remove(h.running, int32(ri))
+		h.done = remove(h.done, int32(ri))
+		hv := &h.havs[r.view.VersionID]
+		q := s.cfg.Server.DailyResultQuota
+		if hv.mjd == 0 {
+			hv.mjd = q
+		}
+		hv.mjd = max(1, min(hv.mjd, q)-1)
+		hv.consecValid = 0
+		r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
+			r.flopsDone = s.wus[r.wu].w.Flops * math.Min(r.ran/r.runTotal, 1)
+		}
+		s.startJobs(int(r.host))
+	}
+	r.view.Outcome = policy.NoReply
+	r.view.ReceivedTime = s.now
+	for _, p := range s.pols {
+		p.Reported(&r.view)
+	}
+	s.wus[r.wu].nError++
+	s.finish(int32(ri))
+	s.retry(r.wu)
+}
+
+func remove(l []int32, x int32) []int32 {
+	for k, y := range l {
+		if y == x {
+			return append(l[:k], l[k+1:]...)
+		}
+	}
+	return l
+}
+
+// retry issues another result after an error, unless the workunit has
+// failed or no longer needs one.
+func (s *Sim) retry(wi int32) {
+	w := &s.wus[wi]
+	a := s.apps[w.app].cfg
+	if w.failed {
+		s.maybeFree(wi)
+		return
+	}
+	if w.nError >= a.MaxErrorResults || len(w.results) >= a.MaxTotalResults {
+		s.failWU(wi)
+		return
+	}
+	if w.assim {
+		s.maybeFree(wi)
+		return
+	}
+	// Results still able to succeed.
+	alive := 0
+	for _, ri := range w.results {
+		st := s.results[ri].st
+		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
+			st == stReported && s.results[ri].view.Outcome == policy.Success && s.results[ri].view.ValidateState != policy.Invalid {
+			alive++
+		}
+	}
+	if alive < w.target {
+		s.newResult(wi)
+	}
+}
+
+// failWU marks a workunit failed: unsent results are cancelled; results
+// in progress still count for their hosts but grant nothing.
+func (s *Sim) failWU(wi int32) {
+	w := &s.wus[wi]
+	w.failed = true
+	for _, ri := range w.results {
+		switch s.results[ri].st {
+		case stUnsent:
+			s.results[ri].st = stCancelled
+		case stReported:
+			s.finish(ri)
+		}
+	}
+	s.maybeFree(wi)
+}
+
+// finish records a result's final fate and frees what can be freed.
+func (s *Sim) finish(ri int32) {
+	r := &s.results[ri]
+	r.st = stOver
+	if s.cfg.Observer != nil {
+		hostIdx := r.view.HostID
+		v := &s.versions[r.view.VersionID]
+		rec := Record{View: &r.view, Host: s.hosts[hostIdx].h, Version: v, Flops: r.flopsDone,
+			Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: s.grantBuf}
+		if r.view.ValidateState != policy.Valid {
+			for p := range s.grantBuf {
+				s.grantBuf[p] = 0
+			}
+		}
+		s.cfg.Observer.ResultDone(&rec)
+	}
+}
+
+// maybeFree returns a workunit and its results to the pools once nothing
+// refers to them any more.
+func (s *Sim) maybeFree(wi int32) {
+	w := &s.wus[wi]
+	if !w.assim && !w.failed {
+		return
+	}
+	for _, ri := range w.results {
+		st := s.results[ri].st
+		if st != stOver && st != stCancelled && st != stUnsent {
+			return
+		}
+	}
+	for _, ri := range w.results {
+		r := &s.results[ri]
+		if r.st == stUnsent {
+			r.st = stCancelled
+			continue // still in the feeder; freed when taken
+		}
+		r.gen++
+		s.freeRes = append(s.freeRes, ri)
+	}
+	w.results = w.results[:0]
+	w.gen++
+	s.freeWU = append(s.freeWU, wi)
+}

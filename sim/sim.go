@@ -1,0 +1,329 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/model/jobs"
+	"github.com/creditsim/creditsim/policy"
+)
+
+// Result states on the client/server path.
+const (
+	stUnsent uint8 = iota
+	stQueued       // on the host, not started
+	stRunning
+	stDone     // finished on the host, not reported
+	stReported // reported, waiting for validation or final
+	stOver     // final: recorded
+	stCancelled
+)
+
+type result struct {
+	view policy.Result
+	wu   int32
+	host int32
+	gen  uint32
+	st   uint8
+	// Truth.
+	runTotal  float64 // seconds of running the job needs on this host
+	remaining float64 // seconds of running left when last (re)started
+	startedAt float64 // wall time of the last (re)start; NaN when paused
+	ran       float64 // seconds run so far (true elapsed)
+	failAt    float64 // fraction of the job after which it errors; >1 none
+	flopsDone float64
+	eff       float64
+	output    uint32  // 0 is the correct output
+	estRun    float64 // the client's runtime estimate
+}
+
+type workunit struct {
+	app       int32
+	w         jobs.Workunit
+	results   []int32
+	nSuccess  int
+	nError    int
+	quorum    int
+	target    int
+	canonical int32
+	assim     bool // canonical found, credit granted
+	failed    bool // too many errors or results
+	queued    bool // waiting for the validator
+	unrepl    bool // sent once by adaptive replication
+	gen       uint32
+}
+
+type hav struct {
+	consecValid int
+	mjd         int
+	nToday      int
+	et          policy.AverageVar
+	eff         float64 // true efficiency, drawn on first use
+}
+
+type hostState struct {
+	h       *hosts.Host
+	arrived bool
+	gone    bool
+	on      bool
+	epoch   uint32
+	periods *hosts.Periods
+	rng     *rand.Rand
+	cpuFree float64
+	gpuFree float64
+	queue   []int32
+	running []int32
+	done    []int32
+	contact bool // a contact event is scheduled
+	backoff float64
+	nextTry float64
+	pf, pi  float64   // reported benchmarks
+	gpuPeak float64   // reported
+	havs    []hav     // by version ID
+	usage   []float64 // device seconds per project, for resource share
+}
+
+type appState struct {
+	cfg      *jobs.App
+	proj     int
+	stream   *jobs.Stream
+	feeder   []int32 // unsent result indices
+	head     int
+	versions []int
+}
+
+// Sim is one replication in progress.
+type Sim struct {
+	cfg      *Config
+	now      float64
+	q        queue
+	pop      *hosts.Population
+	hosts    []hostState
+	apps     []appState
+	world    policy.World
+	versions []policy.AppVersion
+	verCfg   []*jobs.Version
+	results  []result
+	freeRes  []int32
+	wus      []workunit
+	freeWU   []int32
+	credit   []float64 // per workunit x policy
+	valQueue []int32
+	pols     []policy.Policy
+	npol     int
+	ledgers  []Ledger
+	grantBuf []float64
+	views    []*policy.Result
+	invalid  []*policy.Result
+	p50, p95 float64 // reported p_fpops percentiles
+	nextPerf float64
+	events   int64
+	nResults int64
+	sample   []int
+	srvRng   *rand.Rand
+	day      int
+}
+
+// New prepares a replication.
+func New(cfg *Config) *Sim {
+	s := &Sim{cfg: cfg, pols: cfg.Policies, npol: len(cfg.Policies)}
+	s.pop = hosts.NewPopulation(cfg.Hosts, cfg.Seed, cfg.Duration)
+	s.srvRng = rng.New(rng.Hash(cfg.Seed, rng.String("server")))
+	for pi := range cfg.Projects {
+		p := &cfg.Projects[pi]
+		s.world.Projects = append(s.world.Projects, policy.Project{ID: pi, Name: p.Name})
+		for ai := range p.Apps {
+			a := &p.Apps[ai]
+			id := len(s.apps)
+			s.world.Apps = append(s.world.Apps, policy.App{ID: id, ProjectID: pi, Name: a.Name,
+				MinQuorum: a.MinQuorum, TargetNResults: a.TargetNResults, DelayBound: float64(a.DelayBound)})
+			st := appState{cfg: a, proj: pi, stream: jobs.NewStream(a, cfg.Seed, rng.Hash(rng.String(p.Name), rng.String(a.Name)))}
+			for vi := range a.Versions {
+				v := &a.Versions[vi]
+				r, _ := policy.ParseResource(v.Resource)
+				vid := len(s.versions)
+				s.versions = append(s.versions, policy.AppVersion{ID: vid, AppID: id, ProjectID: pi, Name: v.Name,
+					Platform: v.Platform, PlanClass: v.PlanClass, Resource: r, CPUUsage: v.CPUUsage,
+					GPUUsage: v.GPUUsage, Anonymous: v.Anonymous, CountsFlops: v.CountsFlops})
+				s.verCfg = append(s.verCfg, v)
+				st.versions = append(st.versions, vid)
+			}
+			s.apps = append(s.apps, st)
+		}
+	}
+	s.world.Versions = s.versions
+	s.world.End = cfg.Duration
+	for {
+		h := s.pop.Next()
+		if h == nil {
+			break
+		}
+		s.hosts = append(s.hosts, hostState{h: h})
+	}
+	s.world.MaxHosts = len(s.hosts)
+	s.world.MaxUsers = s.pop.Users()
+	s.world.MaxTeams = cfg.Hosts.Teams + 1
+	for _, p := range s.pols {
+		p.Init(&s.world)
+	}
+	s.ledgers = make([]Ledger, s.npol)
+	for i := range s.ledgers {
+		s.ledgers[i].init(len(s.hosts), s.world.MaxUsers, s.world.MaxTeams, len(s.versions), len(cfg.Projects))
+	}
+	s.grantBuf = make([]float64, s.npol)
+	n := cfg.SampleHosts
+	for i := 0; i < len(s.hosts) && len(s.sample) < n; i++ {
+		if s.hosts[i].h.Arrival == 0 {
+			s.sample = append(s.sample, i)
+		}
+	}
+	return s
+}
+
+// World returns the static configuration the policies were given.
+func (s *Sim) World() *policy.World { return &s.world }
+
+// Hosts returns every host of the replication, in arrival order.
+func (s *Sim) Hosts() []*hosts.Host {
+	out := make([]*hosts.Host, len(s.hosts))
+	for i := range s.hosts {
+		out[i] = s.hosts[i].h
+	}
+	return out
+}
+
+// Ledger returns policy p's accounts.
+func (s *Sim) Ledger(p int) *Ledger { return &s.ledgers[p] }
+
+// Policies returns the policy instances.
+func (s *Sim) Policies() []policy.Policy { return s.pols }
+
+// SampleHosts returns the host indexes whose RAC the time series follow.
+func (s *Sim) SampleHosts() []int { return s.sample }
+
+// Events returns how many events have been processed.
+func (s *Sim) Events() int64 { return s.events }
+
+// Results returns how many results have been sent.
+func (s *Sim) Results() int64 { return s.nResults }
+
+// PoolSizes is for tests: results and workunit slots, and feeder lengths.
+func (s *Sim) PoolSizes() (results, freeResults, wus, freeWUs, feeder int) {
+	for _, a := range s.apps {
+		feeder += len(a.feeder) - a.head
+	}
+	return len(s.results), len(s.freeRes), len(s.wus), len(s.freeWU), feeder
+}
+
+// Now returns the simulated time.
+func (s *Sim) Now() float64 { return s.now }
+
+// Run simulates to the end of the run. progress, if not nil, is called
+// with the fraction of simulated time done, at most once a simulated day.
+func (s *Sim) Run(progress func(float64)) {
+	for i := range s.hosts {
+		s.q.push(event{t: s.hosts[i].h.Arrival, kind: evHostArrive, a: int32(i)})
+	}
+	s.refreshPerfInfo()
+	s.nextPerf = s.cfg.Server.PerfInfoPeriod
+	s.q.push(event{t: s.cfg.Server.ValidatorPeriod, kind: evValidator})
+	s.q.push(event{t: s.cfg.Server.FeederPeriod, kind: evFeeder})
+	s.q.push(event{t: 86400, kind: evDay})
+	s.q.push(event{t: s.cfg.Duration, kind: evEnd})
+	for s.q.Len() > 0 {
+		e := s.q.pop()
+		s.now = e.t
+		s.events++
+		switch e.kind {
+		case evHostArrive:
+			s.arrive(int(e.a))
+		case evHostDepart:
+			s.depart(int(e.a))
+		case evAvailability:
+			s.toggle(int(e.a), e.gen)
+		case evJobDone:
+			s.jobDone(int(e.a), int(e.b), e.gen)
+		case evContact:
+			s.contactEvent(int(e.a))
+		case evTimeout:
+			s.timeout(int(e.a), e.gen)
+		case evValidator:
+			s.validatorPass()
+			s.q.push(event{t: s.now + s.cfg.Server.ValidatorPeriod, kind: evValidator})
+		case evFeeder:
+			for _, p := range s.pols {
+				p.Tick(policy.Tick{Kind: policy.FeederTick, Time: s.now})
+			}
+			s.q.push(event{t: s.now + s.cfg.Server.FeederPeriod, kind: evFeeder})
+		case evDay:
+			s.dayTick()
+			if progress != nil {
+				progress(s.now / s.cfg.Duration)
+			}
+			s.q.push(event{t: s.now + 86400, kind: evDay})
+		case evEnd:
+			s.validatorPass()
+			if s.cfg.Observer != nil {
+				s.cfg.Observer.Day(&DayState{Day: int(math.Round(s.now / 86400)), Time: s.now, Final: true, Sim: s})
+			}
+			return
+		}
+	}
+}
+
+func (s *Sim) dayTick() {
+	s.day++
+	for _, p := range s.pols {
+		p.Tick(policy.Tick{Kind: policy.DayTick, Time: s.now})
+	}
+	for i := range s.ledgers {
+		s.ledgers[i].decayIdle(s.now)
+	}
+	for i := range s.hosts {
+		for j := range s.hosts[i].havs {
+			s.hosts[i].havs[j].nToday = 0
+		}
+	}
+	if s.now >= s.nextPerf {
+		s.refreshPerfInfo()
+		s.nextPerf = s.now + s.cfg.Server.PerfInfoPeriod
+	}
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.Day(&DayState{Day: s.day, Time: s.now, Sim: s})
+	}
+}
+
+// refreshPerfInfo recomputes the 50th and 95th percentiles of the reported
+// Whetstone of attached hosts, which cap reported CPU speed at send time
+// (sched_util.cpp; 3.3e9 until hosts are known).
+func (s *Sim) refreshPerfInfo() {
+	var v []float64
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		if h.h.Arrival <= s.now && !h.gone {
+			pf, _ := h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
+			if pf > 0 {
+				v = append(v, pf)
+			}
+		}
+	}
+	if len(v) == 0 {
+		s.p50, s.p95 = 3.3e9, 3.3e9
+		return
+	}
+	sort.Float64s(v)
+	s.p50 = v[int(0.5*float64(len(v)-1))]
+	s.p95 = v[int(0.95*float64(len(v)-1))]
+}
+
+// cappedFpops is capped_host_fpops: a missing benchmark becomes the
+// median, and a reported speed is capped at 1.1 x the 95th percentile.
+func (s *Sim) cappedFpops(pf float64) float64 {
+	if pf <= 0 {
+		return s.p50
+	}
+	return math.Min(pf, 1.1*s.p95)
+}

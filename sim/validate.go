@@ -1,0 +1,199 @@
+package sim
+
+import (
+	"github.com/creditsim/creditsim/policy"
+)
+
+// validatorPass handles every workunit with new successful results: find
+// a canonical result (a group of min_quorum agreeing outputs), mark
+// results valid or invalid, ask each policy for the credit, and grant it.
+func (s *Sim) validatorPass() {
+	if len(s.valQueue) == 0 {
+		return
+	}
+	queue := s.valQueue
+	s.valQueue = nil
+	for _, wi := range queue {
+		s.validate(wi)
+	}
+	s.valQueue = append(queue[:0], s.valQueue...)
+	for _, p := range s.pols {
+		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: s.now})
+	}
+}
+
+func (s *Sim) validate(wi int32) {
+	w := &s.wus[wi]
+	w.queued = false
+	if w.failed {
+		return
+	}
+	if w.assim {
+		s.validateLate(wi)
+		return
+	}
+	// Group the unvalidated successes by output.
+	best, bestN := uint32(0), 0
+	pending := 0
+	for _, ri := range w.results {
+		r := &s.results[ri]
+		if r.st != stReported || r.view.Outcome != policy.Success {
+			continue
+		}
+		pending++
+		n := 0
+		for _, rj := range w.results {
+			o := &s.results[rj]
+			if o.st == stReported && o.view.Outcome == policy.Success && o.output == r.output {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = r.output, n
+		}
+	}
+	if pending < w.quorum {
+		return
+	}
+	if bestN < w.quorum {
+		// No agreement yet: ask for one more result, up to the limit.
+		a := s.apps[w.app].cfg
+		alive := 0
+		for _, ri := range w.results {
+			st := s.results[ri].st
+			if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
+				alive++
+			}
+		}
+		if alive == 0 {
+			if len(w.results) >= a.MaxTotalResults {
+				for _, ri := range w.results {
+					if s.results[ri].st == stReported {
+						s.results[ri].view.ValidateState = policy.Invalid
+					}
+				}
+				s.failWU(wi)
+				return
+			}
+			s.newResult(wi)
+		}
+		return
+	}
+	s.views = s.views[:0]
+	s.invalid = s.invalid[:0]
+	for _, ri := range w.results {
+		r := &s.results[ri]
+		if r.st != stReported || r.view.Outcome != policy.Success {
+			continue
+		}
+		if r.output == best {
+			if w.canonical < 0 {
+				w.canonical = ri
+			}
+			r.view.ValidateState = policy.Valid
+			s.views = append(s.views, &r.view)
+		} else {
+			r.view.ValidateState = policy.Invalid
+			s.invalid = append(s.invalid, &r.view)
+		}
+	}
+	s.updateHAVs(wi)
+	v := policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
+		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
+	base := int(wi) * s.npol
+	for p, pol := range s.pols {
+		s.credit[base+p] = policy.Finite(pol.Validated(&v))
+	}
+	w.assim = true
+	for _, ri := range w.results {
+		r := &s.results[ri]
+		if r.st == stUnsent {
+			r.st = stCancelled // no longer needed
+		}
+		if r.st != stReported {
+			continue
+		}
+		if r.view.ValidateState == policy.Valid {
+			s.grant(ri, s.credit[base:base+s.npol])
+		}
+		s.finish(ri)
+	}
+	s.maybeFree(wi)
+}
+
+// validateLate checks results that arrive after the canonical one against
+// it; a valid one gets the canonical credit.
+func (s *Sim) validateLate(wi int32) {
+	w := &s.wus[wi]
+	canon := s.results[w.canonical].output
+	base := int(wi) * s.npol
+	for _, ri := range w.results {
+		r := &s.results[ri]
+		if r.st != stReported || r.view.Outcome != policy.Success {
+			continue
+		}
+		s.invalid = s.invalid[:0]
+		s.views = s.views[:0]
+		if r.output == canon {
+			r.view.ValidateState = policy.Valid
+			s.views = append(s.views, &r.view)
+		} else {
+			r.view.ValidateState = policy.Invalid
+			s.invalid = append(s.invalid, &r.view)
+		}
+		s.updateHAV(r)
+		for p, pol := range s.pols {
+			v := policy.Validation{Time: s.now, WorkunitID: r.view.WorkunitID, AppID: int(w.app),
+				RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid,
+				Late: true, CanonicalCredit: s.credit[base+p]}
+			pol.Validated(&v)
+		}
+		if r.view.ValidateState == policy.Valid {
+			s.grant(ri, s.credit[base:base+s.npol])
+		}
+		s.finish(ri)
+	}
+	s.maybeFree(wi)
+}
+
+func (s *Sim) updateHAVs(wi int32) {
+	for _, ri := range s.wus[wi].results {
+		r := &s.results[ri]
+		if r.st == stReported && r.view.Outcome == policy.Success {
+			s.updateHAV(r)
+		}
+	}
+}
+
+// updateHAV applies the validator's dispatch rules: valid adds one to
+// consecutive_valid (not for a job deliberately sent once) and to
+// max_jobs_per_day (uncapped); invalid resets consecutive_valid and takes
+// one off a quota above the project's.
+func (s *Sim) updateHAV(r *result) {
+	if r.host < 0 {
+		return
+	}
+	hv := &s.hosts[r.host].havs[r.view.VersionID]
+	w := &s.wus[r.wu]
+	if r.view.ValidateState == policy.Valid {
+		if !(w.target == 1 && s.apps[w.app].cfg.TargetNResults > 1) {
+			hv.consecValid++
+		}
+		hv.mjd++
+	} else {
+		hv.consecValid = 0
+		if hv.mjd > s.cfg.Server.DailyResultQuota {
+			hv.mjd--
+		}
+	}
+	r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+}
+
+// grant credits result ri with credit[p] from each policy.
+func (s *Sim) grant(ri int32, credit []float64) {
+	r := &s.results[ri]
+	for p := range s.ledgers {
+		s.ledgers[p].grant(&r.view, s.now, credit[p])
+		s.grantBuf[p] = credit[p]
+	}
+}
