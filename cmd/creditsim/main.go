@@ -1,0 +1,23 @@
+// Command creditsim simulates BOINC credit systems side by side.
+//
+// Usage:
+//
+//	creditsim run [FILE|NAME] [-o DIR] [--seed N] [--replications N]
+//	              [--policies a,b] [--set path=value]... [--force] [-j N]
+//	creditsim validate FILE|NAME [--set path=value]...
+//	creditsim scenarios [NAME]
+//	creditsim policies
+//	creditsim version
+//
+// Exit status: 0 success, 1 a run failed, 2 bad input or usage.
+package main
+
+import (
+	"os"
+
+	"github.com/creditsim/creditsim/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,209 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// Version is the tool version written into summaries.
+const Version = "creditsim 0.1.0"
+
+// Options control a run.
+type Options struct {
+	Out     string // output folder
+	Force   bool   // replace an existing output folder
+	Workers int    // parallel replications; 0 = GOMAXPROCS
+	// Progress, if set, is called with the fraction done (0..1).
+	Progress func(float64)
+}
+
+// Outcome is what a run produced.
+type Outcome struct {
+	Summary  *results.Summary
+	Policies []string
+	Wall     time.Duration
+	// PerReplication wall times and counts, for run-info.json.
+	RepWall []time.Duration
+}
+
+type repOut struct {
+	col    *results.Collector
+	sim    *sim.Sim
+	wall   time.Duration
+	scales []float64
+}
+
+// Window returns the counting window of a scenario: results sent from the
+// warm-up on and at least one (longest) delay bound before the end.
+func Window(s *scenarios.Scenario) results.Window {
+	longest := 0.0
+	for _, p := range s.Projects {
+		for _, a := range p.Apps {
+			longest = math.Max(longest, float64(a.DelayBound))
+		}
+	}
+	to := float64(s.Duration) - longest
+	return results.Window{From: float64(s.Warmup), To: to, End: float64(s.Duration)}
+}
+
+// Run simulates every replication of s and writes the outputs to
+// opts.Out. Outputs do not depend on Workers.
+func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
+	start := time.Now()
+	resolved, sum, err := scenarios.Resolved(s)
+	if err != nil {
+		return nil, err
+	}
+	win := Window(s)
+	if win.To <= win.From {
+		return nil, fmt.Errorf("nothing can be counted: warm-up (%gd) plus the longest delay bound leave no time before the end (%gd)",
+			float64(s.Warmup)/86400, float64(s.Duration)/86400)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	outs := make([]repOut, s.Replications)
+	errs := make([]error, s.Replications)
+	var mu sync.Mutex
+	progress := make([]float64, s.Replications)
+	report := func(r int, f float64) {
+		if opts.Progress == nil {
+			return
+		}
+		mu.Lock()
+		progress[r] = f
+		t := 0.0
+		for _, x := range progress {
+			t += x
+		}
+		opts.Progress(t / float64(len(progress)))
+		mu.Unlock()
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range jobs {
+				outs[r], errs[r] = runOne(s, r, win, func(f float64) { report(r, f) })
+			}
+		}()
+	}
+	for r := 0; r < s.Replications; r++ {
+		jobs <- r
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, len(s.Policies))
+	for i, p := range s.Policies {
+		names[i] = p.Name
+	}
+	summary := &results.Summary{
+		Tool: Version, Scenario: s.Name, ScenarioSHA256: sum, Seed: s.Seed, Replications: s.Replications,
+		CobblestonePerGFLOPSDay: results.Num(s.ReferenceScale),
+		SimulatedDays:           results.Num(float64(s.Duration) / 86400),
+		WarmupDays:              results.Num(float64(s.Warmup) / 86400),
+		CountedFromDay:          results.Num(win.From / 86400),
+		CountedToDay:            results.Num(win.To / 86400),
+		Policies:                map[string]*results.PolicySummary{},
+	}
+	for _, o := range outs {
+		summary.Results += o.sim.Results()
+		summary.Events += o.sim.Events()
+		summary.CountedResults += o.col.Counted()
+	}
+	for p, name := range names {
+		var reps []results.Figures
+		for _, o := range outs {
+			reps = append(reps, o.col.PolicyFigures(p))
+		}
+		summary.Policies[name] = results.NewPolicySummary(outs[0].scales[p], results.AggregateFigures(reps))
+	}
+	oc := &Outcome{Summary: summary, Policies: names}
+	for _, o := range outs {
+		oc.RepWall = append(oc.RepWall, o.wall)
+	}
+	if opts.Out == "" {
+		oc.Wall = time.Since(start)
+		return oc, nil
+	}
+	dir, err := results.NewOutDir(opts.Out, opts.Force)
+	if err != nil {
+		return nil, err
+	}
+	write := func(name string, data []byte) {
+		if err == nil {
+			err = dir.Write(name, data)
+		}
+	}
+	write("scenario.resolved.yaml", resolved)
+	var hb bytes.Buffer
+	hw := csv.NewWriter(&hb)
+	hw.Write(results.HostHeader(names))
+	for r, o := range outs {
+		o.col.HostRows(hw, r, names)
+	}
+	hw.Flush()
+	write("hosts.csv", hb.Bytes())
+	for p, name := range names {
+		write("timeseries-"+name+".csv", outs[0].col.TimeSeries(p))
+	}
+	js, jerr := results.JSON(summary)
+	if jerr != nil && err == nil {
+		err = jerr
+	}
+	write("summary.json", js)
+	oc.Wall = time.Since(start)
+	info := map[string]any{"tool": Version, "go": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0), "workers": workers,
+		"wall_seconds": oc.Wall.Seconds(), "results": summary.Results, "events": summary.Events,
+		"results_per_second": float64(summary.Results) / oc.Wall.Seconds()}
+	var reps []float64
+	for _, d := range oc.RepWall {
+		reps = append(reps, d.Seconds())
+	}
+	info["replication_wall_seconds"] = reps
+	ij, _ := results.JSON(info)
+	write("run-info.json", ij)
+	if err != nil {
+		dir.Abort()
+		return nil, err
+	}
+	if err := dir.Commit(); err != nil {
+		dir.Abort()
+		return nil, err
+	}
+	return oc, nil
+}
+
+func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(float64)) (repOut, error) {
+	t := time.Now()
+	col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
+	cfg, err := Config(s, r, col)
+	if err != nil {
+		return repOut{}, err
+	}
+	x := sim.New(cfg)
+	col.Attach(x)
+	x.Run(progress)
+	var scales []float64
+	for _, p := range cfg.Policies {
+		scales = append(scales, p.Scale())
+	}
+	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales}, nil
+}

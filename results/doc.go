@@ -1,0 +1,11 @@
+// Package results turns what a run observed into figures and files: it
+// collects the truth of every finished result as the simulation streams
+// it (memory grows with hosts, not with results), computes the figures of
+// the design (G/D ratios, device, host and project neutrality, cheat
+// ratios), aggregates replications with 95% confidence intervals, and
+// writes summary.json, CSV tables and run-info.json.
+//
+// Output floats carry 12 significant digits so that identical runs give
+// identical bytes on every machine; a figure that cannot be computed is
+// null, never NaN or Inf.
+package results

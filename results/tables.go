@@ -1,0 +1,104 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strconv"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// HostRows appends one CSV row per host of this replication to w (the
+// header is HostHeader). Columns after the host's truth repeat per policy.
+func (c *Collector) HostRows(w *csv.Writer, rep int, policies []string) {
+	for i, h := range c.hostInfo {
+		a := &c.hosts[i]
+		gpu := ""
+		if h.NGPUs > 0 {
+			gpu = h.GPUVendor.String()
+		}
+		eff, gflops := "", ""
+		if a.n > 0 {
+			eff = FormatFloat(a.effSum / float64(a.n))
+		}
+		if span := hostSpan(h.Arrival, h.Departure, c.win); span > 0 {
+			gflops = FormatFloat(a.flops / span / 1e9)
+		}
+		row := []string{strconv.Itoa(rep + 1), strconv.Itoa(h.ID), strconv.Itoa(h.UserID), strconv.Itoa(h.TeamID),
+			h.Behaviour.Kind.String(), h.Platform, strconv.Itoa(h.NCPUs), FormatFloat(h.Whetstone / 1e9),
+			gpu, strconv.Itoa(h.NGPUs), FormatFloat(h.GPUPeak / 1e9), FormatFloat(h.Arrival / 86400), FormatFloat(h.Departure / 86400),
+			strconv.Itoa(a.n), eff, gflops, FormatFloat(a.d)}
+		for p := range policies {
+			l := c.sim.Ledger(p)
+			gd := ""
+			if a.d > 0 {
+				gd = FormatFloat(a.g[p] / a.d)
+			}
+			row = append(row, FormatFloat(a.g[p]), gd, FormatFloat(l.Hosts[i].Total),
+				FormatFloat(l.Hosts[i].RAC.Decayed(c.win.End, policy.CreditHalfLife)))
+		}
+		w.Write(row)
+	}
+}
+
+func hostSpan(arrival, departure float64, win Window) float64 {
+	from, to := max(arrival, win.From), min(departure, win.To)
+	if to > from {
+		return to - from
+	}
+	return 0
+}
+
+// HostHeader is the header of hosts.csv.
+func HostHeader(policies []string) []string {
+	h := []string{"replication", "host", "user", "team", "kind", "platform", "ncpus", "whetstone_gflops",
+		"gpu", "ngpus", "gpu_peak_gflops", "arrival_day", "departure_day",
+		"counted_results", "mean_efficiency", "true_gflops", "deserved_credit"}
+	for _, p := range policies {
+		h = append(h, p+".granted", p+".g_over_d", p+".total_credit", p+".rac")
+	}
+	return h
+}
+
+// TimeSeries returns policy p's daily CSV: credit granted each day, the
+// decayed RAC of the sample hosts, and the policy's gauges.
+func (c *Collector) TimeSeries(p int) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	sample := c.sim.SampleHosts()
+	head := []string{"day", "credit_granted"}
+	for _, h := range sample {
+		head = append(head, "rac_host_"+strconv.Itoa(h))
+	}
+	var gaugeNames []string
+	if len(c.days) > 0 {
+		for _, g := range c.days[len(c.days)-1].gauges[p] {
+			gaugeNames = append(gaugeNames, g.Name)
+		}
+	}
+	head = append(head, gaugeNames...)
+	w.Write(head)
+	for _, d := range c.days {
+		row := []string{strconv.Itoa(d.day), FormatFloat(d.credit[p])}
+		for _, r := range d.rac[p] {
+			row = append(row, FormatFloat(r))
+		}
+		vals := map[string]float64{}
+		for _, g := range d.gauges[p] {
+			vals[g.Name] = g.Value
+		}
+		for _, n := range gaugeNames {
+			if v, ok := vals[n]; ok {
+				row = append(row, FormatFloat(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		w.Write(row)
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// Counted returns how many results counted.
+func (c *Collector) Counted() int64 { return c.counted }
