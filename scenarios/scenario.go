@@ -120,7 +120,7 @@ func (s *Scenario) Validate() []param.FieldError {
 	}
 	k.Positive("reference_scale", s.ReferenceScale)
 	if len(s.Policies) == 0 {
-		k.Fail("policies", "[]", "name at least one policy (known: "+strings.Join(policy.Names(), ", ")+")")
+		k.Fail("policies", param.Raw("[]"), "name at least one policy (known: "+strings.Join(policy.Names(), ", ")+")")
 	}
 	seen := map[string]bool{}
 	for i, p := range s.Policies {

@@ -47,6 +47,7 @@ func (s *Sim) depart(i int) {
 		}
 	}
 	h.queue, h.running, h.done = h.queue[:0], h.running[:0], h.done[:0]
+	h.est = [2]float64{}
 }
 
 // toggle starts the host's next availability period.
@@ -99,11 +100,15 @@ func (s *Sim) resume(i int) {
 // startJobs starts queued jobs, in order, while devices are free.
 func (s *Sim) startJobs(i int) {
 	h := &s.hosts[i]
-	if !h.on {
+	if !h.on || h.cpuFree < 1e-6 && h.gpuFree < 1e-6 {
 		return
 	}
 	k := 0
-	for _, ri := range h.queue {
+	for qi, ri := range h.queue {
+		if h.cpuFree < 1e-6 && h.gpuFree < 1e-6 {
+			k += copy(h.queue[k:], h.queue[qi:])
+			break
+		}
 		r := &s.results[ri]
 		v := &s.versions[r.view.VersionID]
 		if v.Resource.IsGPU() {
@@ -178,6 +183,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	}
 	r.ran += s.now - r.startedAt
 	r.st = stDone
+	s.dropEstimate(h, r)
 	v := &s.versions[r.view.VersionID]
 	if v.Resource.IsGPU() {
 		h.gpuFree += v.GPUUsage
@@ -218,22 +224,22 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	s.maybeContact(i, false)
 }
 
-// queuedSeconds is the client's estimate of work on hand for a resource.
+// queuedSeconds is the client's estimate of work on hand for a
+// resource, per device instance.
 func (s *Sim) queuedSeconds(h *hostState, gpu bool) float64 {
-	t := 0.0
-	for _, lst := range [2][]int32{h.queue, h.running} {
-		for _, ri := range lst {
-			r := &s.results[ri]
-			if s.versions[r.view.VersionID].Resource.IsGPU() == gpu {
-				t += r.estRun
-			}
-		}
-	}
-	n := float64(h.h.NCPUs)
 	if gpu {
-		n = float64(h.h.NGPUs)
+		return h.est[1] / float64(h.h.NGPUs)
 	}
-	return t / n
+	return h.est[0] / float64(h.h.NCPUs)
+}
+
+// dropEstimate removes a job from the client's work-on-hand estimate.
+func (s *Sim) dropEstimate(h *hostState, r *result) {
+	c := 0
+	if s.versions[r.view.VersionID].Resource.IsGPU() {
+		c = 1
+	}
+	h.est[c] = math.Max(0, h.est[c]-r.estRun)
 }
 
 // needsWork reports whether a resource's buffer is below its minimum.

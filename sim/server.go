@@ -290,6 +290,11 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		HAV: policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd},
 	}
 	r.estRun = w.w.Est / s.projectedFlops(h, vid)
+	if v.Resource.IsGPU() {
+		h.est[1] += r.estRun
+	} else {
+		h.est[0] += r.estRun
+	}
 	s.prepare(i, ri)
 	h.queue = append(h.queue, ri)
 	s.q.push(event{t: s.now + float64(a.DelayBound), kind: evTimeout, a: ri, gen: r.gen})
@@ -362,6 +367,9 @@ func (s *Sim) timeout(ri int, gen uint32) {
 			} else {
 				h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
 			}
+		}
+		if r.st == stQueued || r.st == stRunning {
+			s.dropEstimate(h, r)
 		}
 		h.queue = remove(h.queue, int32(ri))
 		h.running = remove(h.running, int32(ri))
@@ -452,14 +460,14 @@ func (s *Sim) finish(ri int32) {
 	if s.cfg.Observer != nil {
 		hostIdx := r.view.HostID
 		v := &s.versions[r.view.VersionID]
-		rec := Record{View: &r.view, Host: s.hosts[hostIdx].h, Version: v, Flops: r.flopsDone,
+		s.rec = Record{View: &r.view, Host: s.hosts[hostIdx].h, Version: v, Flops: r.flopsDone,
 			Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: s.grantBuf}
 		if r.view.ValidateState != policy.Valid {
 			for p := range s.grantBuf {
 				s.grantBuf[p] = 0
 			}
 		}
-		s.cfg.Observer.ResultDone(&rec)
+		s.cfg.Observer.ResultDone(&s.rec)
 	}
 }
 

@@ -80,10 +80,11 @@ type hostState struct {
 	contact bool // a contact event is scheduled
 	backoff float64
 	nextTry float64
-	pf, pi  float64   // reported benchmarks
-	gpuPeak float64   // reported
-	havs    []hav     // by version ID
-	usage   []float64 // device seconds per project, for resource share
+	pf, pi  float64    // reported benchmarks
+	gpuPeak float64    // reported
+	havs    []hav      // by version ID
+	usage   []float64  // device seconds per project, for resource share
+	est     [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
 }
 
 type appState struct {
@@ -125,6 +126,8 @@ type Sim struct {
 	sample   []int
 	srvRng   *rand.Rand
 	day      int
+	rec      Record            // reused for each finished result
+	val      policy.Validation // reused for each validation
 }
 
 // New prepares a replication.

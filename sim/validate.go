@@ -98,11 +98,11 @@ func (s *Sim) validate(wi int32) {
 		}
 	}
 	s.updateHAVs(wi)
-	v := policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
+	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
 	base := int(wi) * s.npol
 	for p, pol := range s.pols {
-		s.credit[base+p] = policy.Finite(pol.Validated(&v))
+		s.credit[base+p] = policy.Finite(pol.Validated(&s.val))
 	}
 	w.assim = true
 	for _, ri := range w.results {
@@ -143,10 +143,10 @@ func (s *Sim) validateLate(wi int32) {
 		}
 		s.updateHAV(r)
 		for p, pol := range s.pols {
-			v := policy.Validation{Time: s.now, WorkunitID: r.view.WorkunitID, AppID: int(w.app),
+			s.val = policy.Validation{Time: s.now, WorkunitID: r.view.WorkunitID, AppID: int(w.app),
 				RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid,
 				Late: true, CanonicalCredit: s.credit[base+p]}
-			pol.Validated(&v)
+			pol.Validated(&s.val)
 		}
 		if r.view.ValidateState == policy.Valid {
 			s.grant(ri, s.credit[base:base+s.npol])

@@ -158,7 +158,7 @@ func (c *Config) Validate(k param.Check) {
 	gpu.Range("share", c.GPU.Share, 0, 1)
 	if c.GPU.Share > 0 {
 		if len(c.GPU.Vendors) == 0 {
-			gpu.Fail("vendors", "[]", "GPU hosts need at least one vendor")
+			gpu.Fail("vendors", param.Raw("[]"), "GPU hosts need at least one vendor")
 		}
 		for i, v := range c.GPU.Vendors {
 			r, ok := policy.ParseResource(v.Vendor)
@@ -171,7 +171,7 @@ func (c *Config) Validate(k param.Check) {
 		checkPositiveDist(gpu.Field("peak_ratio"), c.GPU.PeakRatio)
 	}
 	if len(c.Platforms) == 0 {
-		k.Fail("platforms", "[]", "at least one platform is needed")
+		k.Fail("platforms", param.Raw("[]"), "at least one platform is needed")
 	}
 	seen := map[string]bool{}
 	for i, p := range c.Platforms {
@@ -231,7 +231,7 @@ func checkPositiveDist(k param.Check, d param.Dist) {
 		k.Fail("", lo, "values must be above 0")
 	}
 	if d.Kind == "normal" && d.Min == nil {
-		k.Fail("min", "unset", "a normal distribution here needs min above 0")
+		k.Fail("min", param.Raw("unset"), "a normal distribution here needs min above 0")
 	}
 }
 
@@ -245,9 +245,17 @@ func checkProbabilityDist(k param.Check, d param.Dist) {
 	lo, hi := d.Bounds()
 	if lo < 0 || hi > 1 || math.IsInf(hi, 1) {
 		if d.Kind == "const" || d.Kind == "choice" || d.Kind == "uniform" {
-			k.Fail("", fmt.Sprintf("%g..%g", lo, hi), "must lie between 0 and 1")
+			k.Fail("", rangeValue(lo, hi), "must lie between 0 and 1")
 		} else {
-			k.Fail("max", "unset", "a probability distribution needs min 0 and max at most 1")
+			k.Fail("max", param.Raw("unset"), "a probability distribution needs min 0 and max at most 1")
 		}
 	}
+}
+
+// rangeValue shows a distribution's range, or its one value.
+func rangeValue(lo, hi float64) any {
+	if lo == hi {
+		return lo
+	}
+	return param.Raw(fmt.Sprintf("%g..%g", lo, hi))
 }

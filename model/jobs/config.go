@@ -101,7 +101,7 @@ func DefaultProject() Project { return Project{ResourceShare: 100} }
 // Validate checks the projects; platforms lists the hosts' platforms.
 func Validate(k param.Check, projects []Project, platforms map[string]bool) {
 	if len(projects) == 0 {
-		k.Fail("", "[]", "at least one project is needed")
+		k.Fail("", param.Raw("[]"), "at least one project is needed")
 	}
 	names := map[string]bool{}
 	for i := range projects {
@@ -116,7 +116,7 @@ func Validate(k param.Check, projects []Project, platforms map[string]bool) {
 		names[p.Name] = true
 		pk.Positive("resource_share", p.ResourceShare)
 		if len(p.Apps) == 0 {
-			pk.Fail("apps", "[]", "a project needs at least one app")
+			pk.Fail("apps", param.Raw("[]"), "a project needs at least one app")
 		}
 		apps := map[string]bool{}
 		for j := range p.Apps {
@@ -143,7 +143,7 @@ func (a *App) validate(k param.Check, platforms map[string]bool) {
 			k.Fail("size_error", lo, "job sizes must be above 0")
 		}
 		if a.SizeError.Kind == "normal" && a.SizeError.Min == nil {
-			k.Field("size_error").Fail("min", "unset", "a normal size error needs min above 0")
+			k.Field("size_error").Fail("min", param.Raw("unset"), "a normal size error needs min above 0")
 		}
 	}
 	share := 0.0
@@ -179,7 +179,7 @@ func (a *App) validate(k param.Check, platforms map[string]bool) {
 		k.Fail("adaptive_replication", true, "needs min_quorum of at least 2 (it decides when to send a job once)")
 	}
 	if len(a.Versions) == 0 {
-		k.Fail("versions", "[]", "an app needs at least one version")
+		k.Fail("versions", param.Raw("[]"), "an app needs at least one version")
 	}
 	names := map[string]bool{}
 	for i := range a.Versions {
@@ -226,7 +226,7 @@ func (v *Version) validate(k param.Check, platforms map[string]bool) {
 		case v.Efficiency.MeanValue() > 1 || hi > 1 && (v.Efficiency.Kind == "const" || v.Efficiency.Kind == "choice" || v.Efficiency.Kind == "uniform"):
 			k.Fail("efficiency", v.Efficiency.MeanValue(), "efficiency (actual / peak FLOPS) cannot be above 1")
 		case hi > 1:
-			k.Field("efficiency").Fail("max", "unset", "efficiency draws must be capped at 1: set max: 1")
+			k.Field("efficiency").Fail("max", param.Raw("unset"), "efficiency draws must be capped at 1: set max: 1")
 		case !(lo > 0) && (v.Efficiency.Kind == "const" || v.Efficiency.Kind == "choice" || v.Efficiency.Kind == "uniform"):
 			k.Fail("efficiency", lo, "efficiency must be above 0")
 		}

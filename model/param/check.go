@@ -73,8 +73,13 @@ func (c Check) NonNegative(field string, v float64) {
 	}
 }
 
+// Raw is a value shown as is, without quotes (e.g. Raw("[]"), "unset").
+type Raw string
+
 func format(v any) string {
 	switch x := v.(type) {
+	case Raw:
+		return string(x)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case Duration:

@@ -94,7 +94,7 @@ func (d Dist) Validate(c Check) {
 		c.Positive("scale", float64(d.Scale))
 	case "choice":
 		if len(d.Values) == 0 {
-			c.Fail("values", "[]", "choice needs at least one value")
+			c.Fail("values", Raw("[]"), "choice needs at least one value")
 		}
 		if len(d.Weights) != 0 && len(d.Weights) != len(d.Values) {
 			c.Fail("weights", len(d.Weights), fmt.Sprintf("needs one weight per value (%d)", len(d.Values)))

@@ -1,0 +1,155 @@
+package runner
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	_ "github.com/creditsim/creditsim/policy/v1peak"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// ideal is a world where the first system is exact: honest hosts that are
+// always on, no noise or errors, Dhrystone equal to Whetstone, CPU time
+// equal to elapsed time, and D at the first system's scale of 100.
+const ideal = `
+name: ideal
+replications: 2
+duration: 12d
+warmup: 2d
+reference_scale: 100
+policies: [v1peak]
+hosts:
+  initial: 50
+  arrivals_per_day: 0
+  lifetime: 1000d
+  cpu: {dhrystone_ratio: 1}
+  platforms: [{name: linux, share: 1}]
+  availability: {model: always}
+  error_rate: 0
+  invalid_rate: 0
+  runtime_noise: 0
+projects:
+  - name: p
+    apps:
+      - name: a
+        rsc_fpops_est: 2e13
+        size_error: 1
+        delay_bound: 3d
+        versions:
+          - {platform: linux, efficiency: EFF, cpu_time_fraction: 1}
+`
+
+func runScenario(t *testing.T, text string, sets ...string) *Outcome {
+	t.Helper()
+	s, err := scenarios.Load("test.yaml", []byte(text), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := Run(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oc
+}
+
+// Physical sanity: with efficiency 1 the first system grants exactly the
+// deserved credit; at efficiency 0.5 jobs take twice as long, and the
+// first system (which pays CPU time x peak speed) grants twice as much.
+func TestPhysicalSanity(t *testing.T) {
+	for _, c := range []struct {
+		eff  string
+		want float64
+	}{{"1", 1}, {"0.5", 2}} {
+		oc := runScenario(t, string(bytes.ReplaceAll([]byte(ideal), []byte("EFF"), []byte(c.eff))))
+		p := oc.Summary.Policies["v1peak"]
+		if got := float64(p.HonestRatio); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("efficiency %s: honest G/D = %.12g, want %g", c.eff, got, c.want)
+		}
+		if oc.Summary.CountedResults < 1000 {
+			t.Errorf("efficiency %s: only %d results counted", c.eff, oc.Summary.CountedResults)
+		}
+		// Identical hosts apart from speed: no spread at all.
+		if cv := float64(p.HostNeutralityCV); cv > 1e-9 {
+			t.Errorf("efficiency %s: host CV %g, want 0", c.eff, cv)
+		}
+	}
+}
+
+func readOutputs(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() == "run-info.json" {
+			continue // timings: the one output that differs between runs
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// Determinism: the same scenario and seed give byte-identical outputs
+// whatever GOMAXPROCS and the number of parallel replications.
+func TestDeterminism(t *testing.T) {
+	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var runs []map[string][]byte
+	for i, c := range []struct{ procs, workers int }{{1, 1}, {2, 0}, {2, 3}} {
+		runtime.GOMAXPROCS(c.procs)
+		dir := filepath.Join(t.TempDir(), "out")
+		if _, err := Run(s, Options{Out: dir, Workers: c.workers}); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, readOutputs(t, dir))
+		if i == 0 && len(runs[0]) < 4 {
+			t.Fatalf("only %d outputs", len(runs[0]))
+		}
+	}
+	for i := 1; i < len(runs); i++ {
+		for name, b := range runs[0] {
+			if !bytes.Equal(b, runs[i][name]) {
+				t.Errorf("run %d: %s differs", i, name)
+			}
+		}
+	}
+	// A different seed gives different results.
+	s.Seed = 2
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(s, Options{Out: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(readOutputs(t, dir)["summary.json"], runs[0]["summary.json"]) {
+		t.Error("seed 2 gives the same summary as seed 1")
+	}
+}
+
+// Adding a host does not change the draws of the others.
+func TestStreamIndependence(t *testing.T) {
+	a, _ := scenarios.Open("baseline", []string{"hosts.initial=30", "hosts.arrivals_per_day=0"})
+	b, _ := scenarios.Open("baseline", []string{"hosts.initial=31", "hosts.arrivals_per_day=0"})
+	ca, _ := Config(a, 0, nil)
+	cb, _ := Config(b, 0, nil)
+	ha, hb := simHosts(ca), simHosts(cb)
+	if len(hb) != len(ha)+1 {
+		t.Fatalf("%d and %d hosts", len(ha), len(hb))
+	}
+	for i := range ha {
+		if *ha[i] != *hb[i] {
+			t.Fatalf("host %d changed when a host was added:\n%+v\n%+v", i, *ha[i], *hb[i])
+		}
+	}
+}

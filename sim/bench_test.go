@@ -1,0 +1,42 @@
+package sim_test
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// BenchmarkBaselineV1Peak runs one replication of the baseline scenario
+// (2,000 hosts, 30 days) with the first credit system and the results
+// collector, on one goroutine. It reports results per second and heap
+// allocations per result.
+func BenchmarkBaselineV1Peak(b *testing.B) {
+	s, err := scenarios.Open("baseline", []string{"replications=1", "policies=[v1peak]"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	win := runner.Window(s)
+	var sent int64
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
+		cfg, err := runner.Config(s, 0, col)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := sim.New(cfg)
+		col.Attach(x)
+		x.Run(nil)
+		sent += x.Results()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(sent)/b.Elapsed().Seconds(), "results/s")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(sent), "allocs/result")
+}
