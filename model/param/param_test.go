@@ -1,0 +1,81 @@
+package param
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestParseDuration(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"30s", 30, true}, {"10m", 600, true}, {"8h", 28800, true}, {"60d", 60 * 86400, true},
+		{"2w", 14 * 86400, true}, {"1.5d", 1.5 * 86400, true}, {"0d", 0, true},
+		{"30", 0, false}, {"", 0, false}, {"5y", 0, false}, {"-1d", 0, false}, {"xd", 0, false}, {"Infd", 0, false},
+	} {
+		got, err := ParseDuration(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseDuration(%q) = %v, %v", c.in, got, err)
+		}
+	}
+	if s := FormatDuration(86400 * 7); s != "1w" {
+		t.Errorf("FormatDuration(1w) = %s", s)
+	}
+	if s := FormatDuration(90); s != "90s" {
+		t.Errorf("FormatDuration(90) = %s", s)
+	}
+}
+
+// Sampled means match the requested ones (lognormal by mean and CV, the
+// Weibull's mean scale x Γ(1 + 1/shape)).
+func TestDistMeans(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, d := range []Dist{
+		{Kind: "lognormal", Mean: 4.2, CV: 0.2},
+		{Kind: "exponential", Mean: 3},
+		{Kind: "weibull", Shape: 0.393, Scale: 2.964},
+		{Kind: "normal", Mean: 10, CV: 0.1},
+		{Kind: "uniform", Min: Ptr(50), Max: Ptr(100)},
+		{Kind: "choice", Values: []float64{1, 3}, Weights: []float64{3, 1}},
+	} {
+		const n = 400000
+		sum := 0.0
+		for i := 0; i < n; i++ {
+			sum += d.Sample(r)
+		}
+		if got, want := sum/n, d.MeanValue(); math.Abs(got-want) > 0.02*want {
+			t.Errorf("%s: sample mean %v, want %v", d.Kind, got, want)
+		}
+	}
+	c := Dist{Kind: "lognormal", Mean: 0.5, CV: 2, Max: Ptr(1)}
+	for i := 0; i < 10000; i++ {
+		if x := c.Sample(r); x > 1 || x <= 0 {
+			t.Fatalf("clamped draw %v", x)
+		}
+	}
+}
+
+func TestDistValidate(t *testing.T) {
+	for _, c := range []struct {
+		d    Dist
+		errs int
+	}{
+		{Const(1), 0},
+		{Dist{Kind: "gaussian"}, 1},
+		{Dist{Kind: "uniform", Min: Ptr(1)}, 1},
+		{Dist{Kind: "weibull", Shape: 0, Scale: 1}, 1},
+		{Dist{Kind: "choice"}, 1},
+		{Dist{Kind: "choice", Values: []float64{1, 2}, Weights: []float64{1}}, 1},
+		{Dist{Kind: "lognormal", Mean: -1}, 1},
+		{Dist{Kind: "uniform", Min: Ptr(2), Max: Ptr(1)}, 1},
+	} {
+		k := NewCheck()
+		c.d.Validate(k)
+		if len(k.Errors()) != c.errs {
+			t.Errorf("%+v: %v", c.d, k.Errors())
+		}
+	}
+}

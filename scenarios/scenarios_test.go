@@ -1,0 +1,60 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+
+	_ "github.com/creditsim/creditsim/policy/v1peak"
+)
+
+func TestBuiltinsLoad(t *testing.T) {
+	for _, n := range Names() {
+		if _, err := Open(n, nil); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+		if Summary(n) == "" {
+			t.Errorf("%s has no opening comment", n)
+		}
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	s, err := Open("baseline", []string{"hosts.initial=7", "projects[0].apps[0].versions[1].efficiency={dist: const, mean: 0.25}", "server.feeder_period=5m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Hosts.Initial != 7 || float64(s.Projects[0].Apps[0].Versions[1].Efficiency.Mean) != 0.25 || s.Server.FeederPeriod != 300 {
+		t.Errorf("overrides not applied: %d %v %v", s.Hosts.Initial, s.Projects[0].Apps[0].Versions[1].Efficiency, s.Server.FeederPeriod)
+	}
+	for _, c := range []struct{ set, want string }{
+		{"hosts.nosuch=1", `(--set hosts.nosuch=1): hosts.nosuch: unknown field "nosuch"`},
+		{"projects[3].name=x", "projects has no element 3"},
+		{"hosts.initial", "--set takes path=value"},
+		{"hosts.initial=-4", "(--set hosts.initial=-4): hosts.initial: -4: must not be negative"},
+		{"duration=5", `duration "5" has no unit`},
+	} {
+		_, err := Open("baseline", []string{c.set})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %s: %v, want %q", c.set, err, c.want)
+		}
+	}
+}
+
+func TestResolvedRoundTrip(t *testing.T) {
+	s, err := Open("baseline", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, sum, err := Resolved(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Load("resolved.yaml", b, nil)
+	if err != nil {
+		t.Fatalf("resolved scenario does not load: %v", err)
+	}
+	b2, sum2, _ := Resolved(s2)
+	if sum != sum2 || string(b) != string(b2) {
+		t.Error("resolving twice changes the scenario")
+	}
+}
