@@ -157,35 +157,28 @@ func (p *Population) generate(id int, at float64) *Host {
 	return h
 }
 
-func pickPlatform(ps []PlatformShare, u float64) string {
+// pick returns the index chosen by u in [0, 1) among n weights.
+func pick(n int, weight func(int) float64, u float64) int {
 	total := 0.0
-	for _, p := range ps {
-		total += p.Share
+	for i := 0; i < n; i++ {
+		total += weight(i)
 	}
 	u *= total
-	for _, p := range ps {
-		if u < p.Share {
-			return p.Name
+	for i := 0; i < n; i++ {
+		if u < weight(i) {
+			return i
 		}
-		u -= p.Share
+		u -= weight(i)
 	}
-	return ps[len(ps)-1].Name
+	return n - 1
+}
+
+func pickPlatform(ps []PlatformShare, u float64) string {
+	return ps[pick(len(ps), func(i int) float64 { return ps[i].Share }, u)].Name
 }
 
 func pickVendor(vs []VendorShare, u float64) policy.Resource {
-	total := 0.0
-	for _, v := range vs {
-		total += v.Share
-	}
-	u *= total
-	for _, v := range vs {
-		if u < v.Share {
-			r, _ := policy.ParseResource(v.Vendor)
-			return r
-		}
-		u -= v.Share
-	}
-	r, _ := policy.ParseResource(vs[len(vs)-1].Vendor)
+	r, _ := policy.ParseResource(vs[pick(len(vs), func(i int) float64 { return vs[i].Share }, u)].Vendor)
 	return r
 }
 
