@@ -297,7 +297,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	}
 	s.prepare(i, ri)
 	h.queue = append(h.queue, ri)
-	s.q.push(event{t: s.now + float64(a.DelayBound), kind: evTimeout, a: ri, gen: r.gen})
+	s.addDeadline(int(w.app), ri, r.gen, s.now+float64(a.DelayBound))
 	for _, p := range s.pols {
 		p.Sent(&r.view)
 	}
@@ -496,4 +496,41 @@ func (s *Sim) maybeFree(wi int32) {
 	w.results = w.results[:0]
 	w.gen++
 	s.freeWU = append(s.freeWU, wi)
+}
+
+type deadline struct {
+	t   float64
+	ri  int32
+	gen uint32
+}
+
+// addDeadline records a sent result's deadline in its app's FIFO and arms
+// the app's timeout event if none is pending.
+func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
+	a := &s.apps[ai]
+	a.deadlines = append(a.deadlines, deadline{t: t, ri: ri, gen: gen})
+	if !a.dlArmed {
+		a.dlArmed = true
+		s.q.push(event{t: t, kind: evTimeout, a: int32(ai)})
+	}
+}
+
+// expire times out every result of app ai whose deadline has come, in
+// send order, and re-arms the event for the next deadline.
+func (s *Sim) expire(ai int) {
+	a := &s.apps[ai]
+	a.dlArmed = false
+	for a.dlHead < len(a.deadlines) && a.deadlines[a.dlHead].t <= s.now {
+		d := a.deadlines[a.dlHead]
+		a.dlHead++
+		s.timeout(int(d.ri), d.gen)
+	}
+	if a.dlHead > 1024 && a.dlHead*2 > len(a.deadlines) {
+		a.deadlines = append(a.deadlines[:0], a.deadlines[a.dlHead:]...)
+		a.dlHead = 0
+	}
+	if a.dlHead < len(a.deadlines) {
+		a.dlArmed = true
+		s.q.push(event{t: a.deadlines[a.dlHead].t, kind: evTimeout, a: int32(ai)})
+	}
 }

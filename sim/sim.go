@@ -88,12 +88,18 @@ type hostState struct {
 }
 
 type appState struct {
-	cfg      *jobs.App
-	proj     int
-	stream   *jobs.Stream
-	feeder   []int32 // unsent result indices
-	head     int
-	versions []int
+	cfg    *jobs.App
+	proj   int
+	stream *jobs.Stream
+	feeder []int32 // unsent result indices
+	// deadlines holds the app's results in send order; with one delay
+	// bound per app their deadlines are in order too, so one queued event
+	// per app (for the earliest) replaces an event per result.
+	deadlines []deadline
+	dlHead    int
+	dlArmed   bool
+	head      int
+	versions  []int
 }
 
 // Sim is one replication in progress.
@@ -252,7 +258,7 @@ func (s *Sim) Run(progress func(float64)) {
 		case evContact:
 			s.contactEvent(int(e.a))
 		case evTimeout:
-			s.timeout(int(e.a), e.gen)
+			s.expire(int(e.a))
 		case evValidator:
 			s.validatorPass()
 			s.q.push(event{t: s.now + s.cfg.Server.ValidatorPeriod, kind: evValidator})
