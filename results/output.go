@@ -1,10 +1,14 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 )
+
+// ErrOutputExists: the output folder exists and --force was not given.
+var ErrOutputExists = errors.New("output folder exists (use --force to replace it)")
 
 // OutDir writes a run's files into a temporary folder beside the target
 // and moves it into place only when Commit is called, so a failed run
@@ -17,7 +21,7 @@ type OutDir struct {
 // NewOutDir prepares dir; an existing dir is refused unless force.
 func NewOutDir(dir string, force bool) (*OutDir, error) {
 	if _, err := os.Stat(dir); err == nil && !force {
-		return nil, fmt.Errorf("output folder %s exists (use --force to replace it)", dir)
+		return nil, fmt.Errorf("%s: %w", dir, ErrOutputExists)
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {

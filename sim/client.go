@@ -61,7 +61,7 @@ func (s *Sim) toggle(i int, gen uint32) {
 		h.on = true
 		h.epoch++
 		s.resume(i)
-		s.maybeContact(i, true)
+		s.maybeContact(i)
 	} else {
 		s.pause(h)
 		h.on = false
@@ -221,7 +221,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	h.usage[v.ProjectID] += r.ran * (v.CPUUsage + v.GPUUsage)
 	h.done = append(h.done, int32(ri))
 	s.startJobs(i)
-	s.maybeContact(i, false)
+	s.maybeContact(i)
 }
 
 // queuedSeconds is the client's estimate of work on hand for a
@@ -254,7 +254,7 @@ func (s *Sim) needsWork(h *hostState) bool {
 // maybeContact contacts the scheduler now if the buffer is low (and the
 // backoff has passed), or makes sure finished results are reported within
 // the report delay.
-func (s *Sim) maybeContact(i int, waking bool) {
+func (s *Sim) maybeContact(i int) {
 	h := &s.hosts[i]
 	if !h.on || h.gone {
 		return
@@ -277,7 +277,6 @@ func (s *Sim) maybeContact(i int, waking bool) {
 		h.contact = true
 		s.q.push(event{t: t, kind: evContact, a: int32(i)})
 	}
-	_ = waking
 }
 
 func (s *Sim) contactEvent(i int) {
@@ -290,7 +289,7 @@ func (s *Sim) contactEvent(i int) {
 		s.contact(i)
 		return
 	}
-	s.maybeContact(i, false)
+	s.maybeContact(i)
 }
 
 // contact is a scheduler RPC: report finished results, then ask for work.
@@ -313,5 +312,5 @@ func (s *Sim) contact(i int) {
 		h.nextTry = s.now
 	}
 	s.startJobs(i)
-	s.maybeContact(i, false)
+	s.maybeContact(i)
 }

@@ -161,9 +161,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "creditsim run: %v\n", err)
-		var exists *os.PathError
-		if errors.As(err, &exists) || strings.Contains(err.Error(), "--force") {
-			return ExitInput
+		if errors.Is(err, runner.ErrOutputExists) {
+			return ExitInput // usage: the folder is refused, nothing ran
 		}
 		return ExitRun
 	}

@@ -14,6 +14,9 @@ import (
 	"github.com/creditsim/creditsim/sim"
 )
 
+// ErrOutputExists is returned when the output folder exists without Force.
+var ErrOutputExists = results.ErrOutputExists
+
 // Version is the tool version written into summaries.
 const Version = "creditsim 0.1.0"
 
