@@ -39,7 +39,7 @@ func (s *Sim) depart(i int) {
 	h.epoch++
 	for _, lst := range [][]int32{h.queue, h.running, h.done} {
 		for _, ri := range lst {
-			r := &s.results[ri]
+			r := s.res(ri)
 			if r.st == stRunning || r.st == stQueued || r.st == stDone {
 				r.st = stQueued // abandoned; the deadline will find it
 			}
@@ -78,7 +78,7 @@ func (s *Sim) pause(h *hostState) {
 		return
 	}
 	for _, ri := range h.running {
-		r := &s.results[ri]
+		r := s.res(ri)
 		run := s.now - r.startedAt
 		r.ran += run
 		r.remaining -= run
@@ -90,7 +90,7 @@ func (s *Sim) pause(h *hostState) {
 func (s *Sim) resume(i int) {
 	h := &s.hosts[i]
 	for _, ri := range h.running {
-		r := &s.results[ri]
+		r := s.res(ri)
 		r.startedAt = s.now
 		s.q.push(event{t: s.now + math.Max(r.remaining, 0), kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
 	}
@@ -109,7 +109,7 @@ func (s *Sim) startJobs(i int) {
 			k += copy(h.queue[k:], h.queue[qi:])
 			break
 		}
-		r := &s.results[ri]
+		r := s.res(ri)
 		v := &s.versions[r.view.VersionID]
 		if v.Resource.IsGPU() {
 			if h.gpuFree+1e-9 < v.GPUUsage {
@@ -139,7 +139,7 @@ func (s *Sim) startJobs(i int) {
 // fails, when the host receives it.
 func (s *Sim) prepare(i int, ri int32) {
 	h := &s.hosts[i]
-	r := &s.results[ri]
+	r := s.res(ri)
 	w := &s.wus[r.wu]
 	vid := r.view.VersionID
 	v := &s.versions[vid]
@@ -177,7 +177,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	if gen != h.epoch || h.gone {
 		return
 	}
-	r := &s.results[ri]
+	r := s.res(int32(ri))
 	if r.st != stRunning || int(r.host) != i {
 		return
 	}

@@ -173,7 +173,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 	user := s.hosts[host].h.UserID
 	for k := a.head; k < len(a.feeder) && k < a.head+64; k++ {
 		ri := a.feeder[k]
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st != stUnsent {
 			// Cancelled while waiting: its workunit is gone.
 			s.takeAt(a, k)
@@ -201,7 +201,7 @@ func (s *Sim) takeAt(a *appState, k int) {
 
 func (s *Sim) userHasResult(wi int32, user int) bool {
 	for _, ri := range s.wus[wi].results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st != stUnsent && r.st != stCancelled && r.view.UserID == user {
 			return true
 		}
@@ -245,10 +245,9 @@ func (s *Sim) newResult(wi int32) int32 {
 		ri = s.freeRes[n-1]
 		s.freeRes = s.freeRes[:n-1]
 	} else {
-		ri = int32(len(s.results))
-		s.results = append(s.results, result{})
+		ri = s.results.add()
 	}
-	r := &s.results[ri]
+	r := s.res(ri)
 	gen := r.gen + 1
 	*r = result{wu: wi, host: -1, gen: gen, st: stUnsent}
 	w := &s.wus[wi]
@@ -260,7 +259,7 @@ func (s *Sim) newResult(wi int32) int32 {
 // send gives result ri to host i with version vid.
 func (s *Sim) send(i int, ri int32, vid int) {
 	h := &s.hosts[i]
-	r := &s.results[ri]
+	r := s.res(ri)
 	w := &s.wus[r.wu]
 	a := s.apps[w.app].cfg
 	hv := &h.havs[vid]
@@ -274,7 +273,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 			for k := len(w.results); k < w.target; k++ {
 				s.newResult(r.wu)
 			}
-			r = &s.results[ri]
+			r = s.res(ri)
 		}
 	}
 	s.nResults++
@@ -305,7 +304,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 
 // report is the server receiving a finished result (scheduler side).
 func (s *Sim) report(ri int32) {
-	r := &s.results[ri]
+	r := s.res(ri)
 	h := &s.hosts[r.host]
 	w := &s.wus[r.wu]
 	r.st = stReported
@@ -351,7 +350,7 @@ func (s *Sim) report(ri int32) {
 
 // timeout is the transitioner finding a result past its deadline.
 func (s *Sim) timeout(ri int, gen uint32) {
-	r := &s.results[ri]
+	r := s.res(int32(ri))
 	if r.gen != gen || (r.st != stQueued && r.st != stRunning && r.st != stDone) {
 		return
 	}
@@ -426,9 +425,9 @@ func (s *Sim) retry(wi int32) {
 	// Results still able to succeed.
 	alive := 0
 	for _, ri := range w.results {
-		st := s.results[ri].st
+		st := s.res(ri).st
 		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
-			st == stReported && s.results[ri].view.Outcome == policy.Success && s.results[ri].view.ValidateState != policy.Invalid {
+			st == stReported && s.res(ri).view.Outcome == policy.Success && s.res(ri).view.ValidateState != policy.Invalid {
 			alive++
 		}
 	}
@@ -443,9 +442,9 @@ func (s *Sim) failWU(wi int32) {
 	w := &s.wus[wi]
 	w.failed = true
 	for _, ri := range w.results {
-		switch s.results[ri].st {
+		switch s.res(ri).st {
 		case stUnsent:
-			s.results[ri].st = stCancelled
+			s.res(ri).st = stCancelled
 		case stReported:
 			s.finish(ri)
 		}
@@ -455,7 +454,7 @@ func (s *Sim) failWU(wi int32) {
 
 // finish records a result's final fate and frees what can be freed.
 func (s *Sim) finish(ri int32) {
-	r := &s.results[ri]
+	r := s.res(ri)
 	r.st = stOver
 	if s.cfg.Observer != nil {
 		hostIdx := r.view.HostID
@@ -479,13 +478,13 @@ func (s *Sim) maybeFree(wi int32) {
 		return
 	}
 	for _, ri := range w.results {
-		st := s.results[ri].st
+		st := s.res(ri).st
 		if st != stOver && st != stCancelled && st != stUnsent {
 			return
 		}
 	}
 	for _, ri := range w.results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st == stUnsent {
 			r.st = stCancelled
 			continue // still in the feeder; freed when taken
@@ -508,7 +507,7 @@ type deadline struct {
 // the app's timeout event if none is pending.
 func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
 	a := &s.apps[ai]
-	a.deadlines = append(a.deadlines, deadline{t: t, ri: ri, gen: gen})
+	a.deadlines.push(deadline{t: t, ri: ri, gen: gen})
 	if !a.dlArmed {
 		a.dlArmed = true
 		s.q.push(event{t: t, kind: evTimeout, a: int32(ai)})
@@ -520,17 +519,13 @@ func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
 func (s *Sim) expire(ai int) {
 	a := &s.apps[ai]
 	a.dlArmed = false
-	for a.dlHead < len(a.deadlines) && a.deadlines[a.dlHead].t <= s.now {
-		d := a.deadlines[a.dlHead]
-		a.dlHead++
+	for !a.deadlines.empty() && a.deadlines.front().t <= s.now {
+		d := *a.deadlines.front()
+		a.deadlines.pop()
 		s.timeout(int(d.ri), d.gen)
 	}
-	if a.dlHead > 1024 && a.dlHead*2 > len(a.deadlines) {
-		a.deadlines = append(a.deadlines[:0], a.deadlines[a.dlHead:]...)
-		a.dlHead = 0
-	}
-	if a.dlHead < len(a.deadlines) {
+	if !a.deadlines.empty() {
 		a.dlArmed = true
-		s.q.push(event{t: a.deadlines[a.dlHead].t, kind: evTimeout, a: int32(ai)})
+		s.q.push(event{t: a.deadlines.front().t, kind: evTimeout, a: int32(ai)})
 	}
 }

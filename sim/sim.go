@@ -95,8 +95,7 @@ type appState struct {
 	// deadlines holds the app's results in send order; with one delay
 	// bound per app their deadlines are in order too, so one queued event
 	// per app (for the earliest) replaces an event per result.
-	deadlines []deadline
-	dlHead    int
+	deadlines fifo[deadline]
 	dlArmed   bool
 	head      int
 	versions  []int
@@ -113,7 +112,7 @@ type Sim struct {
 	world    policy.World
 	versions []policy.AppVersion
 	verCfg   []*jobs.Version
-	results  []result
+	results  resultPool
 	freeRes  []int32
 	wus      []workunit
 	freeWU   []int32
@@ -224,7 +223,7 @@ func (s *Sim) PoolSizes() (results, freeResults, wus, freeWUs, feeder int) {
 	for _, a := range s.apps {
 		feeder += len(a.feeder) - a.head
 	}
-	return len(s.results), len(s.freeRes), len(s.wus), len(s.freeWU), feeder
+	return int(s.results.n), len(s.freeRes), len(s.wus), len(s.freeWU), feeder
 }
 
 // Now returns the simulated time.

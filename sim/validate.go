@@ -36,14 +36,14 @@ func (s *Sim) validate(wi int32) {
 	best, bestN := uint32(0), 0
 	pending := 0
 	for _, ri := range w.results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st != stReported || r.view.Outcome != policy.Success {
 			continue
 		}
 		pending++
 		n := 0
 		for _, rj := range w.results {
-			o := &s.results[rj]
+			o := s.res(rj)
 			if o.st == stReported && o.view.Outcome == policy.Success && o.output == r.output {
 				n++
 			}
@@ -60,7 +60,7 @@ func (s *Sim) validate(wi int32) {
 		a := s.apps[w.app].cfg
 		alive := 0
 		for _, ri := range w.results {
-			st := s.results[ri].st
+			st := s.res(ri).st
 			if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
 				alive++
 			}
@@ -68,8 +68,8 @@ func (s *Sim) validate(wi int32) {
 		if alive == 0 {
 			if len(w.results) >= a.MaxTotalResults {
 				for _, ri := range w.results {
-					if s.results[ri].st == stReported {
-						s.results[ri].view.ValidateState = policy.Invalid
+					if s.res(ri).st == stReported {
+						s.res(ri).view.ValidateState = policy.Invalid
 					}
 				}
 				s.failWU(wi)
@@ -82,7 +82,7 @@ func (s *Sim) validate(wi int32) {
 	s.views = s.views[:0]
 	s.invalid = s.invalid[:0]
 	for _, ri := range w.results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st != stReported || r.view.Outcome != policy.Success {
 			continue
 		}
@@ -106,7 +106,7 @@ func (s *Sim) validate(wi int32) {
 	}
 	w.assim = true
 	for _, ri := range w.results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st == stUnsent {
 			r.st = stCancelled // no longer needed
 		}
@@ -125,10 +125,10 @@ func (s *Sim) validate(wi int32) {
 // it; a valid one gets the canonical credit.
 func (s *Sim) validateLate(wi int32) {
 	w := &s.wus[wi]
-	canon := s.results[w.canonical].output
+	canon := s.res(w.canonical).output
 	base := int(wi) * s.npol
 	for _, ri := range w.results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st != stReported || r.view.Outcome != policy.Success {
 			continue
 		}
@@ -158,7 +158,7 @@ func (s *Sim) validateLate(wi int32) {
 
 func (s *Sim) updateHAVs(wi int32) {
 	for _, ri := range s.wus[wi].results {
-		r := &s.results[ri]
+		r := s.res(ri)
 		if r.st == stReported && r.view.Outcome == policy.Success {
 			s.updateHAV(r)
 		}
@@ -191,7 +191,7 @@ func (s *Sim) updateHAV(r *result) {
 
 // grant credits result ri with credit[p] from each policy.
 func (s *Sim) grant(ri int32, credit []float64) {
-	r := &s.results[ri]
+	r := s.res(ri)
 	for p := range s.ledgers {
 		s.ledgers[p].grant(&r.view, s.now, credit[p])
 		s.grantBuf[p] = credit[p]

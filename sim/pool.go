@@ -1,0 +1,73 @@
+package sim
+
+// resultChunk is how many results one pool chunk holds. Results live in
+// fixed chunks, not one growing slice, so that growth never copies the
+// results in flight (tens of megabytes for a few thousand hosts).
+const resultChunk = 1 << 12
+
+// resultPool stores results by dense index; indexes are never reused
+// except through the simulation's free list.
+type resultPool struct {
+	chunks []*[resultChunk]result
+	n      int32
+}
+
+// add appends a zero result and returns its index.
+func (p *resultPool) add() int32 {
+	if int(p.n) == len(p.chunks)*resultChunk {
+		p.chunks = append(p.chunks, new([resultChunk]result))
+	}
+	p.n++
+	return p.n - 1
+}
+
+// res returns result i; i must have come from results.add.
+func (s *Sim) res(i int32) *result {
+	return &s.results.chunks[i/resultChunk][i%resultChunk]
+}
+
+// fifoChunk is the number of entries in one fifo chunk.
+const fifoChunk = 1 << 12
+
+// fifo is a first-in first-out queue in fixed chunks that are recycled
+// once consumed, so a long-running queue reuses its memory instead of
+// growing and copying one slice (fresh memory is the costly part).
+type fifo[T any] struct {
+	chunks [][]T
+	head   int // next entry of chunks[0]
+	free   [][]T
+}
+
+func (f *fifo[T]) push(x T) {
+	n := len(f.chunks)
+	if n == 0 || len(f.chunks[n-1]) == fifoChunk {
+		var c []T
+		if k := len(f.free); k > 0 {
+			c, f.free = f.free[k-1], f.free[:k-1]
+		} else {
+			c = make([]T, 0, fifoChunk)
+		}
+		f.chunks = append(f.chunks, c)
+		n++
+	}
+	f.chunks[n-1] = append(f.chunks[n-1], x)
+}
+
+// empty reports whether the queue holds nothing.
+func (f *fifo[T]) empty() bool {
+	return len(f.chunks) == 0 || (len(f.chunks) == 1 && f.head == len(f.chunks[0]))
+}
+
+// front returns the oldest entry; the queue must not be empty.
+func (f *fifo[T]) front() *T { return &f.chunks[0][f.head] }
+
+// pop removes the oldest entry; the queue must not be empty.
+func (f *fifo[T]) pop() {
+	f.head++
+	if f.head == fifoChunk {
+		f.free = append(f.free, f.chunks[0][:0])
+		f.chunks[0] = nil
+		f.chunks = f.chunks[1:]
+		f.head = 0
+	}
+}

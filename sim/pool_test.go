@@ -1,0 +1,75 @@
+package sim
+
+import "testing"
+
+// TestFIFO pushes and pops across chunk boundaries in several patterns
+// and checks order, emptiness and chunk recycling.
+func TestFIFO(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		push, pops []int // alternate: push[k] entries, then pop pops[k]
+	}{
+		{"one chunk", []int{10}, []int{10}},
+		{"exact chunk", []int{fifoChunk}, []int{fifoChunk}},
+		{"chunk plus one", []int{fifoChunk + 1}, []int{fifoChunk + 1}},
+		{"interleaved", []int{3000, 3000, 5000, 100}, []int{2000, 4000, 1000, 4100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f fifo[int]
+			next, want := 0, 0
+			for k := range tc.push {
+				for i := 0; i < tc.push[k]; i++ {
+					f.push(next)
+					next++
+				}
+				for i := 0; i < tc.pops[k]; i++ {
+					if f.empty() {
+						t.Fatalf("empty after %d pops, %d pushed", want, next)
+					}
+					if got := *f.front(); got != want {
+						t.Fatalf("front = %d, want %d", got, want)
+					}
+					f.pop()
+					want++
+				}
+			}
+			if !f.empty() {
+				t.Fatalf("not empty after popping all %d", next)
+			}
+			if len(f.chunks) > 1 {
+				t.Errorf("%d chunks held after draining", len(f.chunks))
+			}
+		})
+	}
+}
+
+// TestFIFORecycles checks that a queue whose length stays bounded stops
+// allocating chunks.
+func TestFIFORecycles(t *testing.T) {
+	var f fifo[int]
+	for i := 0; i < 3*fifoChunk; i++ {
+		f.push(i)
+	}
+	for i := 0; i < 20*fifoChunk; i++ {
+		f.pop()
+		f.push(i)
+	}
+	if got := len(f.chunks) + len(f.free); got > 5 {
+		t.Errorf("%d chunks allocated for a queue of %d", got, 3*fifoChunk)
+	}
+}
+
+func TestResultPoolIndexes(t *testing.T) {
+	s := &Sim{}
+	for i := int32(0); i < 2*resultChunk+3; i++ {
+		if got := s.results.add(); got != i {
+			t.Fatalf("add = %d, want %d", got, i)
+		}
+		s.res(i).gen = uint32(i)
+	}
+	for _, i := range []int32{0, resultChunk - 1, resultChunk, 2*resultChunk + 2} {
+		if s.res(i).gen != uint32(i) {
+			t.Errorf("res(%d).gen = %d", i, s.res(i).gen)
+		}
+	}
+}
