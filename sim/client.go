@@ -8,7 +8,10 @@ import (
 	"github.com/creditsim/creditsim/policy"
 )
 
-var streamClient = rng.String("client")
+var (
+	streamClient    = rng.String("client")
+	streamAnonymous = rng.String("anonymous")
+)
 
 func (s *Sim) arrive(i int) {
 	h := &s.hosts[i]
@@ -22,6 +25,12 @@ func (s *Sim) arrive(i int) {
 	h.havs = make([]hav, len(s.versions))
 	for j := range h.havs {
 		h.havs[j].eff = -1
+		if c := s.verCfg[j]; c.Anonymous {
+			// A per-(host, version) hashed draw: whether a volunteer uses
+			// app_info.xml does not depend on anything else in the run.
+			u := rng.New(rng.Hash(s.cfg.Seed, streamAnonymous, uint64(i), uint64(j))).Float64()
+			h.havs[j].anon = u < c.AnonymousShare
+		}
 	}
 	h.usage = make([]float64, len(s.cfg.Projects))
 	if h.h.Departure < s.cfg.Duration {

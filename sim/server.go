@@ -64,13 +64,19 @@ func (s *Sim) flopsEstimate(h *hostState, vid int) float64 {
 // bestVersion returns the usable version of app ai on a resource with the
 // fastest projected speed, or -1.
 func (s *Sim) bestVersion(h *hostState, ai int, gpu bool) int {
-	best, bestF := -1, 0.0
-	for _, vid := range s.apps[ai].versions {
-		v := &s.versions[vid]
-		if v.Resource.IsGPU() != gpu || v.Platform != h.h.Platform || float64(s.verCfg[vid].Release) > s.now {
-			continue
+	a := &s.apps[ai]
+	anon := false
+	if a.hasAnon {
+		for _, vid := range a.versions {
+			if h.havs[vid].anon && s.usable(h, vid, gpu) {
+				anon = true
+				break
+			}
 		}
-		if gpu && !h.h.HasGPU(v.Resource) {
+	}
+	best, bestF := -1, 0.0
+	for _, vid := range a.versions {
+		if !s.usable(h, vid, gpu) || s.versions[vid].Anonymous && !h.havs[vid].anon || anon && !s.versions[vid].Anonymous {
 			continue
 		}
 		if f := s.projectedFlops(h, vid); f > bestF {
@@ -78,6 +84,16 @@ func (s *Sim) bestVersion(h *hostState, ai int, gpu bool) int {
 		}
 	}
 	return best
+}
+
+// usable reports whether version vid runs on the host's platform and
+// device for the resource kind and has been released.
+func (s *Sim) usable(h *hostState, vid int, gpu bool) bool {
+	v := &s.versions[vid]
+	if v.Resource.IsGPU() != gpu || v.Platform != h.h.Platform || float64(s.verCfg[vid].Release) > s.now {
+		return false
+	}
+	return !gpu || h.h.HasGPU(v.Resource)
 }
 
 // dailyLimit is the effective daily job limit of a (host, version):

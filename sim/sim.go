@@ -62,6 +62,7 @@ type hav struct {
 	nToday      int
 	et          policy.AverageVar
 	eff         float64 // true efficiency, drawn on first use
+	anon        bool    // the host runs this anonymous-platform version
 }
 
 type hostState struct {
@@ -99,6 +100,7 @@ type appState struct {
 	dlArmed   bool
 	head      int
 	versions  []int
+	hasAnon   bool // some version is anonymous-platform
 }
 
 // Sim is one replication in progress.
@@ -158,6 +160,7 @@ func New(cfg *Config) *Sim {
 					GPUUsage: v.GPUUsage, Anonymous: v.Anonymous, CountsFlops: v.CountsFlops})
 				s.verCfg = append(s.verCfg, v)
 				st.versions = append(st.versions, vid)
+				st.hasAnon = st.hasAnon || v.Anonymous
 			}
 			s.apps = append(s.apps, st)
 		}

@@ -64,8 +64,14 @@ type Version struct {
 	Efficiency param.Dist `yaml:"efficiency"`
 	// CPUTimeFraction is CPU time / (elapsed x cpu_usage).
 	CPUTimeFraction float64 `yaml:"cpu_time_fraction"`
-	Anonymous       bool    `yaml:"anonymous"`
-	CountsFlops     bool    `yaml:"counts_flops"`
+	// Anonymous marks an anonymous-platform version (app_info.xml): the
+	// volunteer supplies the binary. AnonymousShare is the fraction of
+	// hosts of the version's platform (and device) that run it; those
+	// hosts use only the app's anonymous versions for that resource, and
+	// other hosts never get them.
+	Anonymous      bool    `yaml:"anonymous"`
+	AnonymousShare float64 `yaml:"anonymous_share"`
+	CountsFlops    bool    `yaml:"counts_flops"`
 	// Release is when the version becomes available.
 	Release param.Duration `yaml:"release"`
 }
@@ -235,4 +241,10 @@ func (v *Version) validate(k param.Check, platforms map[string]bool) {
 		k.Fail("cpu_time_fraction", v.CPUTimeFraction, "must be above 0 and at most 1")
 	}
 	k.NonNegative("release", float64(v.Release))
+	switch {
+	case v.Anonymous && !(v.AnonymousShare > 0 && v.AnonymousShare <= 1):
+		k.Fail("anonymous_share", v.AnonymousShare, "an anonymous version needs the share of hosts that run it, above 0 and at most 1")
+	case !v.Anonymous && v.AnonymousShare != 0:
+		k.Fail("anonymous_share", v.AnonymousShare, "only an anonymous version (anonymous: true) has a share")
+	}
 }

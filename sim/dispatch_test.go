@@ -1,0 +1,255 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/policy"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// recorder is a policy that grants nothing and remembers what the server
+// showed it: the dispatch rules are observable only through the events.
+type recorder struct {
+	policy.Base
+	world *policy.World
+	sent  []policy.Result // a copy of each result as sent
+	// perWU counts the results sent per workunit.
+	perWU map[int64]int
+}
+
+func (r *recorder) Init(w *policy.World)                 { r.world, r.perWU = w, map[int64]int{} }
+func (r *recorder) Validated(*policy.Validation) float64 { return 0 }
+func (r *recorder) Scale() float64                       { return 200 }
+func (r *recorder) Sent(x *policy.Result) {
+	r.sent = append(r.sent, *x)
+	r.perWU[x.WorkunitID]++
+}
+
+// runRecorded runs replication 0 of the built-in baseline with overrides
+// and a recorder as the only policy.
+func runRecorded(t *testing.T, overrides ...string) (*sim.Sim, *recorder) {
+	t.Helper()
+	s, err := scenarios.Open("baseline", append([]string{"policies=[v1peak]"}, overrides...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runScenario(t, s)
+}
+
+func runScenario(t *testing.T, s *scenarios.Scenario) (*sim.Sim, *recorder) {
+	t.Helper()
+	cfg, err := runner.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	cfg.Policies = []policy.Policy{rec}
+	x := sim.New(cfg)
+	x.Run(nil)
+	return x, rec
+}
+
+// TestDailyQuotaThrottlesFailingHosts: with every job ending in a client
+// error, each error takes one off max_jobs_per_day until it is 1, and 1
+// stays 1 (not x CPUs): after that a host gets at most one job per version
+// per day (CREDIT-SPEC 10).
+func TestDailyQuotaThrottlesFailingHosts(t *testing.T) {
+	_, rec := runRecorded(t, "hosts.initial=150", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d",
+		"hosts.error_rate={dist: const, mean: 1}", "server.daily_result_quota=4", "hosts.availability.model=always")
+	perHostDay := map[[2]int]int{}
+	lastMJD := map[int]int{}
+	for _, r := range rec.sent {
+		day := int(r.SentTime / 86400)
+		if day >= 6 {
+			perHostDay[[2]int{r.HostID, day}]++
+		}
+		if day >= 6 {
+			lastMJD[r.HostID] = r.HAV.MaxJobsPerDay
+		}
+	}
+	if len(perHostDay) == 0 {
+		t.Fatal("no jobs sent after day 6")
+	}
+	for k, n := range perHostDay {
+		if n > 1 {
+			t.Errorf("host %d got %d jobs on day %d with max_jobs_per_day 1", k[0], n, k[1])
+		}
+	}
+	for h, m := range lastMJD {
+		if m != 1 {
+			t.Errorf("host %d: max_jobs_per_day %d at a send after day 6, want 1", h, m)
+		}
+	}
+}
+
+// TestDailyQuotaGrowsForGoodHosts: valid results add one to
+// max_jobs_per_day with no cap, so healthy hosts end above the quota.
+func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
+	_, rec := runRecorded(t, "hosts.initial=100", "duration=6d", "warmup=1d",
+		"hosts.error_rate={dist: const, mean: 0}", "hosts.invalid_rate={dist: const, mean: 0}", "server.daily_result_quota=4")
+	last := map[int]policy.Result{}
+	for _, r := range rec.sent {
+		last[r.HostID] = r
+	}
+	above := 0
+	for _, r := range last {
+		if r.HAV.MaxJobsPerDay < 4 && r.HAV.MaxJobsPerDay != 0 {
+			t.Errorf("host %d: max_jobs_per_day %d below the quota without errors", r.HostID, r.HAV.MaxJobsPerDay)
+		}
+		if r.HAV.MaxJobsPerDay > 4 {
+			above++
+		}
+	}
+	if above < len(last)/2 {
+		t.Errorf("only %d of %d hosts above the quota after 6 days of valid results", above, len(last))
+	}
+}
+
+// TestAdaptiveReplication: a workunit goes out once only to a host with
+// at least 10 consecutive valid (replicated) results, and once hosts are
+// trusted most workunits go out once.
+func TestAdaptiveReplication(t *testing.T) {
+	_, rec := runRecorded(t, "hosts.initial=200", "duration=20d", "warmup=1d",
+		"hosts.error_rate={dist: const, mean: 0}", "hosts.invalid_rate={dist: const, mean: 0}",
+		"projects[0].apps[0].adaptive_replication=true")
+	single, late := 0, 0
+	for _, r := range rec.sent {
+		if rec.perWU[r.WorkunitID] != 1 {
+			continue
+		}
+		if r.HAV.ConsecutiveValid < 10 {
+			t.Fatalf("workunit %d sent once to host %d with %d consecutive valid", r.WorkunitID, r.HostID, r.HAV.ConsecutiveValid)
+		}
+		single++
+		if r.SentTime > 15*86400 {
+			late++
+		}
+	}
+	n15 := 0
+	for _, r := range rec.sent {
+		if r.SentTime > 15*86400 {
+			n15++
+		}
+	}
+	if single == 0 || float64(late) < 0.3*float64(n15) {
+		t.Errorf("%d unreplicated results in all, %d of the %d sent after day 15", single, late, n15)
+	}
+}
+
+// TestPerfInfoCap: a reported Whetstone far above the population is
+// capped at 1.1 x the 95th percentile when flops_estimate is fixed; honest
+// hosts below the cap keep their own speed.
+func TestPerfInfoCap(t *testing.T) {
+	x, rec := runRecorded(t, "hosts.initial=300", "duration=3d", "warmup=1d",
+		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 20}]")
+	var honest []float64
+	for _, h := range x.Hosts() {
+		if h.Behaviour.Kind.String() == "honest" {
+			honest = append(honest, h.Whetstone)
+		}
+	}
+	maxHonest := 0.0
+	for _, v := range honest {
+		maxHonest = math.Max(maxHonest, v)
+	}
+	own, capped := 0, 0
+	for _, r := range rec.sent {
+		perCPU := r.FlopsEstimate // CPU versions use one CPU
+		if r.HostPFpops > 5*maxHonest {
+			if perCPU > 1.1*maxHonest {
+				t.Fatalf("inflated host %d: flops_estimate %.3g above 1.1 x the fastest honest host %.3g", r.HostID, perCPU, maxHonest)
+			}
+			capped++
+		} else if perCPU == r.HostPFpops {
+			own++
+		}
+	}
+	if capped == 0 || own < len(rec.sent)/2 {
+		t.Errorf("%d capped results, %d of %d at the host's own speed", capped, own, len(rec.sent))
+	}
+}
+
+// TestAnonymousPlatform: the share of hosts set by anonymous_share run the
+// anonymous version and only it; the others never get it.
+func TestAnonymousPlatform(t *testing.T) {
+	const y = `
+name: anon
+duration: 4d
+warmup: 1d
+hosts:
+  initial: 400
+  platforms: [{name: linux, share: 1}]
+projects:
+  - name: p
+    apps:
+      - name: a
+        rsc_fpops_est: 1e13
+        versions:
+          - {name: stock, platform: linux}
+          - {name: app_info, platform: linux, anonymous: true, anonymous_share: 0.25}
+`
+	s, err := scenarios.Load("anon.yaml", []byte(y), []string{"policies=[v1peak]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, rec := runScenario(t, s)
+	anon := map[int]bool{}
+	seen := map[int]bool{}
+	for _, r := range rec.sent {
+		a := x.World().Versions[r.VersionID].Anonymous
+		if seen[r.HostID] && anon[r.HostID] != a {
+			t.Fatalf("host %d got both anonymous and stock versions", r.HostID)
+		}
+		seen[r.HostID], anon[r.HostID] = true, a
+	}
+	n := 0
+	for h := range seen {
+		if anon[h] {
+			n++
+		}
+	}
+	if f := float64(n) / float64(len(seen)); f < 0.17 || f > 0.33 {
+		t.Errorf("%d of %d hosts anonymous (%.2f), want about 0.25", n, len(seen), f)
+	}
+}
+
+// TestResourceShare: hosts attached to two projects with shares 3:1 give
+// them device time in about that ratio.
+func TestResourceShare(t *testing.T) {
+	const y = `
+name: share
+duration: 10d
+warmup: 1d
+hosts: {initial: 200, platforms: [{name: linux, share: 1}]}
+projects:
+  - name: big
+    resource_share: 300
+    apps: [{name: a, rsc_fpops_est: 1e13, versions: [{platform: linux}]}]
+  - name: small
+    resource_share: 100
+    apps: [{name: b, rsc_fpops_est: 1e13, versions: [{platform: linux}]}]
+`
+	s, err := scenarios.Load("share.yaml", []byte(y), []string{"policies=[v1peak]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := runner.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &deviceTime{}
+	cfg.Observer = c
+	sim.New(cfg).Run(nil)
+	ratio := c.byProject[0] / c.byProject[1]
+	if ratio < 2.6 || ratio > 3.4 {
+		t.Errorf("device time big/small = %.3f, want about 3", ratio)
+	}
+}
+
+type deviceTime struct{ byProject [2]float64 }
+
+func (d *deviceTime) ResultDone(r *sim.Record) { d.byProject[r.View.ProjectID] += r.DeviceSeconds }
+func (d *deviceTime) Day(*sim.DayState)        {}
