@@ -57,7 +57,7 @@ func runScenario(t *testing.T, s *scenarios.Scenario) (*sim.Sim, *recorder) {
 // stays 1 (not x CPUs): after that a host gets at most one job per version
 // per day (CREDIT-SPEC 10).
 func TestDailyQuotaThrottlesFailingHosts(t *testing.T) {
-	_, rec := runRecorded(t, "hosts.initial=150", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d",
+	_, rec := runRecorded(t, "hosts.initial=150", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d", "projects[0].apps[0].delay_bound=2d",
 		"hosts.error_rate={dist: const, mean: 1}", "server.daily_result_quota=4", "hosts.availability.model=always")
 	perHostDay := map[[2]int]int{}
 	lastMJD := map[int]int{}
@@ -108,6 +108,20 @@ func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
 	}
 }
 
+// TestNoSendsInTheLastDelayBound: work stops being sent one delay bound
+// (the longest of the apps) before the end, so every result sent can
+// resolve (DESIGN section 10).
+func TestNoSendsInTheLastDelayBound(t *testing.T) {
+	_, rec := runRecorded(t, "hosts.initial=50", "duration=6d", "warmup=1d", "projects[0].apps[0].delay_bound=2d")
+	last := 0.0
+	for _, r := range rec.sent {
+		last = math.Max(last, r.SentTime)
+	}
+	if last >= 4*86400 || last < 3.9*86400 {
+		t.Errorf("last send at %.4g d, want just before day 4", last/86400)
+	}
+}
+
 // TestAdaptiveReplication: a workunit goes out once only to a host with
 // at least 10 consecutive valid (replicated) results, and once hosts are
 // trusted most workunits go out once.
@@ -143,7 +157,7 @@ func TestAdaptiveReplication(t *testing.T) {
 // capped at 1.1 x the 95th percentile when flops_estimate is fixed; honest
 // hosts below the cap keep their own speed.
 func TestPerfInfoCap(t *testing.T) {
-	x, rec := runRecorded(t, "hosts.initial=300", "duration=3d", "warmup=1d",
+	x, rec := runRecorded(t, "hosts.initial=300", "duration=3d", "warmup=1d", "projects[0].apps[0].delay_bound=1d",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 20}]")
 	var honest []float64
 	for _, h := range x.Hosts() {
@@ -227,10 +241,10 @@ hosts: {initial: 200, platforms: [{name: linux, share: 1}]}
 projects:
   - name: big
     resource_share: 300
-    apps: [{name: a, rsc_fpops_est: 1e13, versions: [{platform: linux}]}]
+    apps: [{name: a, rsc_fpops_est: 1e13, delay_bound: 2d, versions: [{platform: linux}]}]
   - name: small
     resource_share: 100
-    apps: [{name: b, rsc_fpops_est: 1e13, versions: [{platform: linux}]}]
+    apps: [{name: b, rsc_fpops_est: 1e13, delay_bound: 1d, versions: [{platform: linux}]}]
 `
 	s, err := scenarios.Load("share.yaml", []byte(y), []string{"policies=[v1peak]"})
 	if err != nil {

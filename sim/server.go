@@ -110,8 +110,13 @@ func (s *Sim) dailyLimit(h *hostState, vid int) int {
 	return hv.mjd * n
 }
 
-// requestWork fills the host's buffers; it returns the jobs sent.
+// requestWork fills the host's buffers; it returns the jobs sent. No work
+// is sent in the last (longest) delay bound, so every result sent can
+// resolve before the end (DESIGN section 10).
 func (s *Sim) requestWork(i int) int {
+	if s.now >= s.stopSending {
+		return 0
+	}
 	h := &s.hosts[i]
 	sent := 0
 	for _, gpu := range [2]bool{false, true} {

@@ -128,13 +128,15 @@ type Sim struct {
 	invalid  []*policy.Result
 	p50, p95 float64 // reported p_fpops percentiles
 	nextPerf float64
-	events   int64
-	nResults int64
-	sample   []int
-	srvRng   *rand.Rand
-	day      int
-	rec      Record            // reused for each finished result
-	val      policy.Validation // reused for each validation
+	// stopSending is the end less the longest delay bound.
+	stopSending float64
+	events      int64
+	nResults    int64
+	sample      []int
+	srvRng      *rand.Rand
+	day         int
+	rec         Record            // reused for each finished result
+	val         policy.Validation // reused for each validation
 }
 
 // New prepares a replication.
@@ -167,6 +169,10 @@ func New(cfg *Config) *Sim {
 	}
 	s.world.Versions = s.versions
 	s.world.End = cfg.Duration
+	s.stopSending = cfg.Duration
+	for _, a := range s.apps {
+		s.stopSending = math.Min(s.stopSending, cfg.Duration-float64(a.cfg.DelayBound))
+	}
 	for {
 		h := s.pop.Next()
 		if h == nil {
