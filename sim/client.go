@@ -304,6 +304,14 @@ func (s *Sim) contactEvent(i int) {
 // contact is a scheduler RPC: report finished results, then ask for work.
 func (s *Sim) contact(i int) {
 	h := &s.hosts[i]
+	if day := int(s.now / 86400); day != h.rpcDay {
+		// n_jobs_today restarts when the previous RPC was on another day
+		// (sched_send.cpp), not at midnight for everyone.
+		h.rpcDay = day
+		for j := range h.havs {
+			h.havs[j].nToday = 0
+		}
+	}
 	for _, ri := range h.done {
 		s.report(ri)
 	}

@@ -66,6 +66,7 @@ type hav struct {
 }
 
 type hostState struct {
+	rpcDay  int // the day of the host's last scheduler RPC
 	h       *hosts.Host
 	arrived bool
 	gone    bool
@@ -298,11 +299,6 @@ func (s *Sim) dayTick() {
 	}
 	for i := range s.ledgers {
 		s.ledgers[i].decayIdle(s.now)
-	}
-	for i := range s.hosts {
-		for j := range s.hosts[i].havs {
-			s.hosts[i].havs[j].nToday = 0
-		}
 	}
 	if s.now >= s.nextPerf {
 		s.refreshPerfInfo()
