@@ -26,3 +26,12 @@ func FlopsToCredit(flops, scale float64) float64 {
 func CreditToFlops(credit, scale float64) float64 {
 	return credit / (scale / 86400e9)
 }
+
+// FlopsToCreditAssign converts as a compound assignment "x *=
+// COBBLESTONE_SCALE" does: the whole macro is evaluated first, so this is
+// flops*(scale/86400e9). assign_credit_set converts a workunit's combined
+// PFC this way (sched/credit.cpp), while get_pfc's claims use the macro's
+// left-to-right order (FlopsToCredit); the two can differ by one ulp.
+func FlopsToCreditAssign(flops, scale float64) float64 {
+	return flops * (scale / 86400e9)
+}

@@ -190,7 +190,7 @@ func TestGoldenCreditCombine(t *testing.T) {
 		case "fpops_to_credit_macro":
 			got = FlopsToCredit(v[0], ScaleServer)
 		case "fpops_to_credit_paren":
-			got = v[0] * (200 / 86400e9)
+			got = FlopsToCreditAssign(v[0], ScaleServer)
 		case "max_granted_over_scale_macro":
 			got = v[0] / 200 / 86400e9
 		case "max_granted_over_scale_intended":

@@ -17,6 +17,7 @@ import (
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/policy"
 	_ "github.com/creditsim/creditsim/policy/v1peak" // registers v1peak
+	_ "github.com/creditsim/creditsim/policy/v3pfc"  // registers v3pfc and its presets
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"golang.org/x/term"
@@ -251,8 +252,12 @@ func cmdPolicies(stdout io.Writer) int {
 			std = " (runs by default)"
 		}
 		fmt.Fprintf(stdout, "%s: %s%s\n", k.Name, k.Doc, std)
+		wn, wd := 0, 0
 		for _, o := range k.Options {
-			fmt.Fprintf(stdout, "    %-12s default %-14s %s\n", o.Name, o.Default, o.Doc)
+			wn, wd = max(wn, len(o.Name)), max(wd, len(o.Default))
+		}
+		for _, o := range k.Options {
+			fmt.Fprintf(stdout, "    %-*s  default %-*s  %s\n", wn, o.Name, wd, o.Default, o.Doc)
 		}
 	}
 	for _, p := range policy.Presets() {

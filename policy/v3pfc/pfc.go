@@ -1,0 +1,368 @@
+package v3pfc
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// Mode is a claim's confidence, as the server's PFC_MODE_*.
+type Mode uint8
+
+// Modes.
+const (
+	Normal  Mode = iota // version-scaled and host-scaled
+	Approx              // anything else that reflects the job's size
+	WUEst               // the workunit's estimate
+	Invalid             // dropped: above max_granted_credit
+)
+
+// Server constants (CREDIT-SPEC 1).
+const (
+	avgCPUFpops     = 4.3e9 // AVG_CPU_FPOPS, HEAD's substitute for a failed benchmark
+	failedBenchmark = 1e9   // what a client with a failed benchmark reports
+	classicMissing  = 1e10  // the classic server's substitute for <= 0
+	ratioLow        = 1e-4  // PFC/E sanity band for statistics
+	ratioHigh       = 1e4   //
+	consValidNeeded = 10    // CONS_VALID_HOST_SCALE
+	elapsedMin      = 1e-6  // below it elapsed time is taken from CPU time
+	defaultMinAvg   = 1.0   // app.min_avg_pfc's DB default
+	anonymousHostN  = 10    // anonymous claims are host-scaled from this many samples
+)
+
+// Job is what the credit calculation reads of one result.
+type Job struct {
+	Elapsed, CPUTime float64
+	FlopsEstimate    float64
+	Est, Bound       float64
+	Sent, Received   float64
+	RuntimeOutlier   bool
+	Anonymous        bool
+	ConsecutiveValid int
+}
+
+// ratioAverage is design v2's recent average of PFC weighted by E(J):
+// ΣPFC / ΣE, straight sums for the first samples, then both sums decay.
+type ratioAverage struct {
+	N, Num, Den float64
+}
+
+func (r *ratioAverage) update(pfc, est float64, p policy.AverageParams) {
+	r.N++
+	if r.N >= p.Threshold {
+		r.Num *= 1 - p.Weight
+		r.Den *= 1 - p.Weight
+	}
+	r.Num += pfc
+	r.Den += est
+}
+
+func (r *ratioAverage) avg() float64 {
+	if r.Den > 0 {
+		return r.Num / r.Den
+	}
+	return 0
+}
+
+// HostVersion is the server's host_app_version row as credit uses it.
+type HostVersion struct {
+	PFC        policy.Average
+	W          ratioAverage // est_weighted averaging
+	ET         policy.AverageVar
+	Turnaround policy.AverageVar
+	// v29 probation (cherry: probation) state.
+	Probation bool
+	Armed     bool
+	ScaleTime float64
+}
+
+// Version is an app_version row: statistics and scale.
+type Version struct {
+	ID      int // dense version ID
+	PFC     policy.Average
+	W       ratioAverage
+	Scale   float64   // pfc_scale; 0 = not scaled
+	Median  float64   // median of host averages (median_hosts)
+	Pending []float64 // samples waiting for the validator's flush (batched)
+	PendW   [][2]float64
+	Gpu     bool
+	App     int
+	Anon    bool
+}
+
+// App is what the calculation reads of an app.
+type App struct {
+	MinAvgPFC float64
+	Defined   bool // min_avg_pfc was set by normalisation
+	Versions  []int
+}
+
+// params returns the host and version averaging parameters.
+func (c *Config) params() (host, ver policy.AverageParams) {
+	if c.Averaging == "boinc" {
+		return policy.HAVParams, policy.AVParams
+	}
+	// "For the first N samples (N = ~100 for app versions, ~10 for hosts)
+	// we take the straight average": AVERAGE's mean phase covers samples
+	// 1..T-1, so T = N+1.
+	host, ver = policy.HAVParams, policy.AVParams
+	host.Threshold, ver.Threshold = 11, 101
+	if c.Averaging == "est_weighted" {
+		host.Limit, ver.Limit = math.Inf(1), math.Inf(1)
+	}
+	return host, ver
+}
+
+// hostMean is PFCmean(H, V) under the configured averaging.
+func (c *Config) hostMean(hv *HostVersion) (n, avg float64) {
+	if c.Averaging == "est_weighted" {
+		return hv.W.N, hv.W.avg()
+	}
+	return hv.PFC.N, hv.PFC.Avg
+}
+
+// versionMean is PFCmean(V): the average, or the median of host averages.
+func (c *Config) versionMean(v *Version) (n, avg float64) {
+	if c.Averaging == "est_weighted" {
+		n, avg = v.W.N, v.W.avg()
+	} else {
+		n, avg = v.PFC.N, v.PFC.Avg
+	}
+	if c.MedianHosts && v.Median > 0 {
+		avg = v.Median
+	}
+	return n, avg
+}
+
+// hostScale is Scale(H) for a non-anonymous job, 0 when not applied.
+func (c *Config) hostScale(j *Job, hv *HostVersion, v *Version, now float64) float64 {
+	if !c.HostNorm {
+		return 0
+	}
+	if c.Cherry == "cons_valid" && j.ConsecutiveValid < consValidNeeded {
+		return 0
+	}
+	if c.Cherry == "probation" && now < hv.ScaleTime {
+		return 0
+	}
+	hn, havg := c.hostMean(hv)
+	vn, vavg := c.versionMean(v)
+	if !(hn >= c.HostSamples && havg != 0 && vn >= c.VersionSamples && havg > 0) {
+		return 0
+	}
+	s := vavg / havg
+	if c.HostCap > 0 {
+		s = math.Min(s, c.HostCap)
+	}
+	return s
+}
+
+// wuEstimate is the workunit's estimated PFC, E(J) x min_avg_pfc.
+func wuEstimate(j *Job, a *App) float64 {
+	if a.MinAvgPFC != 0 {
+		return j.Est * a.MinAvgPFC
+	}
+	return j.Est
+}
+
+// Raw is a job's unscaled peak FLOP count, elapsed x flops_estimate,
+// after the substitutions for an old client (no elapsed time) and a
+// failed or missing benchmark; it also returns the elapsed time used and
+// whether the job is a runtime outlier (kept out of statistics).
+func (c *Config) Raw(j *Job) (raw, elapsed float64, outlier bool) {
+	elapsed = j.Elapsed
+	if elapsed < elapsedMin {
+		elapsed = j.CPUTime
+	}
+	fe := j.FlopsEstimate
+	outlier = j.RuntimeOutlier
+	switch c.FailedBench {
+	case "head":
+		if fe <= 0 || fe == failedBenchmark {
+			fe, outlier = avgCPUFpops, true
+		}
+	case "classic":
+		if fe <= 0 {
+			fe = classicMissing
+		}
+	}
+	return elapsed * fe, elapsed, outlier
+}
+
+// PFC is get_pfc (CREDIT-SPEC 4) under the configuration: the job's
+// peak FLOP count after version and host scaling, its mode, and the
+// side effects on the host's statistics (at once) and the version's
+// (queued or at once, by Timing). hv nil means no host record (WU_EST).
+// v is nil for an anonymous-platform job. now is the validation time.
+func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (float64, Mode) {
+	wuEst := wuEstimate(j, a)
+	if hv == nil {
+		return wuEst, WUEst
+	}
+	raw, elapsed, outlier := c.Raw(j)
+	if c.Sanity == "default_pfc" && (math.IsInf(raw, 0) || raw > j.Bound) {
+		// v29: a default PFC, "and other processing is skipped".
+		if a.Defined {
+			return a.MinAvgPFC * j.Est, WUEst
+		}
+		return j.Est, WUEst
+	}
+	mode := Approx
+	var pfc float64
+	if j.Anonymous {
+		hn, havg := c.hostMean(hv)
+		gate := !(c.Cherry == "cons_valid" && j.ConsecutiveValid < consValidNeeded)
+		if c.Anonymous == "host_scaled" && hn >= anonymousHostN && havg > 0 && gate {
+			pfc = raw * (a.MinAvgPFC / havg)
+		} else {
+			pfc = wuEst
+		}
+	} else {
+		hs := c.hostScale(j, hv, v, now)
+		pfc = raw
+		if v.Scale != 0 {
+			pfc *= v.Scale
+			if hs != 0 {
+				pfc *= hs
+				mode = Normal
+			}
+		} else if hs != 0 {
+			pfc *= hs
+		}
+		if x := raw / j.Est; !outlier && x >= ratioLow && x <= ratioHigh {
+			c.versionSample(v, x, raw, j.Est)
+		}
+	}
+	if !outlier {
+		hp, _ := c.params()
+		if x := raw / j.Est; x >= ratioLow && x <= ratioHigh {
+			hv.PFC.Update(x, hp)
+			hv.W.update(raw, j.Est, hp)
+		}
+		hv.ET.Update(elapsed/j.Est, policy.HAVParams)
+		hv.Turnaround.Update(j.Received-j.Sent, policy.HAVParams)
+	}
+	return pfc, mode
+}
+
+// versionSample queues or applies one PFC/E sample of version v.
+func (c *Config) versionSample(v *Version, x, raw, est float64) {
+	if c.Timing == "batched" {
+		v.Pending = append(v.Pending, x)
+		if c.Averaging == "est_weighted" {
+			v.PendW = append(v.PendW, [2]float64{raw, est})
+		}
+		return
+	}
+	_, vp := c.params()
+	v.PFC.Update(x, vp)
+	v.W.update(raw, est, vp)
+}
+
+// flush folds a version's queued samples into its statistics (the
+// validator's write_modified_app_versions).
+func (c *Config) flush(v *Version) {
+	_, vp := c.params()
+	for _, x := range v.Pending {
+		v.PFC.Update(x, vp)
+	}
+	for _, w := range v.PendW {
+		v.W.update(w[0], w[1], vp)
+	}
+	v.Pending, v.PendW = v.Pending[:0], v.PendW[:0]
+}
+
+// Claim is one valid result's claim in a workunit.
+type Claim struct {
+	PFC     float64
+	Mode    Mode
+	Trusted bool // not anonymous and not on scale probation (v29)
+}
+
+// Scratch holds Combine's working slices so that it does not allocate.
+type Scratch struct{ a, b []float64 }
+
+// AssignCredit is assign_credit_set's second half under the
+// configuration: the bound and max_granted_credit checks on each claim
+// (which it modifies), then the replica rule. It returns the credit for
+// every valid replica before the validator's final cap (CapGranted).
+func (c *Config) AssignCredit(claims []Claim, j *Job, a *App, s *Scratch) float64 {
+	wuEst := wuEstimate(j, a)
+	for i := range claims {
+		cl := &claims[i]
+		if cl.PFC > j.Bound {
+			switch c.Sanity {
+			case "clamp_bound":
+				cl.PFC = j.Bound
+			case "wu_estimate":
+				cl.PFC = wuEst
+			}
+		}
+		if c.MaxGranted != 0 && policy.FlopsToCredit(cl.PFC, c.Scale) > c.MaxGranted {
+			cl.Mode = Invalid
+		}
+	}
+	var x float64
+	switch c.Replicas {
+	case "pegged":
+		normal, approx := s.a[:0], s.b[:0]
+		for _, cl := range claims {
+			if cl.Mode == Normal {
+				normal = append(normal, cl.PFC)
+			}
+		}
+		for _, cl := range claims {
+			if cl.Mode == Approx || cl.Mode == WUEst {
+				approx = append(approx, cl.PFC)
+			}
+		}
+		switch {
+		case len(normal) >= 2:
+			x = policy.PeggedAverage(normal, wuEst)
+		case len(normal) == 1:
+			approx = append(approx, normal[0], normal[0])
+			x = policy.PeggedAverage(approx, wuEst)
+		case len(approx) > 0:
+			x = policy.PeggedAverage(approx, wuEst)
+		default:
+			x = wuEst
+		}
+		s.a, s.b = normal, approx
+	default:
+		all, trusted := s.a[:0], s.b[:0]
+		for _, cl := range claims {
+			if cl.Mode != Invalid {
+				all = append(all, cl.PFC)
+			}
+		}
+		if len(all) == 0 {
+			x = wuEst
+			break
+		}
+		if c.Replicas == "min" {
+			x = policy.Min(all)
+			break
+		}
+		for _, cl := range claims {
+			if cl.Mode != Invalid && cl.Trusted {
+				trusted = append(trusted, cl.PFC)
+			}
+		}
+		if len(trusted) > 0 {
+			x = policy.Mean(trusted)
+		} else {
+			x = policy.Mean(all)
+		}
+		s.a, s.b = all, trusted
+	}
+	return policy.FlopsToCreditAssign(x, c.Scale)
+}
+
+// CapGranted is the validator's last step: credit = min(credit,
+// max_granted_credit) when that is set.
+func (c *Config) CapGranted(credit float64) float64 {
+	if c.MaxGranted != 0 && credit > c.MaxGranted {
+		return c.MaxGranted
+	}
+	return credit
+}

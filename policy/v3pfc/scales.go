@@ -1,0 +1,165 @@
+package v3pfc
+
+import (
+	"math"
+	"sort"
+)
+
+// rscInfo is the server's RSC_INFO: the sample-count-weighted mean of the
+// version averages of one processor kind above the sample threshold.
+type rscInfo struct {
+	sum, n float64
+	thresh int
+}
+
+func (r *rscInfo) add(n, avg, threshold float64) {
+	if n > threshold { // strictly above, unlike the >= of scaling
+		r.thresh++
+		r.sum += avg * n
+		r.n += n
+	}
+}
+
+func (r *rscInfo) avg() float64 { return r.sum / r.n }
+
+// Branch names which rule set X in UpdateScales (as golden av_scales.csv).
+type Branch string
+
+// Branches.
+const (
+	BranchMinCPUGPU Branch = "min_cpu_gpu"
+	BranchCPUAvg    Branch = "cpu_avg"
+	BranchGPUFactor Branch = "gpu_avg_x0.1"
+	BranchGPUAvg    Branch = "gpu_avg"
+	BranchMin       Branch = "min"
+	BranchCentral   Branch = "central"
+	BranchNone      Branch = "none"
+)
+
+// UpdateScales is the feeder's update_av_scales for one app (CREDIT-SPEC
+// 5) under the configuration: it sets each version's Scale and the app's
+// MinAvgPFC, or leaves them unchanged. central returns the cross-project
+// factor for a GPU version of an app without CPU versions (0 when none
+// is known); it is used only with gpu_only: central.
+func (c *Config) UpdateScales(a *App, vers []Version, central func(v *Version) float64) Branch {
+	switch c.VersionNorm {
+	case "off":
+		return BranchNone
+	case "min":
+		return c.scaleToMin(a, vers, central)
+	}
+	var cpu, gpu rscInfo
+	hasCPU := false
+	for _, vid := range a.Versions {
+		v := &vers[vid]
+		if v.Anon {
+			continue
+		}
+		n, avg := c.versionMean(v)
+		if v.Gpu {
+			gpu.add(n, avg, c.VersionSamples)
+		} else {
+			hasCPU = true
+			cpu.add(n, avg, c.VersionSamples)
+		}
+	}
+	if c.GPUOnly == "central" && !hasCPU {
+		x, own := 0.0, false
+		if gpu.thresh >= 2 {
+			x, own = gpu.avg(), true
+		}
+		return c.scaleCentral(a, vers, central, x, own)
+	}
+	var x float64
+	var b Branch
+	switch {
+	case cpu.thresh >= 1 && gpu.thresh >= 1:
+		x, b = math.Min(cpu.avg(), gpu.avg()), BranchMinCPUGPU
+	case cpu.thresh >= 2:
+		x, b = cpu.avg(), BranchCPUAvg
+	case gpu.thresh >= 2 && c.GPUOnly == "central":
+		x, b = gpu.avg(), BranchGPUAvg
+	case gpu.thresh >= 1 && c.GPUOnly == "factor":
+		x, b = c.GPUOnlyFactor*gpu.avg(), BranchGPUFactor
+	default:
+		return BranchNone
+	}
+	for _, vid := range a.Versions {
+		v := &vers[vid]
+		if n, avg := c.versionMean(v); !v.Anon && n >= c.VersionSamples {
+			v.Scale = x / avg
+		}
+	}
+	a.MinAvgPFC, a.Defined = x, true
+	return b
+}
+
+// scaleToMin is design v2's rule: X is the least version average, and
+// every version is scaled down to it; there are no groups or threshold.
+func (c *Config) scaleToMin(a *App, vers []Version, central func(v *Version) float64) Branch {
+	x, hasCPU := math.Inf(1), false
+	for _, vid := range a.Versions {
+		v := &vers[vid]
+		hasCPU = hasCPU || !v.Gpu && !v.Anon
+		if n, avg := c.versionMean(v); !v.Anon && n > 0 && avg > 0 {
+			x = math.Min(x, avg)
+		}
+	}
+	if math.IsInf(x, 1) {
+		return BranchNone
+	}
+	if c.GPUOnly == "central" && !hasCPU {
+		return c.scaleCentral(a, vers, central, x, true)
+	}
+	for _, vid := range a.Versions {
+		v := &vers[vid]
+		if n, avg := c.versionMean(v); !v.Anon && n > 0 && avg > 0 {
+			v.Scale = x / avg
+		}
+	}
+	a.MinAvgPFC, a.Defined = x, true
+	return BranchMin
+}
+
+// scaleCentral scales the versions of an app with only GPU versions by
+// the central factor of their plan class, times the app's own
+// normalisation to x when own is set. MinAvgPFC becomes the
+// sample-weighted mean of the scaled averages.
+func (c *Config) scaleCentral(a *App, vers []Version, central func(v *Version) float64, x float64, own bool) Branch {
+	var sum, n float64
+	for _, vid := range a.Versions {
+		v := &vers[vid]
+		vn, avg := c.versionMean(v)
+		if v.Anon || !(avg > 0) || vn < c.VersionSamples && c.VersionNorm != "min" || vn == 0 {
+			continue
+		}
+		s := central(v)
+		if s == 0 {
+			continue
+		}
+		if own {
+			s *= x / avg
+		}
+		v.Scale = s
+		sum += s * avg * vn
+		n += vn
+	}
+	if n == 0 {
+		return BranchNone
+	}
+	a.MinAvgPFC, a.Defined = sum/n, true
+	return BranchCentral
+}
+
+// median returns the median of v, which it sorts; 0 for none.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	sort.Float64s(v)
+	m := len(v) / 2
+	if len(v)%2 == 1 {
+		return v[m]
+	}
+	return (v[m-1] + v[m]) / 2
+}

@@ -1,0 +1,354 @@
+package v3pfc
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+func init() {
+	policy.Register(&policy.Kind{
+		Name:    "v3pfc",
+		Doc:     "third credit system, CreditNew: peak FLOP count with version and host normalisation (seeds 001, 004; CREDIT-SPEC)",
+		Options: optionDocs(),
+		New:     New,
+	})
+	for _, p := range Presets {
+		policy.RegisterPreset(p)
+	}
+}
+
+// Policy is a configured CreditNew instance.
+type Policy struct {
+	policy.Base
+	c      *Config
+	world  *policy.World
+	apps   []App
+	vers   []Version
+	delay  []float64 // per app: the delay bound
+	havs   [][]HostVersion
+	recent []policy.RAC // per version: recent credit, weights the central factor
+	// central is the cross-project scale per plan class (gpu_only: central).
+	central map[string]float64
+	claims  []Claim
+	scratch Scratch
+	medBuf  []float64
+}
+
+// New returns an instance configured by opts.
+func New(opts policy.Options) (policy.Policy, error) {
+	c, err := parse(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Policy{c: c}, nil
+}
+
+// Config returns the instance's parsed options.
+func (p *Policy) Config() *Config { return p.c }
+
+// Scale returns the instance's Cobblestones per GFLOPS-day.
+func (p *Policy) Scale() float64 { return p.c.Scale }
+
+// Init resets all statistics for a new replication.
+func (p *Policy) Init(w *policy.World) {
+	p.world = w
+	p.apps = make([]App, len(w.Apps))
+	p.delay = make([]float64, len(w.Apps))
+	for i := range p.apps {
+		p.apps[i].MinAvgPFC = defaultMinAvg
+		p.delay[i] = w.Apps[i].DelayBound
+	}
+	p.vers = make([]Version, len(w.Versions))
+	for i, v := range w.Versions {
+		p.vers[i] = Version{ID: i, Gpu: v.Resource.IsGPU(), App: v.AppID, Anon: v.Anonymous}
+		p.apps[v.AppID].Versions = append(p.apps[v.AppID].Versions, i)
+	}
+	p.havs = make([][]HostVersion, w.MaxHosts)
+	p.recent = make([]policy.RAC, len(w.Versions))
+	p.central = map[string]float64{}
+}
+
+// hav returns the host's record for a version, creating the host's row.
+func (p *Policy) hav(host, vid int) *HostVersion {
+	row := p.havs[host]
+	if row == nil {
+		row = make([]HostVersion, len(p.vers))
+		p.havs[host] = row
+	}
+	return &row[vid]
+}
+
+// job is the calculation's view of a result.
+func (p *Policy) job(r *policy.Result) Job {
+	fe := r.FlopsEstimate
+	if p.c.PeakSource == "reported" {
+		// The designs: usage x the device's peak, as the host reports it.
+		v := &p.world.Versions[r.VersionID]
+		fe = v.CPUUsage * r.HostPFpops
+		if v.Resource.IsGPU() {
+			fe += v.GPUUsage * r.HostGPUPeak
+		}
+	}
+	return Job{
+		Elapsed: r.ElapsedTime, CPUTime: r.CPUTime, FlopsEstimate: fe,
+		Est: r.RscFpopsEst, Bound: r.RscFpopsBound, Sent: r.SentTime, Received: r.ReceivedTime,
+		RuntimeOutlier: r.RuntimeOutlier, Anonymous: p.world.Versions[r.VersionID].Anonymous,
+		ConsecutiveValid: r.HAV.ConsecutiveValid,
+	}
+}
+
+// usesProbation reports whether scale_probation state is kept.
+func (p *Policy) usesProbation() bool { return p.c.Cherry == "probation" || p.c.OneTime == "probation" }
+
+// Sent arms host_scale_time for a host on probation (v29).
+func (p *Policy) Sent(r *policy.Result) {
+	if p.c.Cherry != "probation" {
+		return
+	}
+	hv := p.hav(r.HostID, r.VersionID)
+	if !hv.Probation && !hv.Armed && hv.ScaleTime == 0 {
+		hv.Probation = true // scale_probation starts true
+	}
+	if hv.Probation && (p.c.ProbationRearm == "every_send" || !hv.Armed) {
+		hv.ScaleTime = r.SentTime + p.delay[r.AppID]
+		hv.Armed = true
+	}
+}
+
+// Reported applies the cherry-picking rules to errors and timeouts.
+func (p *Policy) Reported(r *policy.Result) {
+	if r.Outcome == policy.Success {
+		return
+	}
+	p.failed(r, r.ReceivedTime)
+}
+
+// failed is a result that errored, was aborted, timed out or (v2) was
+// invalid.
+func (p *Policy) failed(r *policy.Result, now float64) {
+	switch p.c.Cherry {
+	case "reset":
+		// v2: the host's averages go back to the apps' for every version.
+		for vid := range p.havs[r.HostID] {
+			p.resetToVersion(&p.havs[r.HostID][vid], &p.vers[vid], false)
+		}
+	case "probation":
+		hv := p.hav(r.HostID, r.VersionID)
+		hv.Probation, hv.Armed = true, true
+		hv.ScaleTime = now + p.delay[r.AppID]
+		if p.c.ProbationCapsOne {
+			p.resetToVersion(hv, &p.vers[r.VersionID], true)
+		}
+	}
+}
+
+// resetToVersion sets the host's average to the version's, or with
+// onlyUp only raises it (so that Scale(H) is at most 1).
+func (p *Policy) resetToVersion(hv *HostVersion, v *Version, onlyUp bool) {
+	_, vavg := p.c.versionMean(v)
+	if !(vavg > 0) {
+		return
+	}
+	if hv.PFC.N > 0 && (!onlyUp || hv.PFC.Avg < vavg) {
+		hv.PFC.Avg = vavg
+	}
+	if hv.W.Den > 0 && (!onlyUp || hv.W.avg() < vavg) {
+		hv.W.Num = vavg * hv.W.Den
+	}
+}
+
+// Validated computes every valid result's claim and combines them.
+func (p *Policy) Validated(val *policy.Validation) float64 {
+	now := val.Time
+	p.claims = p.claims[:0]
+	var j0 Job
+	for k, r := range val.Valid {
+		j := p.job(r)
+		if k == 0 {
+			j0 = j
+		}
+		hv := p.hav(r.HostID, r.VersionID)
+		var v *Version
+		if !j.Anonymous {
+			v = &p.vers[r.VersionID]
+		}
+		a := &p.apps[r.AppID]
+		if p.c.OneTime == "probation" && v != nil {
+			// v29: PFC(J)/E(J) above 20 x PFCmean(V) puts the host on probation.
+			raw, _, _ := p.c.Raw(&j)
+			if n, avg := p.c.versionMean(v); n > 0 && raw/j.Est > p.c.OneTimeFactor*avg {
+				hv.Probation, hv.Armed = true, true
+				hv.ScaleTime = now + p.delay[r.AppID]
+			}
+		}
+		pfc, mode := p.c.PFC(&j, a, hv, v, now)
+		if p.c.OneTime == "cap" {
+			pfc = math.Min(pfc, p.oneTimeCap(&j, a, v))
+		}
+		p.claims = append(p.claims, Claim{PFC: pfc, Mode: mode, Trusted: !j.Anonymous && !(p.usesProbation() && hv.Probation)})
+		if p.usesProbation() && hv.Probation && now > hv.ScaleTime {
+			hv.Probation, hv.Armed = false, false
+		}
+	}
+	if p.c.Cherry == "reset" {
+		for _, r := range val.Invalid {
+			p.failed(r, now)
+		}
+	}
+	if len(val.Valid) == 0 {
+		return 0
+	}
+	a := &p.apps[val.AppID]
+	credit := policy.Finite(p.c.CapGranted(p.c.AssignCredit(p.claims, &j0, a, &p.scratch)))
+	if !val.Late {
+		for _, r := range val.Valid {
+			p.recent[r.VersionID].UpdateAverage(now, r.SentTime, credit, policy.CreditHalfLife)
+		}
+	}
+	if p.c.Timing == "continuous" {
+		p.c.UpdateScales(a, p.vers, p.centralFactor)
+	}
+	return credit
+}
+
+// oneTimeCap is v2's limit on one job: one_time_factor x NPFC*(A) x E(J),
+// with the version's own mean before the app's is known.
+func (p *Policy) oneTimeCap(j *Job, a *App, v *Version) float64 {
+	if a.Defined {
+		return p.c.OneTimeFactor * a.MinAvgPFC * j.Est
+	}
+	if v != nil {
+		if n, avg := p.c.versionMean(v); n > 0 {
+			return p.c.OneTimeFactor * avg * j.Est
+		}
+	}
+	return math.Inf(1)
+}
+
+// Tick runs the periodic server work.
+func (p *Policy) Tick(t policy.Tick) {
+	switch t.Kind {
+	case policy.ValidatorPassEnd:
+		if p.c.Timing == "batched" {
+			for i := range p.vers {
+				if len(p.vers[i].Pending) > 0 || len(p.vers[i].PendW) > 0 {
+					p.c.flush(&p.vers[i])
+				}
+			}
+		}
+	case policy.FeederTick:
+		if p.c.MedianHosts {
+			p.medians()
+		}
+		if p.c.Timing == "batched" {
+			for i := range p.apps {
+				p.c.UpdateScales(&p.apps[i], p.vers, p.centralFactor)
+			}
+		}
+	case policy.DayTick:
+		if p.c.GPUOnly == "central" {
+			p.updateCentral(t.Time)
+		}
+	}
+}
+
+// medians sets each version's median of host averages over hosts with
+// enough samples.
+func (p *Policy) medians() {
+	for vid := range p.vers {
+		p.medBuf = p.medBuf[:0]
+		for _, row := range p.havs {
+			if row == nil {
+				continue
+			}
+			if n, avg := p.c.hostMean(&row[vid]); n >= p.c.HostSamples && avg > 0 {
+				p.medBuf = append(p.medBuf, avg)
+			}
+		}
+		p.vers[vid].Median = median(p.medBuf)
+	}
+}
+
+// updateCentral recomputes the "central server" factors: per plan class
+// (or GPU type when the plan class is unnamed), the mean Scale(V) of the
+// GPU versions of apps that have both CPU and GPU versions, weighted by
+// their recent credit.
+func (p *Policy) updateCentral(now float64) {
+	both := make([]bool, len(p.apps))
+	for ai := range p.apps {
+		cpu, gpu := false, false
+		for _, vid := range p.apps[ai].Versions {
+			cpu = cpu || !p.vers[vid].Gpu
+			gpu = gpu || p.vers[vid].Gpu
+		}
+		both[ai] = cpu && gpu
+	}
+	sum, weight := map[string]float64{}, map[string]float64{}
+	for vid := range p.vers {
+		v := &p.vers[vid]
+		if !v.Gpu || v.Anon || !both[v.App] || v.Scale == 0 {
+			continue
+		}
+		w := p.recent[vid].Decayed(now, policy.CreditHalfLife)
+		k := p.centralKey(vid)
+		sum[k] += w * v.Scale
+		weight[k] += w
+	}
+	clear(p.central)
+	for k, w := range weight {
+		if w > 0 {
+			p.central[k] = sum[k] / w
+		}
+	}
+}
+
+func (p *Policy) centralKey(vid int) string {
+	v := &p.world.Versions[vid]
+	if v.PlanClass != "" {
+		return v.PlanClass
+	}
+	return v.Resource.String()
+}
+
+// centralFactor is the central factor for version v, 0 when none.
+func (p *Policy) centralFactor(v *Version) float64 {
+	return p.central[p.centralKey(v.ID)]
+}
+
+// Gauges exposes each version's scale and mean and each app's
+// min_avg_pfc for the time series.
+func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
+	for vid := range p.vers {
+		name := p.versionName(vid)
+		_, avg := p.c.versionMean(&p.vers[vid])
+		dst = append(dst, policy.Gauge{Name: "scale." + name, Value: p.vers[vid].Scale},
+			policy.Gauge{Name: "pfc_mean." + name, Value: avg})
+	}
+	for ai := range p.apps {
+		dst = append(dst, policy.Gauge{Name: "min_avg_pfc." + p.world.Apps[ai].Name, Value: p.apps[ai].MinAvgPFC})
+	}
+	return dst
+}
+
+// HostGauges exposes a host's Scale(H) per version it has run, 0 while
+// host scaling does not apply.
+func (p *Policy) HostGauges(host int, now float64, dst []policy.Gauge) []policy.Gauge {
+	if host >= len(p.havs) || p.havs[host] == nil {
+		return dst
+	}
+	for vid := range p.vers {
+		hv := &p.havs[host][vid]
+		if n, _ := p.c.hostMean(hv); n == 0 || p.vers[vid].Anon {
+			continue
+		}
+		j := Job{ConsecutiveValid: consValidNeeded}
+		dst = append(dst, policy.Gauge{Name: "host_scale." + p.versionName(vid), Value: p.c.hostScale(&j, hv, &p.vers[vid], now)})
+	}
+	return dst
+}
+
+func (p *Policy) versionName(vid int) string {
+	v := &p.world.Versions[vid]
+	return p.world.Apps[v.AppID].Name + "/" + v.Name
+}
