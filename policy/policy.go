@@ -256,6 +256,13 @@ type Gauger interface {
 	Gauges(dst []Gauge) []Gauge
 }
 
+// HostGauger is implemented by policies with per-host state worth
+// plotting, such as a host's scale factor; the time series follow it for
+// a few sample hosts. A gauge left out means undefined at that time.
+type HostGauger interface {
+	HostGauges(host int, now float64, dst []Gauge) []Gauge
+}
+
 // Base implements the events a job-based policy may ignore.
 type Base struct{}
 

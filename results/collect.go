@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
@@ -165,6 +166,15 @@ func (c *Collector) Day(d *sim.DayState) {
 		var g []policy.Gauge
 		if gg, ok := d.Sim.Policies()[p].(policy.Gauger); ok {
 			g = gg.Gauges(nil)
+		}
+		if hg, ok := d.Sim.Policies()[p].(policy.HostGauger); ok {
+			for _, h := range sample {
+				n := len(g)
+				g = hg.HostGauges(h, d.Time, g)
+				for k := n; k < len(g); k++ {
+					g[k].Name = "host_" + strconv.Itoa(h) + "." + g[k].Name
+				}
+			}
 		}
 		row.gauges = append(row.gauges, g)
 	}

@@ -70,10 +70,16 @@ func (c *Collector) TimeSeries(p int) []byte {
 	for _, h := range sample {
 		head = append(head, "rac_host_"+strconv.Itoa(h))
 	}
+	// Gauges in order of first appearance: a host's scale appears only
+	// once the host has samples.
 	var gaugeNames []string
-	if len(c.days) > 0 {
-		for _, g := range c.days[len(c.days)-1].gauges[p] {
-			gaugeNames = append(gaugeNames, g.Name)
+	seen := map[string]bool{}
+	for _, d := range c.days {
+		for _, g := range d.gauges[p] {
+			if !seen[g.Name] {
+				seen[g.Name] = true
+				gaugeNames = append(gaugeNames, g.Name)
+			}
 		}
 	}
 	head = append(head, gaugeNames...)

@@ -1,0 +1,116 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+
+	_ "github.com/creditsim/creditsim/policy/v3pfc"
+)
+
+// gpuWorld: one app with a CPU and an NVIDIA version; hosts with a GPU run
+// the GPU version (the faster one), the others the CPU version. CPU
+// efficiency 0.5, GPU 0.1, as the seeds put it.
+const gpuWorld = `
+name: gpu
+replications: 2
+duration: 14d
+warmup: 5d
+hosts:
+  initial: 250
+  arrivals_per_day: 0
+  lifetime: 1000d
+  platforms: [{name: linux, share: 1}]
+  availability: {model: always}
+  gpu: {share: 0.4, vendors: [{vendor: nvidia, share: 1}]}
+  error_rate: 0
+  invalid_rate: 0
+projects:
+  - name: p
+    apps:
+      - name: a
+        rsc_fpops_est: 2e13
+        delay_bound: 3d
+        min_quorum: QUORUM
+        target_nresults: QUORUM
+        versions:
+          - {name: cpu, platform: linux, efficiency: {dist: lognormal, mean: 0.5, cv: 0.2, max: 1}}
+          - {name: gpu, platform: linux, resource: nvidia, gpu_usage: 1, cpu_usage: 0.1,
+             efficiency: {dist: lognormal, mean: 0.1, cv: 0.2, max: 1}}
+`
+
+func gpuScenario(quorum string) string {
+	return strings.ReplaceAll(gpuWorld, "QUORUM", quorum)
+}
+
+// TestHostNormalisationDefeatsGPUPeakInflation: under single replication
+// a host that reports 10 x its GPU peak claims 10 x the PFC. Without host
+// normalisation it keeps that (cheat ratio near 10); with it, its own
+// average rises and its scale falls, so the ratio comes back near 1.
+func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
+	oc := runScenario(t, gpuScenario("1"),
+		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
+		"policies=[boinc, {name: no-host-norm, base: boinc, options: {host_norm: false}}]")
+	with := float64(oc.Summary.Policies["boinc"].CheatRatio["benchmark_inflation"])
+	without := float64(oc.Summary.Policies["no-host-norm"].CheatRatio["benchmark_inflation"])
+	t.Logf("cheat ratio of 10x GPU-peak inflators: %.3f with host normalisation, %.3f without", with, without)
+	if !(without > 4) || !(with < 1.6) {
+		t.Errorf("cheat ratio %.3f with host normalisation (want near 1), %.3f without (want towards 10)", with, without)
+	}
+}
+
+// TestVersionNormalisationGivesDeviceNeutrality: GPU jobs run at 10% of
+// peak and CPU jobs at 50%, so raw PFC pays a GPU result 5 x as much per
+// FLOP. Cross-version normalisation brings the ratio near 1.
+func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
+	oc := runScenario(t, gpuScenario("2"),
+		"policies=[boinc, {name: no-version-norm, base: boinc, options: {version_norm: \"off\"}}]")
+	with := float64(oc.Summary.Policies["boinc"].DeviceNeutrality)
+	without := float64(oc.Summary.Policies["no-version-norm"].DeviceNeutrality)
+	t.Logf("device neutrality (GPU G/D over CPU G/D): %.3f with version normalisation, %.3f without", with, without)
+	if !(without > 3) || !(with > 0.7 && with < 1.4) {
+		t.Errorf("device neutrality %.3f with version normalisation (want near 1), %.3f without (want near 5)", with, without)
+	}
+}
+
+// TestProbationRearmOnBusyHosts shows what the two readings of v29's
+// host_scale_time do to busy honest hosts. Re-armed at every send while
+// on probation, a host that always has work never leaves probation, so
+// it never gets host scaling and host neutrality is as without it; armed
+// once, hosts leave probation one delay bound after their first job.
+func TestProbationRearmOnBusyHosts(t *testing.T) {
+	oc := runScenario(t, gpuScenario("2"),
+		"policies=[{name: once, base: design-v29, options: {cherry: probation}},"+
+			" {name: every-send, base: design-v29, options: {cherry: probation, probation_rearm: every_send}},"+
+			" {name: no-host-norm, base: design-v29, options: {host_norm: false}}]")
+	once := float64(oc.Summary.Policies["once"].HostNeutralityCV)
+	every := float64(oc.Summary.Policies["every-send"].HostNeutralityCV)
+	none := float64(oc.Summary.Policies["no-host-norm"].HostNeutralityCV)
+	t.Logf("host CV: once %.4f, every_send %.4f, no host normalisation %.4f", once, every, none)
+	if !(once < 0.6*every) || !(every > 0.8*none) {
+		t.Errorf("host CV once %.4f, every_send %.4f, without host normalisation %.4f", once, every, none)
+	}
+}
+
+// TestMedianHostsResistsInflators: with 30% of hosts inflating their GPU
+// peak 5 x, the mean PFCmean(V) of the GPU version is pulled up, which
+// raises every honest GPU host's scale; the median of host averages is
+// not, so honest hosts' credit stays nearer to the cheat-free value.
+func TestMedianHostsResistsInflators(t *testing.T) {
+	pols := "policies=[boinc, {name: median, base: boinc, options: {median_hosts: true}}]"
+	clean := runScenario(t, gpuScenario("1"), pols)
+	dirty := runScenario(t, gpuScenario("1"), pols, "hosts.agents=[{kind: benchmark_inflation, share: 0.3, k: 5}]")
+	base := float64(clean.Summary.Policies["boinc"].HonestRatio)
+	mean := float64(dirty.Summary.Policies["boinc"].HonestRatio)
+	med := float64(dirty.Summary.Policies["median"].HonestRatio)
+	t.Logf("honest G/D: %.4f without cheaters; with 30%% inflators %.4f (mean), %.4f (median)", base, mean, med)
+	if !(abs(med-base) < abs(mean-base)) {
+		t.Errorf("median %.4f is not nearer the cheat-free %.4f than the mean %.4f", med, base, mean)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
