@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/creditsim/creditsim/internal/runner"
+	_ "github.com/creditsim/creditsim/policy/v3pfc"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -14,8 +15,16 @@ import (
 // (2,000 hosts, 30 days) with the first credit system and the results
 // collector, on one goroutine. It reports results per second and heap
 // allocations per result.
-func BenchmarkBaselineV1Peak(b *testing.B) {
-	s, err := scenarios.Open("baseline", []string{"replications=1", "policies=[v1peak]"})
+func BenchmarkBaselineV1Peak(b *testing.B) { benchBaseline(b, "[v1peak]") }
+
+// BenchmarkBaselineAllPolicies is the same run with the first system and
+// every CreditNew preset granting credit side by side.
+func BenchmarkBaselineAllPolicies(b *testing.B) {
+	benchBaseline(b, "[v1peak, boinc, boinc-classic, design-v29, design-v2]")
+}
+
+func benchBaseline(b *testing.B, policies string) {
+	s, err := scenarios.Open("baseline", []string{"replications=1", "policies=" + policies})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -335,6 +335,7 @@ func (c *Config) AssignCredit(claims []Claim, j *Job, a *App, s *Scratch) float6
 				all = append(all, cl.PFC)
 			}
 		}
+		s.a = all
 		if len(all) == 0 {
 			x = wuEst
 			break
@@ -353,7 +354,7 @@ func (c *Config) AssignCredit(claims []Claim, j *Job, a *App, s *Scratch) float6
 		} else {
 			x = policy.Mean(all)
 		}
-		s.a, s.b = all, trusted
+		s.b = trusted
 	}
 	return policy.FlopsToCreditAssign(x, c.Scale)
 }

@@ -1,0 +1,295 @@
+package v3pfc
+
+import (
+	"math"
+	"testing"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// newPolicy returns an initialised instance of preset (or kind) base with
+// option overrides, in a world of one app with a CPU version (0), an
+// NVIDIA version (1) and an anonymous CPU version (2).
+func newPolicy(t *testing.T, base string, opts policy.Options) *Policy {
+	t.Helper()
+	p, err := policy.New(policy.Spec{Name: "test", Base: base, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &policy.World{
+		Apps: []policy.App{{ID: 0, Name: "a", MinQuorum: 1, TargetNResults: 1, DelayBound: 86400}},
+		Versions: []policy.AppVersion{
+			{ID: 0, AppID: 0, Name: "cpu", Resource: policy.CPU, CPUUsage: 1},
+			{ID: 1, AppID: 0, Name: "gpu", Resource: policy.NVIDIA, CPUUsage: 0.1, GPUUsage: 1},
+			{ID: 2, AppID: 0, Name: "anon", Resource: policy.CPU, CPUUsage: 1, Anonymous: true},
+		},
+		MaxHosts: 10,
+	}
+	p.Init(w)
+	return p.(*Policy)
+}
+
+const est = 1e13
+
+// result is a valid result of host h with version vid that took elapsed
+// seconds at flops (both as flops_estimate and as the reported CPU peak).
+func result(h, vid int, elapsed, flops, sent float64) *policy.Result {
+	return &policy.Result{HostID: h, VersionID: vid, ElapsedTime: elapsed, CPUTime: elapsed, FlopsEstimate: flops,
+		HostPFpops: flops, HostNCPUs: 1, RscFpopsEst: est, RscFpopsBound: 10 * est, SentTime: sent, ReceivedTime: sent + elapsed,
+		ValidateState: policy.Valid, HAV: policy.HAVState{ConsecutiveValid: 20}}
+}
+
+func validate(p *Policy, now float64, rs ...*policy.Result) float64 {
+	return p.Validated(&policy.Validation{Time: now, RscFpopsEst: est, RscFpopsBound: 10 * est, Valid: rs})
+}
+
+func near(a, b, rel float64) bool { return math.Abs(a-b) <= rel*math.Abs(b) }
+
+// TestReplicaRules: the three rules on the same two claims, one honest at
+// the workunit estimate and one 3 x.
+func TestReplicaRules(t *testing.T) {
+	honest := policy.FlopsToCredit(est, 200) // 2500 s at 4e9 = 1e13 FLOPs
+	for _, c := range []struct {
+		rule string
+		want float64
+	}{
+		{"min", honest},
+		{"mean_trusted", 2 * honest},
+		// pegged: weights 1/(0.1E) and 1/(0.1E+2E): (1 + 3/21) / (1 + 1/21).
+		{"pegged", honest * (1 + 3.0/21) / (1 + 1.0/21)},
+	} {
+		p := newPolicy(t, "v3pfc", policy.Options{"replicas": c.rule, "host_norm": "false", "version_norm": "off", "max_granted_credit": "0"})
+		got := validate(p, 1e5, result(1, 0, 2500, 4e9, 0), result(2, 0, 7500, 4e9, 0))
+		if !near(got, c.want, 1e-12) {
+			t.Errorf("%s: credit %.6g, want %.6g", c.rule, got, c.want)
+		}
+	}
+}
+
+// TestSanityVariants: a claim of 50 x the estimate, with the bound at 10 x.
+func TestSanityVariants(t *testing.T) {
+	wuEst := policy.FlopsToCredit(est, 200) // min_avg_pfc is 1 until normalisation
+	for _, c := range []struct {
+		sanity string
+		want   float64
+	}{
+		{"clamp_bound", 10 * wuEst},
+		{"wu_estimate", wuEst},
+		{"default_pfc", wuEst},
+		{"none", 50 * wuEst},
+	} {
+		p := newPolicy(t, "v3pfc", policy.Options{"sanity": c.sanity, "host_norm": "false", "max_granted_credit": "0"})
+		got := validate(p, 1e6, result(1, 0, 125000, 4e9, 0))
+		if !near(got, c.want, 1e-12) {
+			t.Errorf("%s: credit %.6g, want %.6g", c.sanity, got, c.want)
+		}
+	}
+}
+
+// TestMaxGrantedCredit: a claim above max_granted_credit is dropped; with
+// nothing left the WU estimate is granted, capped at the maximum.
+func TestMaxGrantedCredit(t *testing.T) {
+	p := newPolicy(t, "v3pfc", policy.Options{"max_granted_credit": "10", "host_norm": "false"})
+	if got := validate(p, 1e6, result(1, 0, 20000, 4e9, 0)); got != 10 {
+		t.Errorf("credit %g, want the cap 10", got)
+	}
+}
+
+// TestFailedBenchmarkSubstitution: a reported 1e9 becomes 4.3e9 in HEAD
+// and stays 1e9 in the classic server and the designs.
+func TestFailedBenchmarkSubstitution(t *testing.T) {
+	for _, c := range []struct {
+		variant string
+		flops   float64
+	}{{"head", 4.3e9}, {"classic", 1e9}, {"none", 1e9}} {
+		cfg := &Config{FailedBench: c.variant}
+		raw, _, outlier := cfg.Raw(&Job{Elapsed: 100, FlopsEstimate: 1e9})
+		if raw != 100*c.flops || outlier != (c.variant == "head") {
+			t.Errorf("%s: raw %g outlier %v", c.variant, raw, outlier)
+		}
+	}
+	cfg := &Config{FailedBench: "classic"}
+	if raw, _, _ := cfg.Raw(&Job{Elapsed: 100, FlopsEstimate: 0}); raw != 100*1e10 {
+		t.Errorf("classic: a missing benchmark gives raw %g, want 1e12", raw)
+	}
+}
+
+// TestHostScaleCapAndNoFloor: an efficient host (half the version's PFC/E)
+// is scaled up by 2; one that needs 20 x less is capped at 10, or not with
+// host_cap 0; an inefficient host is scaled down without a floor.
+func TestHostScaleCapAndNoFloor(t *testing.T) {
+	for _, c := range []struct {
+		hostAvg, cap, want float64
+	}{{1, 10, 2}, {0.1, 10, 10}, {0.1, 0, 20}, {200, 10, 0.01}} {
+		cfg := &Config{HostNorm: true, HostSamples: 10, VersionSamples: 100, HostCap: c.cap, Averaging: "boinc"}
+		hv := &HostVersion{PFC: policy.Average{N: 10, Avg: c.hostAvg}}
+		v := &Version{PFC: policy.Average{N: 100, Avg: 2}}
+		if got := cfg.hostScale(&Job{}, hv, v, 0); !near(got, c.want, 1e-12) {
+			t.Errorf("host avg %g cap %g: scale %g, want %g", c.hostAvg, c.cap, got, c.want)
+		}
+	}
+}
+
+// TestThresholds: no host scaling below 10 host or 100 version samples.
+func TestThresholds(t *testing.T) {
+	cfg := &Config{HostNorm: true, HostSamples: 10, VersionSamples: 100, HostCap: 10, Averaging: "boinc"}
+	for _, c := range []struct{ hn, vn float64 }{{9, 100}, {10, 99}} {
+		hv := &HostVersion{PFC: policy.Average{N: c.hn, Avg: 1}}
+		v := &Version{PFC: policy.Average{N: c.vn, Avg: 2}}
+		if got := cfg.hostScale(&Job{}, hv, v, 0); got != 0 {
+			t.Errorf("host n %g, version n %g: scale %g, want none", c.hn, c.vn, got)
+		}
+	}
+}
+
+// TestAveragingVariants: design averaging is a straight mean of the first
+// 10 host samples where the server's is of the first 19; est_weighted is
+// ΣPFC/ΣE with no cap.
+func TestAveragingVariants(t *testing.T) {
+	feed := func(averaging string) (n, avg float64) {
+		cfg := &Config{Averaging: averaging}
+		hp, _ := cfg.params()
+		hv := &HostVersion{}
+		for k := 0; k < 12; k++ {
+			x := 1.0
+			if k == 10 {
+				x = 3 // the 11th sample
+			}
+			hv.PFC.Update(x, hp)
+			hv.W.update(x*est, est, hp)
+		}
+		return cfg.hostMean(hv)
+	}
+	_, b := feed("boinc")
+	_, d := feed("design")
+	_, w := feed("est_weighted")
+	if !near(b, (11+3)/12.0, 1e-12) {
+		t.Errorf("boinc: mean of 12 = %.6g, want %.6g", b, 14/12.0)
+	}
+	// design: 10 straight samples (avg 1), then exponential: 1 + 0.01*2, then 0.99 of that + 0.01.
+	wantD := (1 + 0.01*2)
+	wantD += 0.01 * (1 - wantD)
+	if !near(d, wantD, 1e-12) {
+		t.Errorf("design: %.12g, want %.12g", d, wantD)
+	}
+	// est_weighted: sums decay by 0.99 from the 11th sample.
+	num, den := 10.0, 10.0
+	num, den = 0.99*num+3, 0.99*den+1
+	num, den = 0.99*num+1, 0.99*den+1
+	if !near(w, num/den, 1e-12) {
+		t.Errorf("est_weighted: %.12g, want %.12g", w, num/den)
+	}
+}
+
+// TestAnonymousPlatform: v29 grants the app's average (min_avg_pfc x E),
+// the server host-normalises once 10 samples exist, uncapped.
+func TestAnonymousPlatform(t *testing.T) {
+	a := &App{MinAvgPFC: 2, Defined: true}
+	j := &Job{Elapsed: 1000, FlopsEstimate: 4e9, Est: est, Bound: 10 * est, Anonymous: true}
+	hv := func() *HostVersion { return &HostVersion{PFC: policy.Average{N: 10, Avg: 0.01}} }
+	server := &Config{Anonymous: "host_scaled", Averaging: "boinc"}
+	if pfc, mode := server.PFC(j, a, hv(), nil, 0); !near(pfc, 4e12*2/0.01, 1e-12) || mode != Approx {
+		t.Errorf("server: pfc %g mode %d, want %g (x200, no cap) approx", pfc, mode, 4e12*2/0.01)
+	}
+	design := &Config{Anonymous: "app_average", Averaging: "design"}
+	if pfc, _ := design.PFC(j, a, hv(), nil, 0); pfc != 2*est {
+		t.Errorf("v29: pfc %g, want min_avg_pfc x E = %g", pfc, 2*est)
+	}
+}
+
+// TestOneTimeCheats: v2 caps a claim at 10 x the app's mean; v29 puts the
+// host on probation, which takes it out of the trusted mean.
+func TestOneTimeCheats(t *testing.T) {
+	p := newPolicy(t, "design-v2", policy.Options{"averaging": "design"})
+	p.apps[0].MinAvgPFC, p.apps[0].Defined = 0.5, true
+	if got, want := validate(p, 1e8, result(1, 0, 1e8, 4e9, 0)), policy.FlopsToCreditAssign(10*0.5*est, 200); !near(got, want, 1e-12) {
+		t.Errorf("v2: credit %g, want the cap %g", got, want)
+	}
+	q := newPolicy(t, "design-v29", nil)
+	q.vers[0].PFC = policy.Average{N: 50, Avg: 1}
+	honest, cheat := result(1, 0, 2500, 4e9, 0), result(2, 0, 2500*25, 4e9, 0) // 25 x the mean
+	got := validate(q, 1e5, honest, cheat)
+	if !q.havs[2][0].Probation || q.havs[1][0].Probation {
+		t.Fatalf("probation: cheat %v, honest %v", q.havs[2][0].Probation, q.havs[1][0].Probation)
+	}
+	if want := policy.FlopsToCreditAssign(est, 100); !near(got, want, 1e-12) {
+		t.Errorf("v29: credit %g, want the honest claim alone %g", got, want)
+	}
+}
+
+// TestCherryReset: v2 resets a host's averages to the version's on an
+// error; v29's probation caps Scale(H) at 1 and suspends host scaling
+// for a delay bound.
+func TestCherryReset(t *testing.T) {
+	p := newPolicy(t, "design-v2", nil)
+	p.vers[0].W = ratioAverage{N: 200, Num: 400, Den: 200}
+	hv := p.hav(3, 0)
+	hv.W = ratioAverage{N: 20, Num: 2, Den: 20} // looks 20 x more efficient
+	p.Reported(&policy.Result{HostID: 3, VersionID: 0, Outcome: policy.ClientError, ReceivedTime: 10})
+	if got := hv.W.avg(); got != 2 {
+		t.Errorf("v2 reset: host average %g, want the version's 2", got)
+	}
+
+	q := newPolicy(t, "design-v29", policy.Options{"cherry": "probation"})
+	q.vers[0].PFC = policy.Average{N: 200, Avg: 2}
+	hq := q.hav(3, 0)
+	hq.PFC = policy.Average{N: 20, Avg: 0.5}
+	q.Reported(&policy.Result{HostID: 3, VersionID: 0, AppID: 0, Outcome: policy.NoReply, ReceivedTime: 1000})
+	if !hq.Probation || hq.ScaleTime != 1000+86400 || hq.PFC.Avg != 2 {
+		t.Errorf("v29 after a timeout: probation %v until %g, host average %g", hq.Probation, hq.ScaleTime, hq.PFC.Avg)
+	}
+	j := &Job{ConsecutiveValid: 20}
+	if s := q.c.hostScale(j, hq, &q.vers[0], 2000); s != 0 {
+		t.Errorf("host scale %g during probation, want none", s)
+	}
+	if s := q.c.hostScale(j, hq, &q.vers[0], 1000+86400+1); s != 1 {
+		t.Errorf("host scale %g after probation, want at most 1", s)
+	}
+}
+
+// TestCentralFactor: a GPU-only app is scaled by the RAC-weighted mean
+// scale of GPU versions of the same plan class in apps with both kinds.
+func TestCentralFactor(t *testing.T) {
+	p, err := policy.New(policy.Spec{Name: "c", Base: "design-v29"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &policy.World{
+		Apps: []policy.App{{ID: 0, Name: "mixed", DelayBound: 86400}, {ID: 1, Name: "gpuonly", DelayBound: 86400}},
+		Versions: []policy.AppVersion{
+			{ID: 0, AppID: 0, Name: "cpu", Resource: policy.CPU},
+			{ID: 1, AppID: 0, Name: "cuda", Resource: policy.NVIDIA, PlanClass: "cuda"},
+			{ID: 2, AppID: 1, Name: "cuda", Resource: policy.NVIDIA, PlanClass: "cuda"},
+		},
+		MaxHosts: 1,
+	}
+	x := p.(*Policy)
+	x.Init(w)
+	x.vers[1].Scale = 0.25
+	x.recent[1] = policy.RAC{Avg: 100, AvgTime: 86400}
+	x.Tick(policy.Tick{Kind: policy.DayTick, Time: 86400})
+	x.vers[2].PFC = policy.Average{N: 150, Avg: 8}
+	x.c.UpdateScales(&x.apps[1], x.vers, x.centralFactor)
+	if x.vers[2].Scale != 0.25 || x.apps[1].MinAvgPFC != 2 {
+		t.Errorf("GPU-only app: scale %g, min_avg_pfc %g; want 0.25 and 2", x.vers[2].Scale, x.apps[1].MinAvgPFC)
+	}
+	// The server uses 0.1 x the GPU mean instead.
+	s := &Config{VersionNorm: "groups", VersionSamples: 100, GPUOnly: "factor", GPUOnlyFactor: 0.1, Averaging: "boinc"}
+	a := App{Versions: []int{0}}
+	vs := []Version{{Gpu: true, PFC: policy.Average{N: 150, Avg: 8}}}
+	if b := s.UpdateScales(&a, vs, nil); b != BranchGPUFactor || !near(a.MinAvgPFC, 0.8, 1e-15) || !near(vs[0].Scale, 0.1, 1e-15) {
+		t.Errorf("server GPU-only: %s, min_avg_pfc %g, scale %g", b, a.MinAvgPFC, vs[0].Scale)
+	}
+}
+
+// TestAbsurdClaimStaysFinite: a claim of 1e304 FLOPS through the reported
+// peak never makes credit infinite or NaN under any preset.
+func TestAbsurdClaimStaysFinite(t *testing.T) {
+	for _, base := range []string{"boinc", "boinc-classic", "design-v29", "design-v2"} {
+		p := newPolicy(t, base, nil)
+		got := validate(p, 1e6, result(1, 0, 1e5, 1e304, 0))
+		if math.IsNaN(got) || math.IsInf(got, 0) || got < 0 {
+			t.Errorf("%s: credit %g", base, got)
+		}
+	}
+}
