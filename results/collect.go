@@ -66,11 +66,13 @@ type Collector struct {
 	apps     [][][2]sums
 	projects []projAcc
 	counted  int64
-	total    []float64
-	days     []dayRow
-	series   [][]float64 // per policy: daily values, flattened later
-	sim      *sim.Sim
-	final    bool
+	// Σ|R - T| and ΣT of runtime estimates against true runtimes.
+	estAbsErr, estRuntime float64
+	total                 []float64
+	days                  []dayRow
+	series                [][]float64 // per policy: daily values, flattened later
+	sim                   *sim.Sim
+	final                 bool
 }
 
 // NewCollector returns a collector for a replication with npol policies.
@@ -106,6 +108,10 @@ func (c *Collector) ResultDone(r *sim.Record) {
 		return
 	}
 	c.counted++
+	if v.Outcome == policy.Success && r.Runtime > 0 {
+		c.estAbsErr += math.Abs(r.EstRuntime - r.Runtime)
+		c.estRuntime += r.Runtime
+	}
 	d := policy.FlopsToCredit(r.Flops, c.refScale)
 	class := 0
 	if r.Version.Resource.IsGPU() {
@@ -180,4 +186,14 @@ func (c *Collector) Day(d *sim.DayState) {
 	}
 	c.days = append(c.days, row)
 	c.final = d.Final
+}
+
+// RuntimeEstimateError is Σ|R - T| / ΣT over counted successful results:
+// how far the server's runtime estimates R(J, H) were from the true
+// runtimes T; NaN without results.
+func (c *Collector) RuntimeEstimateError() float64 {
+	if c.estRuntime > 0 {
+		return c.estAbsErr / c.estRuntime
+	}
+	return math.NaN()
 }

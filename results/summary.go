@@ -34,20 +34,24 @@ func FormatFloat(f float64) string {
 
 // Summary is summary.json (design section 8). Field names are stable.
 type Summary struct {
-	Tool                    string                    `json:"tool"`
-	Scenario                string                    `json:"scenario"`
-	ScenarioSHA256          string                    `json:"scenario_sha256"`
-	Seed                    uint64                    `json:"seed"`
-	Replications            int                       `json:"replications"`
-	CobblestonePerGFLOPSDay Num                       `json:"cobblestone_per_gflops_day"`
-	SimulatedDays           Num                       `json:"simulated_days"`
-	WarmupDays              Num                       `json:"warmup_days"`
-	CountedFromDay          Num                       `json:"counted_from_day"`
-	CountedToDay            Num                       `json:"counted_to_day"`
-	Results                 int64                     `json:"results"`
-	CountedResults          int64                     `json:"counted_results"`
-	Events                  int64                     `json:"events"`
-	Policies                map[string]*PolicySummary `json:"policies"`
+	Tool                    string `json:"tool"`
+	Scenario                string `json:"scenario"`
+	ScenarioSHA256          string `json:"scenario_sha256"`
+	Seed                    uint64 `json:"seed"`
+	Replications            int    `json:"replications"`
+	CobblestonePerGFLOPSDay Num    `json:"cobblestone_per_gflops_day"`
+	SimulatedDays           Num    `json:"simulated_days"`
+	WarmupDays              Num    `json:"warmup_days"`
+	CountedFromDay          Num    `json:"counted_from_day"`
+	CountedToDay            Num    `json:"counted_to_day"`
+	Results                 int64  `json:"results"`
+	CountedResults          int64  `json:"counted_results"`
+	Events                  int64  `json:"events"`
+	// RuntimeEstimateError is the server's runtime estimates' error,
+	// Σ|R - T| / ΣT, averaged over replications (the same for every
+	// policy: estimates are dispatch, not credit).
+	RuntimeEstimateError Num                       `json:"runtime_estimate_error"`
+	Policies             map[string]*PolicySummary `json:"policies"`
 }
 
 // PolicySummary holds one policy instance's figures, each the mean over

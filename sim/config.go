@@ -60,6 +60,10 @@ type Record struct {
 	DeviceSeconds float64
 	// Granted[p] is the credit policy p granted (0 unless valid).
 	Granted []float64
+	// EstRuntime is the runtime the server estimated at send time,
+	// R(J, H) = E(J) x ETmean(H, V) once the host has 10 samples of the
+	// version, else E(J) / peak FLOPS; Runtime is the true time it ran.
+	EstRuntime, Runtime float64
 }
 
 // DayState is the state at a day boundary.

@@ -481,7 +481,8 @@ func (s *Sim) finish(ri int32) {
 		hostIdx := r.view.HostID
 		v := &s.versions[r.view.VersionID]
 		s.rec = Record{View: &r.view, Host: s.hosts[hostIdx].h, Version: v, Flops: r.flopsDone,
-			Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: s.grantBuf}
+			Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: s.grantBuf,
+			EstRuntime: r.estRun, Runtime: r.ran}
 		if r.view.ValidateState != policy.Valid {
 			for p := range s.grantBuf {
 				s.grantBuf[p] = 0

@@ -126,11 +126,14 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		CountedToDay:            results.Num(win.To / 86400),
 		Policies:                map[string]*results.PolicySummary{},
 	}
+	var estErr []results.Figures
 	for _, o := range outs {
 		summary.Results += o.sim.Results()
 		summary.Events += o.sim.Events()
 		summary.CountedResults += o.col.Counted()
+		estErr = append(estErr, results.Figures{"e": o.col.RuntimeEstimateError()})
 	}
+	summary.RuntimeEstimateError = results.Num(results.AggregateFigures(estErr)["e"].Mean)
 	for p, name := range names {
 		var reps []results.Figures
 		for _, o := range outs {

@@ -72,6 +72,11 @@ func TestPhysicalSanity(t *testing.T) {
 		if oc.Summary.CountedResults < 1000 {
 			t.Errorf("efficiency %s: only %d results counted", c.eff, oc.Summary.CountedResults)
 		}
+		// Without noise, once a host has 10 samples R(J, H) = E(J) x
+		// ETmean(H, V) is exact; every counted job comes after that.
+		if e := float64(oc.Summary.RuntimeEstimateError); !(e < 1e-9) {
+			t.Errorf("efficiency %s: runtime estimate error %g, want 0", c.eff, e)
+		}
 		// Identical hosts apart from speed: no spread at all.
 		if cv := float64(p.HostNeutralityCV); cv > 1e-9 {
 			t.Errorf("efficiency %s: host CV %g, want 0", c.eff, cv)
