@@ -107,7 +107,8 @@ func readOutputs(t *testing.T, dir string) map[string][]byte {
 // Determinism: the same scenario and seed give byte-identical outputs
 // whatever GOMAXPROCS and the number of parallel replications.
 func TestDeterminism(t *testing.T) {
-	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3"})
+	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3",
+		"policies=[v1peak, boinc, boinc-classic, design-v29, design-v2, {name: median, base: boinc, options: {median_hosts: true}}]"})
 	if err != nil {
 		t.Fatal(err)
 	}
