@@ -114,3 +114,55 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// twoProjects: "mixed" has a CPU and a GPU version of its app, "gpuonly"
+// only a GPU version, with the same efficiencies (CPU 0.5, GPU 0.1).
+const twoProjects = `
+name: gpu-only
+replications: 2
+duration: 14d
+warmup: 5d
+hosts:
+  initial: 250
+  arrivals_per_day: 0
+  lifetime: 1000d
+  platforms: [{name: linux, share: 1}]
+  availability: {model: always}
+  gpu: {share: 0.5, vendors: [{vendor: nvidia, share: 1}]}
+  error_rate: 0
+  invalid_rate: 0
+projects:
+  - name: mixed
+    apps:
+      - name: a
+        rsc_fpops_est: 2e13
+        delay_bound: 3d
+        versions:
+          - {name: cpu, platform: linux, efficiency: {dist: lognormal, mean: 0.5, cv: 0.2, max: 1}}
+          - {name: gpu, platform: linux, resource: nvidia, plan_class: cuda, gpu_usage: 1, cpu_usage: 0.1,
+             efficiency: {dist: lognormal, mean: 0.1, cv: 0.2, max: 1}}
+  - name: gpuonly
+    apps:
+      - name: b
+        rsc_fpops_est: 2e13
+        delay_bound: 3d
+        versions:
+          - {name: gpu, platform: linux, resource: nvidia, plan_class: cuda, gpu_usage: 1, cpu_usage: 0.1,
+             efficiency: {dist: lognormal, mean: 0.1, cv: 0.2, max: 1}}
+`
+
+// TestGPUOnlyApps: the server scales a GPU-only app by 0.1 x its GPU
+// mean, so with a GPU version 5 x less efficient than the CPU one it pays
+// half what the mixed project pays per FLOP (project neutrality near 2).
+// The designs' central factor takes the scale of CUDA versions in apps
+// with a CPU version, and the two projects pay alike (near 1).
+func TestGPUOnlyApps(t *testing.T) {
+	oc := runScenario(t, twoProjects,
+		"policies=[boinc, {name: central, base: boinc, options: {gpu_only: central}}]")
+	factor := float64(oc.Summary.Policies["boinc"].ProjectNeutrality)
+	central := float64(oc.Summary.Policies["central"].ProjectNeutrality)
+	t.Logf("project neutrality (max/min per-project G/D): %.3f with the 0.1 factor, %.3f with the central factor", factor, central)
+	if !(factor > 1.6 && factor < 2.5) || !(central < 1.25) {
+		t.Errorf("project neutrality %.3f with the 0.1 factor (want near 2), %.3f central (want near 1)", factor, central)
+	}
+}
