@@ -26,9 +26,11 @@ const (
 	evEnd
 )
 
-// queue is a binary min-heap of events held by value in a slice, with no
+// queue is a 4-ary min-heap of events held by value in a slice, with no
 // allocation per event once it has grown (container/heap would box each
-// event in an interface).
+// event in an interface). Four children per node halve the depth of a
+// binary heap, and sifting moves a hole instead of swapping: pop, the
+// hottest call of a run, touches fewer cache lines.
 type queue struct {
 	h   []event
 	seq uint64
@@ -50,36 +52,44 @@ func (q *queue) push(e event) {
 	q.h = append(q.h, e)
 	i := len(q.h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !less(&q.h[i], &q.h[p]) {
+		p := (i - 1) / 4
+		if !less(&e, &q.h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		q.h[i] = q.h[p]
 		i = p
 	}
+	q.h[i] = e
 }
 
 // pop removes and returns the earliest event; the queue must not be empty.
 func (q *queue) pop() event {
 	top := q.h[0]
 	n := len(q.h) - 1
-	q.h[0] = q.h[n]
+	last := q.h[n]
 	q.h = q.h[:n]
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && less(&q.h[r], &q.h[l]) {
-			m = r
+		m := c
+		end := min(c+4, n)
+		for k := c + 1; k < end; k++ {
+			if less(&q.h[k], &q.h[m]) {
+				m = k
+			}
 		}
-		if !less(&q.h[m], &q.h[i]) {
+		if !less(&q.h[m], &last) {
 			break
 		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
+		q.h[i] = q.h[m]
 		i = m
 	}
+	q.h[i] = last
 	return top
 }
