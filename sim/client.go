@@ -172,6 +172,10 @@ func (s *Sim) prepare(i int, ri int32) {
 	if h.rng.Float64() < h.h.ErrorRate {
 		r.failAt = h.rng.Float64()
 	}
+	if t := h.h.Behaviour.AbortAfter(); r.runTotal*math.Min(r.failAt, 1) > t {
+		// A cherry picker aborts a job still running after t seconds.
+		r.failAt, r.aborted = t/r.runTotal, true
+	}
 	r.remaining = r.runTotal * math.Min(r.failAt, 1)
 	r.ran = 0
 	if h.h.Behaviour.DoesWork() && h.rng.Float64() >= h.h.InvalidRate {
@@ -215,15 +219,18 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	sinceSent := s.now - r.view.SentTime
 	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
 	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
-	if r.failAt <= 1 {
+	switch {
+	case r.failAt <= 1 && r.aborted:
+		r.view.Outcome = policy.Aborted
+	case r.failAt <= 1:
 		r.view.Outcome = policy.ClientError
-	} else {
+	default:
 		r.view.Outcome = policy.Success
 		if v.CountsFlops {
-			if h.h.Behaviour.DoesWork() {
-				r.view.CountedFlops = w.w.Flops
-			} else {
-				r.view.CountedFlops = w.w.Flops // a fake still reports a plausible count
+			// A fake still reports a plausible count.
+			r.view.CountedFlops = w.w.Flops
+			if r.oneTime {
+				r.view.CountedFlops = h.h.Behaviour.Claim
 			}
 		}
 	}

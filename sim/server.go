@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -309,6 +310,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound,
 		HAV: policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd},
 	}
+	s.oneTimeClaim(h, r, v)
 	r.estRun = w.w.Est / s.projectedFlops(h, vid)
 	if v.Resource.IsGPU() {
 		h.est[1] += r.estRun
@@ -471,6 +473,34 @@ func (s *Sim) failWU(wi int32) {
 		}
 	}
 	s.maybeFree(wi)
+}
+
+// oneTimeClaim lets a one_time_claim host put its absurd value into the
+// first job it is sent at or after its time, through its channel: the
+// GPU peak or CPU benchmark the scheduler sees (so flops_estimate, with
+// the CPU speed still capped at 1.1 x the 95th percentile), or the FLOP
+// count the job will report.
+func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
+	b := &h.h.Behaviour
+	if b.Kind != hosts.OneTimeClaim || h.oneTimeDone || s.now < b.At {
+		return
+	}
+	switch {
+	case b.Channel == "gpu_peak" && v.Resource.IsGPU():
+		r.view.HostGPUPeak = b.Claim
+		r.view.FlopsEstimate = v.CPUUsage*s.cappedFpops(h.pf) + v.GPUUsage*b.Claim
+	case b.Channel == "cpu_benchmark":
+		r.view.HostPFpops, r.view.HostPIops = b.Claim, b.Claim
+		r.view.FlopsEstimate = v.CPUUsage * s.cappedFpops(b.Claim)
+		if v.Resource.IsGPU() {
+			r.view.FlopsEstimate += v.GPUUsage * h.gpuPeak
+		}
+	case b.Channel == "flop_count" && v.CountsFlops:
+		r.oneTime = true
+	default:
+		return
+	}
+	h.oneTimeDone = true
 }
 
 // finish records a result's final fate and frees what can be freed.

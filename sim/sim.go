@@ -38,6 +38,8 @@ type result struct {
 	eff       float64
 	output    uint32  // 0 is the correct output
 	estRun    float64 // the client's runtime estimate
+	aborted   bool    // failAt is a cherry picker's abort, not an error
+	oneTime   bool    // carries a one_time_claim host's absurd value
 }
 
 type workunit struct {
@@ -66,27 +68,28 @@ type hav struct {
 }
 
 type hostState struct {
-	rpcDay  int // the day of the host's last scheduler RPC
-	h       *hosts.Host
-	arrived bool
-	gone    bool
-	on      bool
-	epoch   uint32
-	periods *hosts.Periods
-	rng     *rand.Rand
-	cpuFree float64
-	gpuFree float64
-	queue   []int32
-	running []int32
-	done    []int32
-	contact bool // a contact event is scheduled
-	backoff float64
-	nextTry float64
-	pf, pi  float64    // reported benchmarks
-	gpuPeak float64    // reported
-	havs    []hav      // by version ID
-	usage   []float64  // device seconds per project, for resource share
-	est     [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
+	rpcDay      int  // the day of the host's last scheduler RPC
+	oneTimeDone bool // a one_time_claim host has made its claim
+	h           *hosts.Host
+	arrived     bool
+	gone        bool
+	on          bool
+	epoch       uint32
+	periods     *hosts.Periods
+	rng         *rand.Rand
+	cpuFree     float64
+	gpuFree     float64
+	queue       []int32
+	running     []int32
+	done        []int32
+	contact     bool // a contact event is scheduled
+	backoff     float64
+	nextTry     float64
+	pf, pi      float64    // reported benchmarks
+	gpuPeak     float64    // reported
+	havs        []hav      // by version ID
+	usage       []float64  // device seconds per project, for resource share
+	est         [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
 }
 
 type appState struct {

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -164,5 +165,82 @@ func TestGPUOnlyApps(t *testing.T) {
 	t.Logf("project neutrality (max/min per-project G/D): %.3f with the 0.1 factor, %.3f with the central factor", factor, central)
 	if !(factor > 1.6 && factor < 2.5) || !(central < 1.25) {
 		t.Errorf("project neutrality %.3f with the 0.1 factor (want near 2), %.3f central (want near 1)", factor, central)
+	}
+}
+
+// TestOneTimeClaims: a host reports a GPU peak of 1e304 with one job
+// after the warm-up, then is honest. The server clamps the claim to
+// rsc_fpops_bound (10 x the estimate), v29 replaces it by the default
+// PFC, v2 caps it at 10 x the app's mean: the account gains a few jobs'
+// worth at most. With no sanity check and no max_granted_credit the
+// claim goes through (clamped to the finite 1e300 every policy is held
+// to), and the cheat ratio is astronomical but finite.
+func TestOneTimeClaims(t *testing.T) {
+	oc := runScenario(t, gpuScenario("1"),
+		"hosts.agents=[{kind: one_time_claim, share: 0.05, channel: gpu_peak, claim: 1e304, at: 6d}]",
+		"policies=[boinc, design-v29, design-v2, {name: unchecked, base: boinc, options: {sanity: none, max_granted_credit: 0}}]")
+	for _, name := range []string{"boinc", "design-v29", "design-v2"} {
+		r := float64(oc.Summary.Policies[name].CheatRatio["one_time_claim"])
+		t.Logf("%s: cheat ratio of one-time 1e304 claims %.4g", name, r)
+		if !(r < 2) {
+			t.Errorf("%s: cheat ratio %.4g, want under 2", name, r)
+		}
+	}
+	r := float64(oc.Summary.Policies["unchecked"].CheatRatio["one_time_claim"])
+	t.Logf("unchecked: cheat ratio %.4g", r)
+	if !(r > 1e100) || math.IsInf(r, 0) {
+		t.Errorf("unchecked: cheat ratio %.4g, want huge and finite", r)
+	}
+}
+
+// cherryWorld: 80% of jobs are short and 20% take 8 x longer, with the
+// same rsc_fpops_est (the project cannot tell them apart). Two CPU
+// versions, so that version scales exist. Single replication.
+const cherryWorld = `
+name: cherry
+replications: 2
+duration: 20d
+warmup: 8d
+hosts:
+  initial: 250
+  arrivals_per_day: 0
+  lifetime: 1000d
+  platforms: [{name: linux, share: 0.5}, {name: windows, share: 0.5}]
+  availability: {model: always}
+  error_rate: 0
+  invalid_rate: 0
+  agents: [{kind: cherry_picker, share: 0.1, threshold: 8h}]
+projects:
+  - name: p
+    apps:
+      - name: a
+        rsc_fpops_est: 2e13
+        delay_bound: 5d
+        min_quorum: 1
+        target_nresults: 1
+        max_error_results: 8
+        size_classes: [{name: short, share: 0.8, factor: 1}, {name: long, share: 0.2, factor: 8}]
+        versions:
+          - {platform: linux}
+          - {platform: windows}
+`
+
+// TestCherryPicking: a host that aborts the long jobs completes only
+// short ones, so its PFC/E average is below the version's and host
+// normalisation scales it up. The server's default (no guard) pays it for
+// that; host_scale_check (10 consecutive valid) limits it; v2's reset and
+// v29's probation take the scale away on every abort.
+func TestCherryPicking(t *testing.T) {
+	oc := runScenario(t, cherryWorld,
+		"policies=[boinc, {name: cons-valid, base: boinc, options: {cherry: cons_valid}},"+
+			" {name: reset, base: boinc, options: {cherry: reset}}, {name: probation, base: boinc, options: {cherry: probation}}]")
+	ratio := func(name string) float64 {
+		r := float64(oc.Summary.Policies[name].CheatRatio["cherry_picker"])
+		t.Logf("%s: cherry picker cheat ratio %.4g", name, r)
+		return r
+	}
+	none, cons, reset, prob := ratio("boinc"), ratio("cons-valid"), ratio("reset"), ratio("probation")
+	if !(none > 1.3) || !(cons < none) || !(reset < 0.8*none) || !(prob < 0.8*none) {
+		t.Errorf("cheat ratios: unguarded %.4g, consecutive valid %.4g, reset %.4g, probation %.4g", none, cons, reset, prob)
 	}
 }

@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"math"
 	"strings"
 
 	"github.com/creditsim/creditsim/model/param"
@@ -16,10 +17,13 @@ const (
 	RuntimeInflation
 	FakeResults
 	FailedBenchmark
+	CherryPicker
+	OneTimeClaim
 	numKinds
 )
 
-var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark"}
+var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
+	"cherry_picker", "one_time_claim"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -30,7 +34,12 @@ const NumKinds = int(numKinds)
 func KindNames() []string { return kindNames[1:] }
 
 // plannedKinds are named by the design but not modelled yet.
-var plannedKinds = []string{"count_inflation", "colluding_fakes", "one_time_claim", "cherry_picker"}
+var plannedKinds = []string{"count_inflation", "colluding_fakes"}
+
+// OneTimeChannels are where a one_time_claim host puts its absurd value:
+// the GPU peak or the CPU benchmark it reports with one job, or the FLOP
+// count one job reports (apps that count FLOPs).
+var OneTimeChannels = []string{"gpu_peak", "cpu_benchmark", "flop_count"}
 
 // ParseKind returns the kind named s.
 func ParseKind(s string) (Kind, bool) {
@@ -52,6 +61,13 @@ type AgentConfig struct {
 	// WorkFraction is the share of a job's runtime a fake_results host
 	// spends before returning garbage.
 	WorkFraction float64 `yaml:"work_fraction,omitempty"`
+	// Threshold: a cherry_picker aborts a job still running after it.
+	Threshold param.Duration `yaml:"threshold,omitempty"`
+	// Channel, Claim and At: a one_time_claim host reports Claim through
+	// Channel with the first job it gets at or after At, then is honest.
+	Channel string         `yaml:"channel,omitempty"`
+	Claim   float64        `yaml:"claim,omitempty"`
+	At      param.Duration `yaml:"at,omitempty"`
 }
 
 func (a *AgentConfig) validate(k param.Check) {
@@ -83,6 +99,27 @@ func (a *AgentConfig) validate(k param.Check) {
 		if !(a.WorkFraction > 0 && a.WorkFraction <= 1) {
 			k.Fail("work_fraction", a.WorkFraction, "must be above 0 and at most 1")
 		}
+	case CherryPicker:
+		if a.Threshold == 0 {
+			a.Threshold = param.Duration(3600)
+		}
+		k.Positive("threshold", float64(a.Threshold))
+	case OneTimeClaim:
+		if a.Channel == "" {
+			a.Channel = "gpu_peak"
+		}
+		if a.Claim == 0 {
+			a.Claim = 1e304
+		}
+		ok := false
+		for _, c := range OneTimeChannels {
+			ok = ok || c == a.Channel
+		}
+		if !ok {
+			k.Fail("channel", a.Channel, "unknown channel (known: "+strings.Join(OneTimeChannels, ", ")+")")
+		}
+		k.Positive("claim", a.Claim)
+		k.NonNegative("at", float64(a.At))
 	}
 }
 
@@ -92,6 +129,19 @@ type Behaviour struct {
 	Kind         Kind
 	K            float64
 	WorkFraction float64
+	Threshold    float64 // cherry_picker: seconds of running before it aborts
+	Channel      string  // one_time_claim
+	Claim        float64 // one_time_claim
+	At           float64 // one_time_claim: seconds from the start
+}
+
+// AbortAfter is the running time after which the host aborts a job (a
+// cherry picker keeping only short ones), or +Inf.
+func (b Behaviour) AbortAfter() float64 {
+	if b.Kind == CherryPicker {
+		return b.Threshold
+	}
+	return math.Inf(1)
 }
 
 // FailedBenchmarkFlops is what a client reports when its benchmark fails.

@@ -123,7 +123,8 @@ func (p *Population) drawBehaviour(r *rand.Rand) Behaviour {
 	for _, a := range p.cfg.Agents {
 		if u < a.Share {
 			k, _ := ParseKind(a.Kind)
-			return Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction}
+			return Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction, Threshold: float64(a.Threshold),
+				Channel: a.Channel, Claim: a.Claim, At: float64(a.At)}
 		}
 		u -= a.Share
 	}
