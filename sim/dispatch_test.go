@@ -267,3 +267,71 @@ type deviceTime struct{ byProject [2]float64 }
 
 func (d *deviceTime) ResultDone(r *sim.Record) { d.byProject[r.View.ProjectID] += r.DeviceSeconds }
 func (d *deviceTime) Day(*sim.DayState)        {}
+
+// reportRecorder also keeps each reported result.
+type reportRecorder struct {
+	recorder
+	reported []policy.Result
+}
+
+func (r *reportRecorder) Reported(x *policy.Result) { r.reported = append(r.reported, *x) }
+
+// TestAgentsAtTheServer: a cherry picker's long jobs come back aborted
+// after its threshold and its completed ones are short; a one_time_claim
+// host's absurd GPU peak appears in exactly one flops_estimate.
+func TestAgentsAtTheServer(t *testing.T) {
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=120", "duration=8d", "warmup=1d",
+		"projects[0].apps[0].delay_bound=2d", "hosts.error_rate={dist: const, mean: 0}",
+		"projects[0].apps[0].size_classes=[{share: 0.8, factor: 1}, {share: 0.2, factor: 8}]",
+		"hosts.agents=[{kind: cherry_picker, share: 0.3, threshold: 8h}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := runner.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &reportRecorder{}
+	cfg.Policies = []policy.Policy{rec}
+	x := sim.New(cfg)
+	x.Run(nil)
+	hs := x.Hosts()
+	aborted, okLong := 0, 0
+	for _, r := range rec.reported {
+		picker := hs[r.HostID].Behaviour.Kind.String() == "cherry_picker"
+		switch {
+		case r.Outcome == policy.Aborted:
+			if !picker || math.Abs(r.ElapsedTime-8*3600) > 1 {
+				t.Fatalf("host %d (picker %v) aborted after %.0f s", r.HostID, picker, r.ElapsedTime)
+			}
+			aborted++
+		case picker && r.Outcome == policy.Success && r.ElapsedTime > 8*3600:
+			okLong++
+		}
+	}
+	if aborted == 0 || okLong > 0 {
+		t.Errorf("%d aborted, %d completed past the threshold", aborted, okLong)
+	}
+}
+
+func TestOneTimeClaimAtTheServer(t *testing.T) {
+	_, rec := runRecorded(t, "hosts.initial=150", "duration=5d", "warmup=1d", "projects[0].apps[0].delay_bound=1d",
+		"hosts.agents=[{kind: one_time_claim, share: 0.1, channel: cpu_benchmark, claim: 1e304, at: 2d}]")
+	perHost := map[int]int{}
+	for _, r := range rec.sent {
+		if r.HostPFpops == 1e304 {
+			perHost[r.HostID]++
+			if r.SentTime < 2*86400 || r.FlopsEstimate > 1e11 {
+				t.Fatalf("claim at %.0f s with flops_estimate %g (the server caps the CPU speed)", r.SentTime, r.FlopsEstimate)
+			}
+		}
+	}
+	if len(perHost) < 5 {
+		t.Fatalf("only %d hosts made a one-time claim", len(perHost))
+	}
+	for h, n := range perHost {
+		if n != 1 {
+			t.Errorf("host %d made %d claims", h, n)
+		}
+	}
+}
