@@ -244,3 +244,77 @@ func TestCherryPicking(t *testing.T) {
 		t.Errorf("cheat ratios: unguarded %.4g, consecutive valid %.4g, reset %.4g, probation %.4g", none, cons, reset, prob)
 	}
 }
+
+// TestReplicaRules: with two replicas and no host normalisation, a host
+// that reports 10 x its GPU peak is paired with an honest wingman. The
+// mean pays it half its lie, the pegged average weights the claim near
+// the estimate (the honest one) far more, and the minimum pays the honest
+// claim.
+func TestReplicaRules(t *testing.T) {
+	oc := runScenario(t, gpuScenario("2"),
+		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
+		"policies=[{name: pegged, base: boinc, options: {host_norm: false}},"+
+			" {name: mean, base: boinc, options: {host_norm: false, replicas: mean_trusted}},"+
+			" {name: min, base: boinc, options: {host_norm: false, replicas: min}}]")
+	r := map[string]float64{}
+	for _, n := range []string{"pegged", "mean", "min"} {
+		r[n] = float64(oc.Summary.Policies[n].CheatRatio["benchmark_inflation"])
+	}
+	t.Logf("cheat ratio of 10x GPU-peak inflators under replication: pegged %.3f, mean %.3f, min %.3f", r["pegged"], r["mean"], r["min"])
+	if !(r["mean"] > 1.5*r["pegged"]) || !(r["min"] <= r["pegged"]) {
+		t.Errorf("cheat ratios %v: want mean > pegged >= min", r)
+	}
+}
+
+// TestPeakSource: the server fixes flops_estimate at send with the CPU
+// speed capped at 1.1 x the hosts' 95th percentile, so a 4 x CPU
+// benchmark inflation by 3% of hosts mostly fails; the designs' reported
+// peak takes it whole (4 x stays under the rsc_fpops_bound clamp). Host
+// normalisation is off to see the claim itself.
+func TestPeakSource(t *testing.T) {
+	oc := runScenario(t, gpuScenario("1"),
+		"hosts.gpu.share=0",
+		"hosts.agents=[{kind: benchmark_inflation, share: 0.03, k: 4}]",
+		"policies=[{name: sent, base: boinc, options: {host_norm: false}},"+
+			" {name: reported, base: boinc, options: {host_norm: false, peak: reported}}]")
+	sent := float64(oc.Summary.Policies["sent"].CheatRatio["benchmark_inflation"])
+	rep := float64(oc.Summary.Policies["reported"].CheatRatio["benchmark_inflation"])
+	t.Logf("cheat ratio of 4x CPU benchmark inflators: %.3f with the server's cap, %.3f with the reported peak", sent, rep)
+	if !(sent < 2) || !(rep > 3) {
+		t.Errorf("cheat ratio %.3f capped (want under 2), %.3f reported (want near 4)", sent, rep)
+	}
+}
+
+// TestHostScaleCap: a host that reports a twentieth of its GPU peak looks
+// 20 x more efficient than it is. Host normalisation scales it up, but
+// the cap of 10 stops halfway: it gets about half its deserved credit;
+// with no cap (v2) it is paid in full.
+func TestHostScaleCap(t *testing.T) {
+	oc := runScenario(t, gpuScenario("1"),
+		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 0.05}]",
+		"policies=[boinc, {name: no-cap, base: boinc, options: {host_cap: 0}}]")
+	capped := float64(oc.Summary.Policies["boinc"].CheatRatio["benchmark_inflation"])
+	free := float64(oc.Summary.Policies["no-cap"].CheatRatio["benchmark_inflation"])
+	t.Logf("cheat ratio of hosts reporting 1/20 of their GPU peak: %.3f capped at 10, %.3f uncapped", capped, free)
+	if !(capped < 0.75) || !(free > 0.85) {
+		t.Errorf("cheat ratio %.3f with the cap (want about 0.5), %.3f without (want near 1)", capped, free)
+	}
+}
+
+// TestFailedBenchmarkSubstitution: 30% of hosts report the 1e9 of a
+// failed benchmark. Used as is (classic server, designs), their PFC/E
+// samples pull the version average down and with it every honest host's
+// scale; HEAD substitutes 4.3e9 and keeps them out of the statistics, so
+// honest hosts are paid as without them.
+func TestFailedBenchmarkSubstitution(t *testing.T) {
+	pols := "policies=[boinc, {name: as-is, base: boinc, options: {failed_benchmark: none}}]"
+	clean := runScenario(t, gpuScenario("1"), "hosts.gpu.share=0", pols)
+	dirty := runScenario(t, gpuScenario("1"), "hosts.gpu.share=0", pols, "hosts.agents=[{kind: failed_benchmark, share: 0.3}]")
+	base := float64(clean.Summary.Policies["boinc"].HonestRatio)
+	head := float64(dirty.Summary.Policies["boinc"].HonestRatio)
+	asIs := float64(dirty.Summary.Policies["as-is"].HonestRatio)
+	t.Logf("honest G/D: %.4f without failed benchmarks; with 30%%: %.4f (HEAD), %.4f (1e9 used as is)", base, head, asIs)
+	if !(abs(head-base) < 0.02*base) || !(asIs < 0.9*base) {
+		t.Errorf("honest G/D %.4f clean, %.4f HEAD (want the same), %.4f as is (want lower)", base, head, asIs)
+	}
+}

@@ -293,3 +293,34 @@ func TestAbsurdClaimStaysFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestTiming: under batched timing (server) a version's samples wait for
+// the end of a validator pass and its scale for a feeder tick; under
+// continuous timing (designs) both change at once.
+func TestTiming(t *testing.T) {
+	for _, timing := range []string{"batched", "continuous"} {
+		p := newPolicy(t, "v3pfc", policy.Options{"timing": timing, "version_samples": "2", "host_norm": "false"})
+		// Two CPU versions are needed for the CPU group to set X.
+		p.vers[1].Gpu = false
+		validate(p, 1e5, result(1, 0, 2500, 4e9, 0))
+		validate(p, 1e5, result(2, 1, 5000, 4e9, 0))
+		validate(p, 1e5, result(1, 0, 2500, 4e9, 0), result(2, 1, 5000, 4e9, 0), result(3, 0, 2500, 4e9, 0), result(4, 1, 5000, 4e9, 0))
+		n0 := p.vers[0].PFC.N
+		if timing == "batched" {
+			if n0 != 0 || p.vers[0].Scale != 0 {
+				t.Fatalf("batched: %g samples and scale %g before the validator pass ends", n0, p.vers[0].Scale)
+			}
+			p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: 1e5})
+			if p.vers[0].PFC.N != 3 || p.vers[0].Scale != 0 {
+				t.Fatalf("batched: %g samples, scale %g after the pass, before the feeder", p.vers[0].PFC.N, p.vers[0].Scale)
+			}
+			p.Tick(policy.Tick{Kind: policy.FeederTick, Time: 1e5 + 600})
+		} else if n0 != 3 {
+			t.Fatalf("continuous: %g samples", n0)
+		}
+		// Version 0 averages PFC/E 1, version 1 averages 2: X = 1.5.
+		if !near(p.vers[0].Scale, 1.5, 1e-12) || !near(p.vers[1].Scale, 0.75, 1e-12) || !near(p.apps[0].MinAvgPFC, 1.5, 1e-12) {
+			t.Errorf("%s: scales %g %g, min_avg_pfc %g; want 1.5, 0.75, 1.5", timing, p.vers[0].Scale, p.vers[1].Scale, p.apps[0].MinAvgPFC)
+		}
+	}
+}
