@@ -167,6 +167,7 @@ func (s *Sim) prepare(i int, ri int32) {
 	if cv := s.cfg.Hosts.RuntimeNoise; cv > 0 {
 		noise = math.Max(0.2, 1+cv*h.rng.NormFloat64())
 	}
+	r.flops = w.w.Flops
 	r.runTotal = w.w.Flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
 	r.failAt = 2
 	if h.rng.Float64() < h.h.ErrorRate {
@@ -209,10 +210,9 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 			break
 		}
 	}
-	w := &s.wus[r.wu]
 	frac := math.Min(r.failAt, 1)
 	if h.h.Behaviour.DoesWork() {
-		r.flopsDone = w.w.Flops * frac
+		r.flopsDone = r.flops * frac
 	}
 	elapsed := r.ran
 	cpu := elapsed * v.CPUUsage * s.verCfg[r.view.VersionID].CPUTimeFraction
@@ -228,7 +228,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.view.Outcome = policy.Success
 		if v.CountsFlops {
 			// A fake still reports a plausible count.
-			r.view.CountedFlops = w.w.Flops
+			r.view.CountedFlops = r.flops
 			if r.oneTime {
 				r.view.CountedFlops = h.h.Behaviour.Claim
 			}

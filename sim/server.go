@@ -338,7 +338,8 @@ func (s *Sim) report(ri int32) {
 	r.view.CPUTime = math.Min(r.view.CPUTime, r.view.ElapsedTime*float64(h.h.NCPUs))
 	hv := &h.havs[r.view.VersionID]
 	q := s.cfg.Server.DailyResultQuota
-	if r.view.Outcome == policy.Success {
+	r.ok = r.view.Outcome == policy.Success
+	if r.ok {
 		if hv.mjd < q {
 			hv.mjd = min(2*hv.mjd, q)
 		}
@@ -450,7 +451,7 @@ func (s *Sim) retry(wi int32) {
 	for _, ri := range w.results {
 		st := s.res(ri).st
 		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
-			st == stReported && s.res(ri).view.Outcome == policy.Success && s.res(ri).view.ValidateState != policy.Invalid {
+			st == stReported && s.res(ri).ok && s.res(ri).view.ValidateState != policy.Invalid {
 			alive++
 		}
 	}

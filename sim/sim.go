@@ -23,23 +23,27 @@ const (
 )
 
 type result struct {
-	view policy.Result
-	wu   int32
-	host int32
-	gen  uint32
-	st   uint8
+	// The fields the validator and the client loop read most come first,
+	// in one cache line; the server view, large and read less, comes last.
+	wu      int32
+	host    int32
+	gen     uint32
+	output  uint32 // 0 is the correct output
+	st      uint8
+	ok      bool // reported as a success (st >= stReported)
+	aborted bool // failAt is a cherry picker's abort, not an error
+	oneTime bool // carries a one_time_claim host's absurd value
 	// Truth.
 	runTotal  float64 // seconds of running the job needs on this host
 	remaining float64 // seconds of running left when last (re)started
 	startedAt float64 // wall time of the last (re)start; NaN when paused
 	ran       float64 // seconds run so far (true elapsed)
 	failAt    float64 // fraction of the job after which it errors; >1 none
+	flops     float64 // the job's true FLOPs (the workunit's, kept here for locality)
 	flopsDone float64
 	eff       float64
-	output    uint32  // 0 is the correct output
 	estRun    float64 // the client's runtime estimate
-	aborted   bool    // failAt is a cherry picker's abort, not an error
-	oneTime   bool    // carries a one_time_claim host's absurd value
+	view      policy.Result
 }
 
 type workunit struct {

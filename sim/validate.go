@@ -37,14 +37,14 @@ func (s *Sim) validate(wi int32) {
 	pending := 0
 	for _, ri := range w.results {
 		r := s.res(ri)
-		if r.st != stReported || r.view.Outcome != policy.Success {
+		if r.st != stReported || !r.ok {
 			continue
 		}
 		pending++
 		n := 0
 		for _, rj := range w.results {
 			o := s.res(rj)
-			if o.st == stReported && o.view.Outcome == policy.Success && o.output == r.output {
+			if o.st == stReported && o.ok && o.output == r.output {
 				n++
 			}
 		}
@@ -83,7 +83,7 @@ func (s *Sim) validate(wi int32) {
 	s.invalid = s.invalid[:0]
 	for _, ri := range w.results {
 		r := s.res(ri)
-		if r.st != stReported || r.view.Outcome != policy.Success {
+		if r.st != stReported || !r.ok {
 			continue
 		}
 		if r.output == best {
@@ -129,7 +129,7 @@ func (s *Sim) validateLate(wi int32) {
 	base := int(wi) * s.npol
 	for _, ri := range w.results {
 		r := s.res(ri)
-		if r.st != stReported || r.view.Outcome != policy.Success {
+		if r.st != stReported || !r.ok {
 			continue
 		}
 		s.invalid = s.invalid[:0]
@@ -159,7 +159,7 @@ func (s *Sim) validateLate(wi int32) {
 func (s *Sim) updateHAVs(wi int32) {
 	for _, ri := range s.wus[wi].results {
 		r := s.res(ri)
-		if r.st == stReported && r.view.Outcome == policy.Success {
+		if r.st == stReported && r.ok {
 			s.updateHAV(r)
 		}
 	}
