@@ -228,7 +228,8 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.view.Outcome = policy.Success
 		if v.CountsFlops {
 			// A fake still reports a plausible count.
-			r.view.CountedFlops = r.flops
+			count := r.flops * s.verCfg[r.view.VersionID].CountError.Sample(h.rng)
+			r.view.CountedFlops = h.h.Behaviour.ReportedCount(count)
 			if r.oneTime {
 				r.view.CountedFlops = h.h.Behaviour.Claim
 			}

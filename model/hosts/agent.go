@@ -19,11 +19,12 @@ const (
 	FailedBenchmark
 	CherryPicker
 	OneTimeClaim
+	CountInflation
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim"}
+	"cherry_picker", "one_time_claim", "count_inflation"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -34,7 +35,7 @@ const NumKinds = int(numKinds)
 func KindNames() []string { return kindNames[1:] }
 
 // plannedKinds are named by the design but not modelled yet.
-var plannedKinds = []string{"count_inflation", "colluding_fakes"}
+var plannedKinds = []string{"colluding_fakes"}
 
 // OneTimeChannels are where a one_time_claim host puts its absurd value:
 // the GPU peak or the CPU benchmark it reports with one job, or the FLOP
@@ -56,7 +57,8 @@ func ParseKind(s string) (Kind, bool) {
 type AgentConfig struct {
 	Kind  string  `yaml:"kind"`
 	Share float64 `yaml:"share"`
-	// K is the inflation factor of benchmark_inflation and runtime_inflation.
+	// K is the inflation factor of benchmark_inflation, runtime_inflation
+	// and count_inflation.
 	K float64 `yaml:"k,omitempty"`
 	// WorkFraction is the share of a job's runtime a fake_results host
 	// spends before returning garbage.
@@ -87,7 +89,7 @@ func (a *AgentConfig) validate(k param.Check) {
 	}
 	k.Range("share", a.Share, 0, 1)
 	switch kind {
-	case BenchmarkInflation, RuntimeInflation:
+	case BenchmarkInflation, RuntimeInflation, CountInflation:
 		if a.K == 0 {
 			a.K = 2
 		}
@@ -164,6 +166,15 @@ func (b Behaviour) ReportedGPUPeak(peak float64) float64 {
 		return b.K * peak
 	}
 	return peak
+}
+
+// ReportedCount returns the FLOP count the client reports for a job whose
+// app counted flops: a count inflator multiplies it.
+func (b Behaviour) ReportedCount(flops float64) float64 {
+	if b.Kind == CountInflation {
+		return b.K * flops
+	}
+	return flops
 }
 
 // DoesWork reports whether the host computes its jobs at all.

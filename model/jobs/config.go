@@ -72,6 +72,9 @@ type Version struct {
 	Anonymous      bool    `yaml:"anonymous"`
 	AnonymousShare float64 `yaml:"anonymous_share"`
 	CountsFlops    bool    `yaml:"counts_flops"`
+	// CountError multiplies the true FLOPs to give the count an app that
+	// counts FLOPs reports (drawn per job; default exact).
+	CountError param.Dist `yaml:"count_error"`
 	// Release is when the version becomes available.
 	Release param.Duration `yaml:"release"`
 }
@@ -98,6 +101,7 @@ func DefaultVersion() Version {
 		CPUUsage:        1,
 		Efficiency:      param.Dist{Kind: "lognormal", Mean: 0.5, CV: 0.2, Max: param.Ptr(1)},
 		CPUTimeFraction: 0.98,
+		CountError:      param.Const(1),
 	}
 }
 
@@ -241,6 +245,11 @@ func (v *Version) validate(k param.Check, platforms map[string]bool) {
 		k.Fail("cpu_time_fraction", v.CPUTimeFraction, "must be above 0 and at most 1")
 	}
 	k.NonNegative("release", float64(v.Release))
+	n = len(k.Errors())
+	v.CountError.Validate(k.Field("count_error"))
+	if lo, _ := v.CountError.Bounds(); len(k.Errors()) == n && !(lo > 0) {
+		k.Fail("count_error", lo, "a FLOP count must be above 0: set min above 0")
+	}
 	switch {
 	case v.Anonymous && !(v.AnonymousShare > 0 && v.AnonymousShare <= 1):
 		k.Fail("anonymous_share", v.AnonymousShare, "an anonymous version needs the share of hosts that run it, above 0 and at most 1")

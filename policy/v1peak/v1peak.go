@@ -61,7 +61,7 @@ func New(opts policy.Options) (policy.Policy, error) {
 		return nil, err
 	}
 	p.whetstone = b == "whetstone"
-	if p.rule, err = opts.Choice("replicas", "boinc-pre2010", "boinc-pre2010", "min", "mean"); err != nil {
+	if p.rule, err = opts.Choice("replicas", "boinc-pre2010", policy.ReplicaRules...); err != nil {
 		return nil, err
 	}
 	g, err := opts.Choice("gpu", "cpu_time", "cpu_time", "app_claim")
@@ -88,11 +88,7 @@ func (p *Policy) Claim(r *policy.Result, gpu bool) float64 {
 	if gpu && p.appClaim && r.CountedFlops > 0 {
 		return policy.Finite(policy.FlopsToCredit(r.CountedFlops, p.scale))
 	}
-	bench := r.HostPFpops
-	if !p.whetstone {
-		bench = (r.HostPFpops + r.HostPIops) / 2
-	}
-	return policy.Finite(policy.FlopsToCredit(r.CPUTime*bench, p.scale))
+	return policy.BenchmarkClaim(r, p.whetstone, p.scale)
 }
 
 // Validated combines the valid replicas' claims by the configured rule.
@@ -101,14 +97,5 @@ func (p *Policy) Validated(v *policy.Validation) float64 {
 	for _, r := range v.Valid {
 		p.claims = append(p.claims, p.Claim(r, p.gpu[r.VersionID]))
 	}
-	if len(p.claims) == 0 {
-		return 0
-	}
-	switch p.rule {
-	case "min":
-		return policy.Min(p.claims)
-	case "mean":
-		return policy.Mean(p.claims)
-	}
-	return policy.Pre2010(p.claims)
+	return policy.CombineReplicas(p.rule, p.claims)
 }
