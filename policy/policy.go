@@ -256,6 +256,23 @@ type Gauger interface {
 	Gauges(dst []Gauge) []Gauge
 }
 
+// RuntimeAccounting is implemented by policies that credit runtime, not
+// jobs (Science United): their credit reaches accounts through
+// ClientReport, and Accrued attributes it to results for the figures,
+// G(r) = the credit accrued while r ran, given the estimated FLOPs
+// (runtime x reported peak) the client counted for r, whatever r's fate.
+type RuntimeAccounting interface {
+	Accrued(r *Result, estimatedFlops float64) float64
+}
+
+// Historian is implemented by policies that keep a history worth writing
+// out, such as Science United's daily credit per user and project; the
+// runner writes it as history-<instance>.csv.
+type Historian interface {
+	HistoryHeader() []string
+	History() [][]string
+}
+
 // HostGauger is implemented by policies with per-host state worth
 // plotting, such as a host's scale factor; the time series follow it for
 // a few sample hosts. A gauge left out means undefined at that time.

@@ -9,8 +9,9 @@ import (
 )
 
 var (
-	streamClient    = rng.String("client")
-	streamAnonymous = rng.String("anonymous")
+	streamClient         = rng.String("client")
+	streamAnonymous      = rng.String("anonymous")
+	streamAccountManager = rng.String("account-manager")
 )
 
 func (s *Sim) arrive(i int) {
@@ -33,6 +34,12 @@ func (s *Sim) arrive(i int) {
 		}
 	}
 	h.usage = make([]float64, len(s.cfg.Projects))
+	h.estFlops = make([]float64, len(s.cfg.Projects))
+	// Account-manager calls at a per-host phase, so hosts do not call in step.
+	am := float64(s.cfg.Hosts.AccountManagerInterval)
+	if t := s.now + am*rng.New(rng.Hash(s.cfg.Seed, streamAccountManager, uint64(i))).Float64(); t < s.cfg.Duration {
+		s.q.push(event{t: t, kind: evAccountManager, a: int32(i)})
+	}
 	if h.h.Departure < s.cfg.Duration {
 		s.q.push(event{t: h.h.Departure, kind: evHostDepart, a: int32(i)})
 	}
@@ -236,6 +243,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		}
 	}
 	h.usage[v.ProjectID] += r.ran * (v.CPUUsage + v.GPUUsage)
+	h.estFlops[v.ProjectID] += r.ran * estimatedPeak(&r.view, v)
 	h.done = append(h.done, int32(ri))
 	s.startJobs(i)
 	s.maybeContact(i)
@@ -338,4 +346,48 @@ func (s *Sim) contact(i int) {
 	}
 	s.startJobs(i)
 	s.maybeContact(i)
+}
+
+// estimatedPeak is the peak FLOPS the client counts for a job's
+// estimated credit: the devices it uses at the speeds the client reports.
+func estimatedPeak(r *policy.Result, v *policy.AppVersion) float64 {
+	p := v.CPUUsage * r.HostPFpops
+	if v.Resource.IsGPU() {
+		p += v.GPUUsage * r.HostGPUPeak
+	}
+	return p
+}
+
+// accountManagerCall is a client's call to its account manager: for each
+// project it reports the estimated credit accumulated so far (jobs that
+// stopped, plus the running ones up to now), and the runtime-accounting
+// policies grant what they make of it. A host that is off makes no call.
+func (s *Sim) accountManagerCall(i int) {
+	h := &s.hosts[i]
+	if h.gone {
+		return
+	}
+	if next := s.now + float64(s.cfg.Hosts.AccountManagerInterval); next < s.cfg.Duration {
+		s.q.push(event{t: next, kind: evAccountManager, a: int32(i)})
+	}
+	if !h.on {
+		return
+	}
+	for p := range s.cfg.Projects {
+		est := h.estFlops[p]
+		for _, ri := range h.running {
+			r := s.res(ri)
+			v := &s.versions[r.view.VersionID]
+			if v.ProjectID == p {
+				est += (r.ran + (s.now - r.startedAt)) * estimatedPeak(&r.view, v)
+			}
+		}
+		c := policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
+			EstimatedFlops: est, NCPUs: h.h.NCPUs, CPUPeak: h.pf, NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
+		for k, pol := range s.pols {
+			if credit := pol.ClientReport(&c); credit > 0 {
+				s.ledgers[k].grantClient(&c, credit)
+			}
+		}
+	}
 }

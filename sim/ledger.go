@@ -63,3 +63,17 @@ func (l *Ledger) decayIdle(now float64) {
 		}
 	}
 }
+
+// grantClient adds credit from an account-manager call to the host's,
+// user's, team's and project's accounts. update_average's work start is
+// the call time less a day, as the trickle-credit path does.
+func (l *Ledger) grantClient(c *policy.ClientReport, credit float64) {
+	start := c.Time - 86400
+	l.Hosts[c.HostID].add(c.Time, start, credit)
+	l.Users[c.UserID].add(c.Time, start, credit)
+	if c.TeamID > 0 {
+		l.Teams[c.TeamID].add(c.Time, start, credit)
+	}
+	l.Projects[c.ProjectID].add(c.Time, start, credit)
+	l.Day += credit
+}

@@ -23,6 +23,7 @@ const (
 	evValidator
 	evFeeder
 	evDay
+	evAccountManager
 	evEnd
 )
 

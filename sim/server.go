@@ -385,6 +385,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		}
 		if r.st == stRunning {
 			v := &s.versions[r.view.VersionID]
+			h.estFlops[v.ProjectID] += r.ran * estimatedPeak(&r.view, v)
 			if v.Resource.IsGPU() {
 				h.gpuFree += v.GPUUsage
 			} else {
@@ -517,6 +518,12 @@ func (s *Sim) finish(ri int32) {
 		if r.view.ValidateState != policy.Valid {
 			for p := range s.grantBuf {
 				s.grantBuf[p] = 0
+			}
+		}
+		// Runtime accounting credits the time a job ran, whatever its fate.
+		for p, pol := range s.pols {
+			if ra, ok := pol.(policy.RuntimeAccounting); ok {
+				s.grantBuf[p] = ra.Accrued(&r.view, r.ran*estimatedPeak(&r.view, v))
 			}
 		}
 		s.cfg.Observer.ResultDone(&s.rec)

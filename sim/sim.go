@@ -74,26 +74,30 @@ type hav struct {
 type hostState struct {
 	rpcDay      int  // the day of the host's last scheduler RPC
 	oneTimeDone bool // a one_time_claim host has made its claim
-	h           *hosts.Host
-	arrived     bool
-	gone        bool
-	on          bool
-	epoch       uint32
-	periods     *hosts.Periods
-	rng         *rand.Rand
-	cpuFree     float64
-	gpuFree     float64
-	queue       []int32
-	running     []int32
-	done        []int32
-	contact     bool // a contact event is scheduled
-	backoff     float64
-	nextTry     float64
-	pf, pi      float64    // reported benchmarks
-	gpuPeak     float64    // reported
-	havs        []hav      // by version ID
-	usage       []float64  // device seconds per project, for resource share
-	est         [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
+	// estFlops is the client's estimated credit per project, in FLOPs
+	// (runtime x reported peak FLOPS of the devices), for jobs that have
+	// stopped running; running jobs are added at each account-manager call.
+	estFlops []float64
+	h        *hosts.Host
+	arrived  bool
+	gone     bool
+	on       bool
+	epoch    uint32
+	periods  *hosts.Periods
+	rng      *rand.Rand
+	cpuFree  float64
+	gpuFree  float64
+	queue    []int32
+	running  []int32
+	done     []int32
+	contact  bool // a contact event is scheduled
+	backoff  float64
+	nextTry  float64
+	pf, pi   float64    // reported benchmarks
+	gpuPeak  float64    // reported
+	havs     []hav      // by version ID
+	usage    []float64  // device seconds per project, for resource share
+	est      [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
 }
 
 type appState struct {
@@ -283,6 +287,8 @@ func (s *Sim) Run(progress func(float64)) {
 				p.Tick(policy.Tick{Kind: policy.FeederTick, Time: s.now})
 			}
 			s.q.push(event{t: s.now + s.cfg.Server.FeederPeriod, kind: evFeeder})
+		case evAccountManager:
+			s.accountManagerCall(int(e.a))
 		case evDay:
 			s.dayTick()
 			if progress != nil {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -169,6 +171,21 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	write("hosts.csv", hb.Bytes())
 	for p, name := range names {
 		write("timeseries-"+name+".csv", outs[0].col.TimeSeries(p))
+		if _, ok := outs[0].sim.Policies()[p].(policy.Historian); ok {
+			var b bytes.Buffer
+			w := csv.NewWriter(&b)
+			for r, o := range outs {
+				h := o.sim.Policies()[p].(policy.Historian)
+				if r == 0 {
+					w.Write(append([]string{"replication"}, h.HistoryHeader()...))
+				}
+				for _, row := range h.History() {
+					w.Write(append([]string{strconv.Itoa(r)}, row...))
+				}
+			}
+			w.Flush()
+			write("history-"+name+".csv", b.Bytes())
+		}
 	}
 	js, jerr := results.JSON(summary)
 	if jerr != nil && err == nil {

@@ -44,6 +44,10 @@ type Config struct {
 	// ReportDelay is the longest a completed result waits before the client
 	// contacts the scheduler to report it.
 	ReportDelay param.Duration `yaml:"report_delay"`
+	// AccountManagerInterval is how often the client calls its account
+	// manager (Science United asks for 12 hours) to report the estimated
+	// credit it has accumulated per project; no call while it is off.
+	AccountManagerInterval param.Duration `yaml:"account_manager_interval"`
 
 	// Agents assigns behaviours to a share of users (accounts).
 	Agents []AgentConfig `yaml:"agents"`
@@ -122,12 +126,13 @@ func Default() Config {
 			OnPeriod:   param.Dist{Kind: "weibull", Shape: 0.393, Scale: 2.964 * 3600},
 			OffPeriod:  param.Dist{Kind: "lognormal", Mean: 6 * 3600, CV: 2},
 		},
-		ErrorRate:     param.Const(0.02),
-		InvalidRate:   param.Const(0.005),
-		RuntimeNoise:  0.05,
-		WorkBuffer:    param.Duration(0.5 * 86400),
-		WorkBufferMin: param.Duration(0.1 * 86400),
-		ReportDelay:   param.Duration(3600),
+		ErrorRate:              param.Const(0.02),
+		InvalidRate:            param.Const(0.005),
+		RuntimeNoise:           0.05,
+		WorkBuffer:             param.Duration(0.5 * 86400),
+		WorkBufferMin:          param.Duration(0.1 * 86400),
+		ReportDelay:            param.Duration(3600),
+		AccountManagerInterval: param.Duration(12 * 3600),
 	}
 }
 
@@ -203,6 +208,7 @@ func (c *Config) Validate(k param.Check) {
 	checkProbabilityDist(k.Field("invalid_rate"), c.InvalidRate)
 	k.NonNegative("runtime_noise", c.RuntimeNoise)
 	k.Positive("work_buffer", float64(c.WorkBuffer))
+	k.Positive("account_manager_interval", float64(c.AccountManagerInterval))
 	if c.WorkBufferMin > c.WorkBuffer {
 		k.Fail("work_buffer_min", c.WorkBufferMin, fmt.Sprintf("is above work_buffer (%s)", param.FormatDuration(float64(c.WorkBuffer))))
 	}

@@ -1,0 +1,192 @@
+package sciunited
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+func init() {
+	policy.Register(&policy.Kind{
+		Name:     "sciunited",
+		Standard: true,
+		Doc:      "Science United's accounting: runtime x peak FLOPS reported at account-manager calls (seed 003)",
+		Options: []policy.OptionDoc{
+			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day (seed 003: 1/200 day at 1 GFLOPS)"},
+			{Name: "max_cpu_flops", Default: "100e9", Doc: "a reported CPU speed above it is implausible"},
+			{Name: "max_cpus", Default: "256", Doc: "a reported CPU count above it is implausible"},
+			{Name: "max_gpu_flops", Default: "100e12", Doc: "a reported GPU peak above it is implausible"},
+			{Name: "max_gpus", Default: "8", Doc: "a reported GPU count above it is implausible"},
+			{Name: "default_cpu_flops", Default: "4.3e9", Doc: "what an implausible CPU speed is reset to (the server's AVG_CPU_FPOPS)"},
+			{Name: "default_cpus", Default: "4", Doc: "what an implausible CPU count is reset to"},
+			{Name: "default_gpu_flops", Default: "5e12", Doc: "what an implausible GPU peak is reset to"},
+			{Name: "default_gpus", Default: "1", Doc: "what an implausible GPU count is reset to"},
+		},
+		New: New,
+	})
+}
+
+// Limits are the sanity check's bounds and defaults.
+type Limits struct {
+	MaxCPUFlops, MaxCPUs, MaxGPUFlops, MaxGPUs                 float64
+	DefaultCPUFlops, DefaultCPUs, DefaultGPUFlops, DefaultGPUs float64
+}
+
+// record is the accounting's state for one (host, project).
+type record struct {
+	seen    bool
+	time    float64 // of the last call
+	est     float64 // estimated FLOPs reported then
+	perFlop float64 // credit per estimated FLOP at the last call
+}
+
+// dayKey indexes the daily history.
+type dayKey struct{ day, user, project int }
+
+// Policy is a configured Science United accounting.
+type Policy struct {
+	policy.Base
+	scale   float64
+	lim     Limits
+	records map[[2]int]*record
+	history map[dayKey]float64
+	world   *policy.World
+}
+
+// New returns an instance configured by opts.
+func New(opts policy.Options) (policy.Policy, error) {
+	p := &Policy{}
+	var err error
+	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		def  float64
+		dst  *float64
+	}{
+		{"max_cpu_flops", 100e9, &p.lim.MaxCPUFlops}, {"max_cpus", 256, &p.lim.MaxCPUs},
+		{"max_gpu_flops", 100e12, &p.lim.MaxGPUFlops}, {"max_gpus", 8, &p.lim.MaxGPUs},
+		{"default_cpu_flops", 4.3e9, &p.lim.DefaultCPUFlops}, {"default_cpus", 4, &p.lim.DefaultCPUs},
+		{"default_gpu_flops", 5e12, &p.lim.DefaultGPUFlops}, {"default_gpus", 1, &p.lim.DefaultGPUs},
+	} {
+		if *f.dst, err = opts.Float(f.name, f.def, true); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Init clears the accounting for a new replication.
+func (p *Policy) Init(w *policy.World) {
+	p.world = w
+	p.records = map[[2]int]*record{}
+	p.history = map[dayKey]float64{}
+}
+
+// Scale returns the instance's Cobblestones per GFLOPS-day.
+func (p *Policy) Scale() float64 { return p.scale }
+
+// Validated grants nothing: this accounting does not credit jobs.
+func (p *Policy) Validated(*policy.Validation) float64 { return 0 }
+
+// Sane returns the device speeds and counts the accounting believes:
+// each implausible report is reset to its default.
+func (l *Limits) Sane(c *policy.ClientReport) (cpuFlops, cpus, gpuFlops, gpus float64) {
+	pick := func(v, max, def float64) float64 {
+		if !(v >= 0) || v > max {
+			return def
+		}
+		return v
+	}
+	cpuFlops = pick(c.CPUPeak, l.MaxCPUFlops, l.DefaultCPUFlops)
+	cpus = pick(float64(c.NCPUs), l.MaxCPUs, l.DefaultCPUs)
+	gpuFlops = pick(c.GPUPeak, l.MaxGPUFlops, l.DefaultGPUFlops)
+	gpus = pick(float64(c.NGPUs), l.MaxGPUs, l.DefaultGPUs)
+	if c.NGPUs == 0 {
+		gpuFlops, gpus = 0, 0
+	}
+	return
+}
+
+// Delta is the estimated FLOPs an account-manager call credits: the
+// increase since the last call, at most the plausible FLOPS x devices x
+// the wall time between the calls, never negative.
+func (l *Limits) Delta(c *policy.ClientReport, lastTime, lastEst float64) float64 {
+	cpuFlops, cpus, gpuFlops, gpus := l.Sane(c)
+	bound := (cpuFlops*cpus + gpuFlops*gpus) * (c.Time - lastTime)
+	d := c.EstimatedFlops - lastEst
+	if !(d > 0) {
+		return 0
+	}
+	return math.Min(d, bound)
+}
+
+// ClientReport credits the delta since the host's last call for the
+// project; the first call only records the total.
+func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
+	k := [2]int{c.HostID, c.ProjectID}
+	rec := p.records[k]
+	if rec == nil {
+		rec = &record{}
+		p.records[k] = rec
+	}
+	credit := 0.0
+	if rec.seen {
+		d := p.lim.Delta(c, rec.time, rec.est)
+		credit = policy.Finite(policy.FlopsToCredit(d, p.scale))
+		if raw := c.EstimatedFlops - rec.est; raw > 0 {
+			rec.perFlop = credit / raw
+		}
+		if credit > 0 {
+			p.history[dayKey{int(c.Time / policy.SecondsPerDay), c.UserID, c.ProjectID}] += credit
+		}
+	} else {
+		// Until a delta has been seen, credit per estimated FLOP is the
+		// scale's: only the sanity check lowers it.
+		rec.perFlop = policy.FlopsToCredit(1, p.scale)
+	}
+	rec.seen, rec.time, rec.est = true, c.Time, c.EstimatedFlops
+	return credit
+}
+
+// Accrued attributes credit to a result: the estimated FLOPs the client
+// counted while it ran, at the host's last credit per estimated FLOP for
+// the project; nothing before the host's first call.
+func (p *Policy) Accrued(r *policy.Result, estimatedFlops float64) float64 {
+	rec := p.records[[2]int{r.HostID, r.ProjectID}]
+	if rec == nil {
+		return 0
+	}
+	return policy.Finite(estimatedFlops * rec.perFlop)
+}
+
+// History returns the daily history per user and project as CSV rows
+// (day, user, project, credit), sorted.
+func (p *Policy) History() [][]string {
+	keys := make([]dayKey, 0, len(p.history))
+	for k := range p.history {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.day != b.day {
+			return a.day < b.day
+		}
+		if a.user != b.user {
+			return a.user < b.user
+		}
+		return a.project < b.project
+	})
+	rows := make([][]string, len(keys))
+	for i, k := range keys {
+		rows[i] = []string{strconv.Itoa(k.day), strconv.Itoa(k.user), p.world.Projects[k.project].Name,
+			strconv.FormatFloat(p.history[k], 'g', 12, 64)}
+	}
+	return rows
+}
+
+// HistoryHeader names History's columns.
+func (p *Policy) HistoryHeader() []string { return []string{"day", "user", "project", "credit"} }
