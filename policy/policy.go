@@ -237,7 +237,8 @@ type Policy interface {
 	// Tick marks periodic server activity.
 	Tick(t Tick)
 	// ClientReport returns credit to grant the host's account for the
-	// project now; job-based systems return 0.
+	// project now; job-based systems return 0. It is negative when an
+	// accounting takes credit back (a reconciliation).
 	ClientReport(c *ClientReport) float64
 	// Scale is the instance's Cobblestones per GFLOPS-day.
 	Scale() float64

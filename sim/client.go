@@ -385,7 +385,7 @@ func (s *Sim) accountManagerCall(i int) {
 		c := policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
 			EstimatedFlops: est, NCPUs: h.h.NCPUs, CPUPeak: h.pf, NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
 		for k, pol := range s.pols {
-			if credit := pol.ClientReport(&c); credit > 0 {
+			if credit := pol.ClientReport(&c); credit != 0 {
 				s.ledgers[k].grantClient(&c, credit)
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/creditsim/creditsim/policy"
-	_ "github.com/creditsim/creditsim/policy/sciunited"
+	"github.com/creditsim/creditsim/policy/sciunited"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )
@@ -60,5 +60,40 @@ func TestScienceUnitedLiars(t *testing.T) {
 		suLie, bLie, suFake, bFake)
 	if !(suLie > 2.6) || !(bLie < 1.3) || !(suFake > 0.7) || !(bFake < 0.05) {
 		t.Errorf("liars %.3f (sciunited) %.3f (boinc); fakes %.3f (sciunited) %.3f (boinc)", suLie, bLie, suFake, bFake)
+	}
+}
+
+// TestReconciliationTakesBackFakesCredit: with daily reconciliation
+// against validated credit, the credit Science United paid hosts that
+// return garbage is taken back: the totals move down by about the fakes'
+// share, and honest hosts barely move.
+func TestReconciliationTakesBackFakesCredit(t *testing.T) {
+	s, err := scenarios.Load("c.yaml", []byte(counting), []string{
+		"policies=[{name: su, base: sciunited, options: {reconcile: 1}}]",
+		"hosts.agents=[{kind: fake_results, share: 0.1, work_fraction: 1}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := sim.New(cfg)
+	x.Run(nil)
+	su := x.Policies()[0].(*sciunited.Policy)
+	abs, net, granted := su.Reconciled()
+	t.Logf("reconciliation moved %.3g credits (net %.3g) of %.3g granted", abs, net, granted)
+	fakes, honest := 0.0, 0.0
+	l := x.Ledger(0)
+	for i, h := range x.Hosts() {
+		if h.Behaviour.Kind.String() == "fake_results" {
+			fakes += l.Hosts[i].Total
+		} else {
+			honest += l.Hosts[i].Total
+		}
+	}
+	t.Logf("final totals: fakes %.3g, honest %.3g", fakes, honest)
+	if !(net < -0.05*granted) || !(fakes < 0.02*honest) {
+		t.Errorf("net movement %.3g of %.3g granted; fakes keep %.3g against honest %.3g", net, granted, fakes, honest)
 	}
 }

@@ -23,6 +23,7 @@ func init() {
 			{Name: "default_cpus", Default: "4", Doc: "what an implausible CPU count is reset to"},
 			{Name: "default_gpu_flops", Default: "5e12", Doc: "what an implausible GPU peak is reset to"},
 			{Name: "default_gpus", Default: "1", Doc: "what an implausible GPU count is reset to"},
+			{Name: "reconcile", Default: "0", Doc: "days between reconciliations with the project's validated credit (seed 003's possible addition): each (host, project) total is set to the peak-FLOP credit of its validated jobs, and users see decreases; 0 = never"},
 		},
 		New: New,
 	})
@@ -40,6 +41,10 @@ type record struct {
 	time    float64 // of the last call
 	est     float64 // estimated FLOPs reported then
 	perFlop float64 // credit per estimated FLOP at the last call
+	user    int
+	// Reconciliation: credit granted so far, the project's validated
+	// credit for the host, and an adjustment due at the next call.
+	total, validated, pending float64
 }
 
 // dayKey indexes the daily history.
@@ -48,11 +53,16 @@ type dayKey struct{ day, user, project int }
 // Policy is a configured Science United accounting.
 type Policy struct {
 	policy.Base
-	scale   float64
-	lim     Limits
-	records map[[2]int]*record
-	history map[dayKey]float64
-	world   *policy.World
+	scale     float64
+	lim       Limits
+	reconcile float64 // seconds between reconciliations; 0 = never
+	nextRec   float64
+	// Reconciliation totals: credit granted by calls, and the sum of the
+	// adjustments' sizes and of the adjustments.
+	granted, movedAbs, movedNet float64
+	records                     map[[2]int]*record
+	history                     map[dayKey]float64
+	world                       *policy.World
 }
 
 // New returns an instance configured by opts.
@@ -76,6 +86,14 @@ func New(opts policy.Options) (policy.Policy, error) {
 			return nil, err
 		}
 	}
+	days, err := opts.Float("reconcile", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	if days < 0 {
+		return nil, &policy.OptionError{Option: "reconcile", Value: opts["reconcile"], Reason: "must not be negative"}
+	}
+	p.reconcile = days * policy.SecondsPerDay
 	return p, nil
 }
 
@@ -84,13 +102,53 @@ func (p *Policy) Init(w *policy.World) {
 	p.world = w
 	p.records = map[[2]int]*record{}
 	p.history = map[dayKey]float64{}
+	p.nextRec = p.reconcile
+	p.granted, p.movedAbs, p.movedNet = 0, 0, 0
 }
 
 // Scale returns the instance's Cobblestones per GFLOPS-day.
 func (p *Policy) Scale() float64 { return p.scale }
 
-// Validated grants nothing: this accounting does not credit jobs.
-func (p *Policy) Validated(*policy.Validation) float64 { return 0 }
+// Validated grants nothing: this accounting does not credit jobs. With
+// reconciliation on it notes the project's validated credit per host:
+// the peak FLOP count (elapsed x flops_estimate) of each valid result at
+// the scale, as the project would report it before normalisation.
+func (p *Policy) Validated(v *policy.Validation) float64 {
+	if p.reconcile == 0 {
+		return 0
+	}
+	for _, r := range v.Valid {
+		rec := p.rec(r.HostID, r.ProjectID)
+		rec.validated += policy.Finite(policy.FlopsToCredit(r.ElapsedTime*r.FlopsEstimate, p.scale))
+	}
+	return 0
+}
+
+// Tick reconciles every (host, project) total with the project's
+// validated credit when one is due: the difference is paid (or taken
+// back) at the host's next call.
+func (p *Policy) Tick(t policy.Tick) {
+	if p.reconcile == 0 || t.Kind != policy.DayTick || t.Time < p.nextRec {
+		return
+	}
+	p.nextRec = t.Time + p.reconcile
+	for _, rec := range p.records {
+		if !rec.seen {
+			continue
+		}
+		rec.pending = rec.validated - rec.total
+	}
+}
+
+func (p *Policy) rec(host, project int) *record {
+	k := [2]int{host, project}
+	rec := p.records[k]
+	if rec == nil {
+		rec = &record{}
+		p.records[k] = rec
+	}
+	return rec
+}
 
 // Sane returns the device speeds and counts the accounting believes:
 // each implausible report is reset to its default.
@@ -125,14 +183,10 @@ func (l *Limits) Delta(c *policy.ClientReport, lastTime, lastEst float64) float6
 }
 
 // ClientReport credits the delta since the host's last call for the
-// project; the first call only records the total.
+// project; the first call only records the total. A pending
+// reconciliation adjustment, possibly negative, is added.
 func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
-	k := [2]int{c.HostID, c.ProjectID}
-	rec := p.records[k]
-	if rec == nil {
-		rec = &record{}
-		p.records[k] = rec
-	}
+	rec := p.rec(c.HostID, c.ProjectID)
 	credit := 0.0
 	if rec.seen {
 		d := p.lim.Delta(c, rec.time, rec.est)
@@ -140,16 +194,39 @@ func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
 		if raw := c.EstimatedFlops - rec.est; raw > 0 {
 			rec.perFlop = credit / raw
 		}
-		if credit > 0 {
-			p.history[dayKey{int(c.Time / policy.SecondsPerDay), c.UserID, c.ProjectID}] += credit
-		}
+		p.granted += credit
 	} else {
 		// Until a delta has been seen, credit per estimated FLOP is the
 		// scale's: only the sanity check lowers it.
 		rec.perFlop = policy.FlopsToCredit(1, p.scale)
 	}
+	if rec.pending != 0 {
+		p.movedAbs += math.Abs(rec.pending)
+		p.movedNet += rec.pending
+		credit += rec.pending
+		rec.pending = 0
+	}
+	rec.total += credit
+	if credit != 0 {
+		p.history[dayKey{int(c.Time / policy.SecondsPerDay), c.UserID, c.ProjectID}] += credit
+	}
 	rec.seen, rec.time, rec.est = true, c.Time, c.EstimatedFlops
 	return credit
+}
+
+// Reconciled reports how much reconciliation moved the totals: the sum
+// of the adjustments' sizes and their net sum, against the credit the
+// calls granted.
+func (p *Policy) Reconciled() (abs, net, granted float64) { return p.movedAbs, p.movedNet, p.granted }
+
+// Gauges exposes the reconciliation's cumulative movement, relative to
+// the credit granted, when it is on.
+func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
+	if p.reconcile == 0 || p.granted == 0 {
+		return dst
+	}
+	return append(dst, policy.Gauge{Name: "reconciled_abs_fraction", Value: p.movedAbs / p.granted},
+		policy.Gauge{Name: "reconciled_net_fraction", Value: p.movedNet / p.granted})
 }
 
 // Accrued attributes credit to a result: the estimated FLOPs the client

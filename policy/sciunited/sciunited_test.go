@@ -99,3 +99,35 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestReconciliation: with reconciliation on, a host's total is brought to
+// the peak-FLOP credit of its validated jobs at the next call after a
+// reconciliation day; the user sees the decrease in the history.
+func TestReconciliation(t *testing.T) {
+	p := newPolicy(t, policy.Options{"reconcile": "1"})
+	day := 8.64e13
+	p.ClientReport(call(1000, 0))
+	p.ClientReport(call(44200, 2*day)) // 400 credits
+	// One validated job worth 100 credits: 1e4 s at 4.32 GFLOPS.
+	p.Validated(&policy.Validation{Valid: []*policy.Result{{HostID: 1, ProjectID: 0, ElapsedTime: 1e4, FlopsEstimate: 4.32e9}}})
+	p.Tick(policy.Tick{Kind: policy.DayTick, Time: 86400})
+	if got := p.ClientReport(call(90000, 2.5*day)); math.Abs(got-(100-300)) > 1e-9 {
+		t.Errorf("call after reconciliation: %v, want 100 - 300", got)
+	}
+	abs, net, granted := p.Reconciled()
+	if abs != 300 || net != -300 || granted != 500 {
+		t.Errorf("moved %v (net %v) of %v granted", abs, net, granted)
+	}
+	h := p.History()
+	if last := h[len(h)-1]; last[0] != "1" || last[3] != "-200" {
+		t.Errorf("history %v", h)
+	}
+	// Off by default: validated jobs change nothing.
+	q := newPolicy(t, nil)
+	q.ClientReport(call(1000, 0))
+	q.Validated(&policy.Validation{Valid: []*policy.Result{{HostID: 1, ElapsedTime: 1e4, FlopsEstimate: 8.64e9}}})
+	q.Tick(policy.Tick{Kind: policy.DayTick, Time: 86400})
+	if got := q.ClientReport(call(90000, day)); got != 200 {
+		t.Errorf("without reconciliation: %v, want 200", got)
+	}
+}
