@@ -126,7 +126,7 @@ func (s *Sim) startJobs(i int) {
 			break
 		}
 		r := s.res(ri)
-		v := &s.versions[r.view.VersionID]
+		v := &s.versions[r.vid]
 		if v.Resource.IsGPU() {
 			if h.gpuFree+1e-9 < v.GPUUsage {
 				h.queue[k] = ri
@@ -205,7 +205,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	r.ran += s.now - r.startedAt
 	r.st = stDone
 	s.dropEstimate(h, r)
-	v := &s.versions[r.view.VersionID]
+	v := &s.versions[r.vid]
 	if v.Resource.IsGPU() {
 		h.gpuFree += v.GPUUsage
 	} else {
@@ -222,7 +222,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.flopsDone = r.flops * frac
 	}
 	elapsed := r.ran
-	cpu := elapsed * v.CPUUsage * s.verCfg[r.view.VersionID].CPUTimeFraction
+	cpu := elapsed * v.CPUUsage * s.verCfg[r.vid].CPUTimeFraction
 	sinceSent := s.now - r.view.SentTime
 	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
 	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
@@ -235,7 +235,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.view.Outcome = policy.Success
 		if v.CountsFlops {
 			// A fake still reports a plausible count.
-			count := r.flops * s.verCfg[r.view.VersionID].CountError.Sample(h.rng)
+			count := r.flops * s.verCfg[r.vid].CountError.Sample(h.rng)
 			r.view.CountedFlops = h.h.Behaviour.ReportedCount(count)
 			if r.oneTime {
 				r.view.CountedFlops = h.h.Behaviour.Claim
@@ -261,7 +261,7 @@ func (s *Sim) queuedSeconds(h *hostState, gpu bool) float64 {
 // dropEstimate removes a job from the client's work-on-hand estimate.
 func (s *Sim) dropEstimate(h *hostState, r *result) {
 	c := 0
-	if s.versions[r.view.VersionID].Resource.IsGPU() {
+	if s.versions[r.vid].Resource.IsGPU() {
 		c = 1
 	}
 	h.est[c] = math.Max(0, h.est[c]-r.estRun)
@@ -377,16 +377,19 @@ func (s *Sim) accountManagerCall(i int) {
 		est := h.estFlops[p]
 		for _, ri := range h.running {
 			r := s.res(ri)
-			v := &s.versions[r.view.VersionID]
+			v := &s.versions[r.vid]
 			if v.ProjectID == p {
 				est += (r.ran + (s.now - r.startedAt)) * estimatedPeak(&r.view, v)
 			}
 		}
-		c := policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
+		// One reused report: passed through an interface, a local would
+		// be allocated at every call.
+		c := &s.amReport
+		*c = policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
 			EstimatedFlops: est, NCPUs: h.h.NCPUs, CPUPeak: h.pf, NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
 		for k, pol := range s.pols {
-			if credit := pol.ClientReport(&c); credit != 0 {
-				s.ledgers[k].grantClient(&c, credit)
+			if credit := pol.ClientReport(c); credit != 0 {
+				s.ledgers[k].grantClient(c, credit)
 			}
 		}
 	}

@@ -302,6 +302,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	v := &s.versions[vid]
 	r.st = stQueued
 	r.host = int32(i)
+	r.vid = int32(vid)
 	r.view = policy.Result{
 		ID: s.nResults, WorkunitID: int64(r.wu)<<32 | int64(w.gen), HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID,
 		ProjectID: v.ProjectID, AppID: v.AppID, VersionID: vid,

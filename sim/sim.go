@@ -27,6 +27,7 @@ type result struct {
 	// in one cache line; the server view, large and read less, comes last.
 	wu      int32
 	host    int32
+	vid     int32 // = view.VersionID, kept here for locality
 	gen     uint32
 	output  uint32 // 0 is the correct output
 	st      uint8
@@ -140,6 +141,7 @@ type Sim struct {
 	invalid  []*policy.Result
 	p50, p95 float64 // reported p_fpops percentiles
 	nextPerf float64
+	amReport policy.ClientReport // reused by account-manager calls
 	// stopSending is the end less the longest delay bound.
 	stopSending float64
 	events      int64
