@@ -186,10 +186,15 @@ func (s *Sim) prepare(i int, ri int32) {
 	}
 	r.remaining = r.runTotal * math.Min(r.failAt, 1)
 	r.ran = 0
-	if h.h.Behaviour.DoesWork() && h.rng.Float64() >= h.h.InvalidRate {
+	switch {
+	case h.h.Behaviour.Colludes():
+		// The colluders' agreed garbage for this workunit: the same for
+		// all of them, unlike any honest or random wrong answer.
+		r.output = 1<<31 | uint32(rng.Hash(uint64(r.wu), uint64(w.gen)))
+	case h.h.Behaviour.DoesWork() && h.rng.Float64() >= h.h.InvalidRate:
 		r.output = 0
-	} else {
-		r.output = 1 + uint32(h.rng.Uint32()>>1) // a wrong answer, unlike any other
+	default:
+		r.output = 1 + uint32(h.rng.Uint32()>>2) // a wrong answer, unlike any other (below 1<<30)
 	}
 }
 

@@ -62,3 +62,18 @@ projects:
           - {platform: linux, counts_flops: true}
           - {platform: windows, counts_flops: true}
 `
+
+// TestColludingFakes: under two-fold replication a fake's garbage never
+// matches an honest result, so lone fakes earn nothing; colluders return
+// the same garbage, and when two of them get the same workunit they form
+// the quorum and are paid.
+func TestColludingFakes(t *testing.T) {
+	oc := runScenario(t, counting, "policies=[v1peak]",
+		"hosts.agents=[{kind: fake_results, share: 0.2, work_fraction: 0.05}, {kind: colluding_fakes, share: 0.2, work_fraction: 0.05}]")
+	lone := float64(oc.Summary.Policies["v1peak"].CheatCreditPerDay["fake_results"])
+	gang := float64(oc.Summary.Policies["v1peak"].CheatCreditPerDay["colluding_fakes"])
+	t.Logf("credit per host-day against an honest one: lone fakes %.4f, colluders %.4f", lone, gang)
+	if lone != 0 || !(gang > 0.01) {
+		t.Errorf("lone fakes %.4f (want 0), colluders %.4f (want > 0)", lone, gang)
+	}
+}

@@ -20,11 +20,12 @@ const (
 	CherryPicker
 	OneTimeClaim
 	CountInflation
+	ColludingFakes
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim", "count_inflation"}
+	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -33,9 +34,6 @@ const NumKinds = int(numKinds)
 
 // KindNames lists the behaviour kinds that can be configured.
 func KindNames() []string { return kindNames[1:] }
-
-// plannedKinds are named by the design but not modelled yet.
-var plannedKinds = []string{"colluding_fakes"}
 
 // OneTimeChannels are where a one_time_claim host puts its absurd value:
 // the GPU peak or the CPU benchmark it reports with one job, or the FLOP
@@ -76,12 +74,6 @@ func (a *AgentConfig) validate(k param.Check) {
 	kind, ok := ParseKind(a.Kind)
 	switch {
 	case !ok:
-		for _, p := range plannedKinds {
-			if p == a.Kind {
-				k.Fail("kind", a.Kind, "agent kind not modelled yet (known: "+strings.Join(KindNames(), ", ")+")")
-				return
-			}
-		}
 		k.Fail("kind", a.Kind, "unknown agent kind (known: "+strings.Join(KindNames(), ", ")+")")
 		return
 	case kind == Honest:
@@ -94,7 +86,7 @@ func (a *AgentConfig) validate(k param.Check) {
 			a.K = 2
 		}
 		k.Positive("k", a.K)
-	case FakeResults:
+	case FakeResults, ColludingFakes:
 		if a.WorkFraction == 0 {
 			a.WorkFraction = 0.01
 		}
@@ -178,11 +170,16 @@ func (b Behaviour) ReportedCount(flops float64) float64 {
 }
 
 // DoesWork reports whether the host computes its jobs at all.
-func (b Behaviour) DoesWork() bool { return b.Kind != FakeResults }
+func (b Behaviour) DoesWork() bool { return b.Kind != FakeResults && b.Kind != ColludingFakes }
+
+// Colludes reports whether the host's garbage agrees with that of the
+// other colluding hosts (colluding_fakes), so that two of them can form a
+// quorum.
+func (b Behaviour) Colludes() bool { return b.Kind == ColludingFakes }
 
 // RunFraction is the share of a job's honest runtime the host spends on it.
 func (b Behaviour) RunFraction() float64 {
-	if b.Kind == FakeResults {
+	if b.Kind == FakeResults || b.Kind == ColludingFakes {
 		return b.WorkFraction
 	}
 	return 1
