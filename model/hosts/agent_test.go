@@ -21,6 +21,9 @@ func TestBehaviourHooks(t *testing.T) {
 	} {
 		pf, _ := c.b.ReportedCPU(4e9, 8e9)
 		e, _ := c.b.ReportTimes(100, 100, 250)
+		if c.b.Colludes() != (c.b.Kind == ColludingFakes) || c.b.ReportedCount(10) != map[bool]float64{true: 50, false: 10}[c.b.Kind == CountInflation] {
+			t.Errorf("%s: colludes %v, count 10 reported as %g", c.b.Kind, c.b.Colludes(), c.b.ReportedCount(10))
+		}
 		if pf != c.pf || c.b.ReportedGPUPeak(1e12) != c.gpu || e != c.e || c.b.AbortAfter() != c.abort || c.b.DoesWork() != c.works {
 			t.Errorf("%s: cpu %g gpu %g elapsed %g abort %g works %v", c.b.Kind, pf, c.b.ReportedGPUPeak(1e12), e, c.b.AbortAfter(), c.b.DoesWork())
 		}
