@@ -33,6 +33,7 @@ type hostAcc struct {
 	n       int
 	g       []float64 // per policy
 	d       float64
+	dGPU    float64 // deserved credit of its GPU results
 	flops   float64
 	effSum  float64
 	devSecs float64
@@ -121,6 +122,9 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	h := &c.hosts[v.HostID]
 	h.n++
 	h.d += d
+	if class == 1 {
+		h.dGPU += d
+	}
 	h.flops += r.Flops
 	h.effSum += r.Efficiency
 	h.devSecs += r.DeviceSeconds

@@ -48,6 +48,7 @@ Run flags (before or after the scenario):
   --policies a,b         policy instances to run (default: the scenario's)
   --set path=value       override a scenario field; repeatable
   --force                replace an existing output folder
+  --no-plots             skip the PNG plots and report.html
   -j N                   replications in parallel (default: all cores)
   -q, --quiet            print nothing but errors
 `
@@ -109,6 +110,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	reps := fs.String("replications", "", "")
 	pols := fs.String("policies", "", "")
 	force := fs.Bool("force", false, "")
+	noPlots := fs.Bool("no-plots", false, "")
 	workers := fs.Int("j", 0, "")
 	quiet := fs.Bool("q", false, "")
 	fs.BoolVar(quiet, "quiet", false, "")
@@ -148,7 +150,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = filepath.Join("out", s.Name)
 	}
-	opts := runner.Options{Out: dir, Force: *force, Workers: *workers}
+	opts := runner.Options{Out: dir, Force: *force, Workers: *workers, NoPlots: *noPlots}
 	if f, ok := stderr.(*os.File); ok && !*quiet && term.IsTerminal(int(f.Fd())) {
 		last := -1
 		opts.Progress = func(x float64) {

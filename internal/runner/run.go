@@ -29,6 +29,8 @@ type Options struct {
 	Workers int    // parallel replications; 0 = GOMAXPROCS
 	// Progress, if set, is called with the fraction done (0..1).
 	Progress func(float64)
+	// NoPlots skips the PNG plots and report.html (sweeps, quick runs).
+	NoPlots bool
 }
 
 // Outcome is what a run produced.
@@ -185,6 +187,26 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			}
 			w.Flush()
 			write("history-"+name+".csv", b.Bytes())
+		}
+	}
+	if !opts.NoPlots && err == nil {
+		cols := make([]*results.Collector, len(outs))
+		for r, o := range outs {
+			cols[r] = o.col
+		}
+		plots, perr := results.Plots(cols, names, summary)
+		if perr != nil {
+			err = perr
+		}
+		for _, pl := range plots {
+			write(pl.File, pl.PNG)
+		}
+		if err == nil {
+			html, herr := results.Report(summary, names, s.Description, plots, resolved)
+			if herr != nil {
+				err = herr
+			}
+			write("report.html", html)
 		}
 	}
 	js, jerr := results.JSON(summary)

@@ -1,0 +1,430 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/creditsim/creditsim/model/hosts"
+)
+
+// Plot is one PNG figure of a run.
+type Plot struct {
+	File    string // name in the output folder
+	Title   string
+	Caption string // what it shows and what 1 means
+	PNG     []byte
+}
+
+// CheatBound is the bound seed 001 sets on what a user can gain by
+// cheating: "regardless of what the user does", at most 1.1.
+const CheatBound = 1.1
+
+const (
+	plotW = 8 * vg.Inch
+	plotH = 5 * vg.Inch
+)
+
+// hostPoint is one honest host's figures for one policy.
+type hostPoint struct {
+	gd, eff float64
+	gpu     bool
+}
+
+// hostPoints returns, per policy, the honest hosts with enough counted
+// results over all replications.
+func hostPoints(cols []*Collector, npol int) [][]hostPoint {
+	out := make([][]hostPoint, npol)
+	for _, c := range cols {
+		for i := range c.hosts {
+			h := &c.hosts[i]
+			if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Behaviour.Kind != hosts.Honest {
+				continue
+			}
+			for p := 0; p < npol; p++ {
+				out[p] = append(out[p], hostPoint{gd: h.g[p] / h.d, eff: h.effSum / float64(h.n), gpu: h.dGPU > h.d/2})
+			}
+		}
+	}
+	return out
+}
+
+// Plots draws every figure of a run: cols are the replications'
+// collectors, names the policy instances, s the summary.
+func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
+	var out []Plot
+	add := func(file, title, caption string, p *plot.Plot, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if p == nil {
+			return nil
+		}
+		wt, err := p.WriterTo(plotW, plotH, "png")
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		var b bytes.Buffer
+		if _, err := wt.WriteTo(&b); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		out = append(out, Plot{File: file, Title: title, Caption: caption, PNG: b.Bytes()})
+		return nil
+	}
+	pts := hostPoints(cols, len(names))
+	p, err := hostBoxes(pts, names)
+	if err := add("host-neutrality.png", "Host neutrality",
+		"Per-host G/D of honest hosts (granted over deserved credit, each host's sums) per policy: a neutral system gives every host the same G/D, a narrow box. Its level is the policy's scale over the reference scale divided by what the system pays for.",
+		p, err); err != nil {
+		return nil, err
+	}
+	p, err = deviceBoxes(pts, names)
+	if err := add("device-neutrality.png", "Device neutrality",
+		"Per-host G/D of honest hosts by the device that did most of their work: CPU and GPU boxes at the same height mean device neutrality (1 = the GPU/CPU ratio in the summary).",
+		p, err); err != nil {
+		return nil, err
+	}
+	p, err = efficiencyScatter(pts, names)
+	if err := add("gd-efficiency.png", "G/D against efficiency",
+		"Each honest host's G/D against its mean efficiency (actual over peak FLOPS): a system that pays for work done shows no slope; one that pays for peak speed x time pays inefficient hosts more.",
+		p, err); err != nil {
+		return nil, err
+	}
+	p, err = projectBars(cols, names)
+	if err := add("project-neutrality.png", "Project neutrality",
+		"Credit per device-hour (elapsed x CPUs and GPUs used) per project and policy: equal bars mean project neutrality (the summary's figure is the max/min of per-project G/D).",
+		p, err); err != nil {
+		return nil, err
+	}
+	p, err = cheatBars(s, names)
+	if err := add("cheat-resistance.png", "Cheat resistance",
+		"Cheat ratio per agent kind (its G/D over honest accounts' on the same devices; for kinds that do no work, credit per host-day over an honest host-day), log scale. 1 = the behaviour gained nothing; the dashed line is the 1.1 bound of seed 001; a ratio of 0 is drawn at 0.001.",
+		p, err); err != nil {
+		return nil, err
+	}
+	for k, name := range names {
+		p, err = dynamics(cols[0], k, name)
+		if err := add("dynamics-"+name+".png", "Dynamics: "+name,
+			"The policy's internal state per day of replication 1: version scales Scale(V), min_avg_pfc(A), sample hosts' Scale(H), or calibration factors. Flat lines mean the scales have settled.",
+			p, err); err != nil {
+			return nil, err
+		}
+		p, err = racPlot(cols[0], k, name)
+		if err := add("rac-"+name+".png", "RAC: "+name,
+			"Recent average credit of the sample hosts of replication 1, converted to GFLOPS at the policy's scale (RAC / scale), against each host's true average GFLOPS over the counted window (dashed). RAC tracks true speed when the lines meet.",
+			p, err); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// headroom raises a linear Y axis so that the legend, drawn at the top,
+// does not hide the data: one legend row takes about 5% of the height.
+func headroom(p *plot.Plot, rows int) {
+	span := p.Y.Max - p.Y.Min
+	if span <= 0 {
+		span = math.Abs(p.Y.Max) + 1
+	}
+	p.Y.Max += span * math.Min(0.06*float64(rows), 1.5)
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	return p
+}
+
+func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
+	p := newPlot("Host neutrality: per-host G/D of honest hosts", "policy", "G/D (granted / deserved credit)")
+	any := false
+	for k := range names {
+		var v plotter.Values
+		for _, h := range pts[k] {
+			v = append(v, h.gd)
+		}
+		if len(v) == 0 {
+			continue
+		}
+		b, err := plotter.NewBoxPlot(vg.Points(20), float64(k), v)
+		if err != nil {
+			return nil, err
+		}
+		b.FillColor = plotutil.Color(k)
+		p.Add(b)
+		any = true
+	}
+	if !any {
+		return nil, nil
+	}
+	p.NominalX(names...)
+	return p, nil
+}
+
+func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
+	both := false
+	for _, h := range pts[0] {
+		if h.gpu {
+			both = true
+			break
+		}
+	}
+	if !both {
+		return nil, nil
+	}
+	p := newPlot("Device neutrality: per-host G/D by device", "policy", "G/D (granted / deserved credit)")
+	for c, label := range []string{"CPU hosts", "GPU hosts"} {
+		added := false
+		for k := range names {
+			var v plotter.Values
+			for _, h := range pts[k] {
+				if h.gpu == (c == 1) {
+					v = append(v, h.gd)
+				}
+			}
+			if len(v) == 0 {
+				continue
+			}
+			b, err := plotter.NewBoxPlot(vg.Points(14), float64(k), v)
+			if err != nil {
+				return nil, err
+			}
+			b.Offset = vg.Points(float64(16*(2*c-1)) / 2)
+			b.FillColor = plotutil.Color(c)
+			p.Add(b)
+			added = true
+		}
+		if added {
+			p.Legend.Add(label, swatch{plotutil.Color(c)})
+		}
+	}
+	p.NominalX(names...)
+	headroom(p, 2)
+	return p, nil
+}
+
+func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
+	p := newPlot("Honest hosts: G/D against efficiency", "host efficiency (actual / peak FLOPS)", "G/D (granted / deserved credit)")
+	any := false
+	for k, name := range names {
+		var xy plotter.XYs
+		for _, h := range pts[k] {
+			xy = append(xy, plotter.XY{X: h.eff, Y: h.gd})
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color = plotutil.Color(k)
+		sc.GlyphStyle.Shape = plotutil.Shape(k)
+		sc.GlyphStyle.Radius = vg.Points(1.5)
+		p.Add(sc)
+		p.Legend.Add(name, sc)
+		any = true
+	}
+	if !any {
+		return nil, nil
+	}
+	headroom(p, len(names))
+	return p, nil
+}
+
+func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
+	nproj := len(cols[0].projects)
+	projNames := make([]string, nproj)
+	for i := range projNames {
+		projNames[i] = cols[0].sim.World().Projects[i].Name
+	}
+	p := newPlot("Project neutrality: credit per device-hour", "project", "credit per device-hour")
+	w := vg.Points(math.Max(4, 60/float64(len(names))))
+	for k, name := range names {
+		var v plotter.Values
+		for pi := 0; pi < nproj; pi++ {
+			g, secs := 0.0, 0.0
+			for _, c := range cols {
+				pr := &c.projects[pi]
+				g += pr.g[k]
+				secs += pr.cpuSeconds + pr.gpuSeconds
+			}
+			x := 0.0
+			if secs > 0 {
+				x = g / (secs / 3600)
+			}
+			v = append(v, x)
+		}
+		b, err := plotter.NewBarChart(v, w)
+		if err != nil {
+			return nil, err
+		}
+		b.Color = plotutil.Color(k)
+		b.LineStyle.Width = 0
+		b.Offset = w * vg.Length(float64(k)-float64(len(names)-1)/2)
+		p.Add(b)
+		p.Legend.Add(name, b)
+	}
+	p.NominalX(projNames...)
+	headroom(p, len(names))
+	return p, nil
+}
+
+// logFloor is where a cheat ratio of 0 is drawn on the log axis.
+const logFloor = 1e-3
+
+func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
+	kindSet := map[string]bool{}
+	for _, n := range names {
+		ps := s.Policies[n]
+		for k, v := range ps.CheatRatio {
+			if !math.IsNaN(float64(v)) {
+				kindSet[k] = true
+			}
+		}
+		for k, v := range ps.CheatCreditPerDay {
+			if !math.IsNaN(float64(v)) {
+				kindSet[k+" (per day)"] = true
+			}
+		}
+	}
+	if len(kindSet) == 0 {
+		return nil, nil
+	}
+	kinds := make([]string, 0, len(kindSet))
+	for k := range kindSet {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	p := newPlot("Cheat resistance: cheat ratio per agent kind", "agent kind", "cheat ratio (1 = gained nothing), log scale")
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	// A dot per (kind, policy): bars cannot start at 0 on a log axis.
+	step := 0.7 / float64(len(names))
+	for k, name := range names {
+		ps := s.Policies[name]
+		var xy plotter.XYs
+		for i, kind := range kinds {
+			x := math.NaN()
+			if base, ok := strings.CutSuffix(kind, " (per day)"); ok {
+				x = float64(ps.CheatCreditPerDay[base])
+			} else if n, ok := ps.CheatRatio[kind]; ok {
+				x = float64(n)
+			}
+			if math.IsNaN(x) {
+				continue
+			}
+			xy = append(xy, plotter.XY{X: float64(i) + step*(float64(k)-float64(len(names)-1)/2), Y: math.Max(x, logFloor)})
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color = plotutil.Color(k)
+		sc.GlyphStyle.Shape = plotutil.Shape(k)
+		sc.GlyphStyle.Radius = vg.Points(4)
+		p.Add(sc)
+		p.Legend.Add(name, sc)
+	}
+	bound := plotter.NewFunction(func(float64) float64 { return CheatBound })
+	bound.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	bound.Color = color.Black
+	p.Add(bound)
+	p.Legend.Add("bound 1.1", bound)
+	p.NominalX(kinds...)
+	p.Y.Min = math.Min(p.Y.Min, 0.5)
+	p.Y.Max = math.Max(p.Y.Max, 2) * 4 // room for the legend
+	return p, nil
+}
+
+// dynamics plots a policy's gauges over days; nil when it has none.
+func dynamics(c *Collector, k int, name string) (*plot.Plot, error) {
+	series := map[string]plotter.XYs{}
+	var order []string
+	for _, d := range c.days {
+		for _, g := range d.gauges[k] {
+			if math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
+				continue
+			}
+			if _, ok := series[g.Name]; !ok {
+				order = append(order, g.Name)
+			}
+			series[g.Name] = append(series[g.Name], plotter.XY{X: float64(d.day), Y: g.Value})
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil
+	}
+	p := newPlot("Internal state of "+name+" per day", "day", "value (scales, factors: 1 = unscaled)")
+	for i, n := range order {
+		l, err := plotter.NewLine(series[n])
+		if err != nil {
+			return nil, err
+		}
+		l.Color = plotutil.Color(i)
+		l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
+		p.Add(l)
+		p.Legend.Add(n, l)
+	}
+	headroom(p, len(order))
+	return p, nil
+}
+
+// racPlot draws the sample hosts' RAC in GFLOPS at the policy's scale
+// against their true GFLOPS.
+func racPlot(c *Collector, k int, name string) (*plot.Plot, error) {
+	sample := c.sim.SampleHosts()
+	if len(sample) == 0 || len(c.days) == 0 {
+		return nil, nil
+	}
+	scale := c.sim.Policies()[k].Scale()
+	p := newPlot("RAC of sample hosts under "+name, "day", "GFLOPS (RAC / scale)")
+	for j, h := range sample {
+		var xy plotter.XYs
+		for _, d := range c.days {
+			xy = append(xy, plotter.XY{X: float64(d.day), Y: d.rac[k][j] / scale})
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color = plotutil.Color(j)
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("host %d", h), l)
+		info := c.hostInfo[h]
+		if span := hostSpan(info.Arrival, info.Departure, c.win); span > 0 {
+			truth := c.hosts[h].flops / span / 1e9
+			f := plotter.NewFunction(func(float64) float64 { return truth })
+			f.Color = plotutil.Color(j)
+			f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(f)
+		}
+	}
+	p.X.Min, p.X.Max = 0, float64(c.days[len(c.days)-1].day)
+	headroom(p, len(sample))
+	return p, nil
+}
+
+// swatch is a legend entry filled with one colour.
+type swatch struct{ c color.Color }
+
+// Thumbnail implements plot.Thumbnailer.
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	c.FillPolygon(s.c, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
+}

@@ -1,0 +1,106 @@
+package results
+
+import (
+	"bytes"
+	"html/template"
+	"math"
+	"strconv"
+)
+
+// Definitions say, one line per figure, what it measures and what 1
+// means; the report and README use them.
+var Definitions = []struct{ Name, Text string }{
+	{"honest_ratio", "ΣG/ΣD over honest accounts: granted over deserved credit (D = true FLOPs at the reference scale). 1 = honest work is paid exactly what it deserves; a peak-FLOPS system gives about its scale / reference scale / efficiency."},
+	{"device_neutrality", "G/D of GPU results over G/D of CPU results, pooled over apps with both kinds. 1 = a FLOP is paid the same on either device."},
+	{"host_neutrality_cv", "Coefficient of variation of per-host G/D over honest hosts with at least 10 counted results. 0 = every host is paid alike per FLOP."},
+	{"host_neutrality_range", "95th over 5th percentile of per-host G/D over honest hosts. 1 = no spread."},
+	{"host_gd_efficiency_slope", "Slope of per-host G/D against host efficiency. 0 = efficiency does not change pay per FLOP."},
+	{"project_neutrality", "Largest over smallest per-project G/D. 1 = every project pays a FLOP alike."},
+	{"cheat_ratio.<kind>", "An agent kind's G/D over honest accounts' G/D on the same devices. 1 = the behaviour gained nothing; seed 001's bound is 1.1."},
+	{"cheat_credit_per_day.<kind>", "For kinds that do no real work: their credit per host-day over an honest host's. 0 = cheating earned nothing."},
+	{"failed_benchmark_ratio", "G/D of hosts whose benchmark failed (reported 1e9). 1 = they are paid as deserved."},
+	{"worst_account_ratio", "The largest account G/D over the honest G/D, over accounts with at least 10 counted results. 1 = no account gains."},
+	{"total_credit", "Credit granted to counted results."},
+	{"runtime_estimate_error", "Σ|R − T| / ΣT of the server's runtime estimates against true runtimes. 0 = exact."},
+}
+
+type reportRow struct {
+	Name                                                     string
+	Scale, Honest, Device, HostCV, HostRange, Project, Worst string
+	Total                                                    string
+}
+
+type reportData struct {
+	S           *Summary
+	Description string
+	Rows        []reportRow
+	Defs        []struct{ Name, Text string }
+	Plots       []Plot
+	Scenario    string
+}
+
+func cell(n Num, ci [2]Num, ok bool) string {
+	x := float64(n)
+	if math.IsNaN(x) {
+		return "–"
+	}
+	s := strconv.FormatFloat(x, 'g', 4, 64)
+	if ok && !math.IsNaN(float64(ci[0])) {
+		s += " [" + strconv.FormatFloat(float64(ci[0]), 'g', 3, 64) + ", " + strconv.FormatFloat(float64(ci[1]), 'g', 3, 64) + "]"
+	}
+	return s
+}
+
+var reportTmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>creditsim: {{.S.Scenario}}</title>
+<style>
+body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:right}
+th{background:#eee}td:first-child,th:first-child{text-align:left}
+figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#444}
+pre{background:#f6f6f6;padding:1em;overflow:auto}dt{font-family:monospace;margin-top:.5em}
+</style></head><body>
+<h1>creditsim report: {{.S.Scenario}}</h1>
+<p>{{.Description}}</p>
+<p>{{.S.Replications}} replication(s), seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
+{{.S.CountedResults}} of {{.S.Results}} results counted. D is credited at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
+Values are means over replications with 95% intervals in brackets.</p>
+<h2>Headline figures</h2>
+<table><tr><th>policy</th><th>scale</th><th>honest G/D</th><th>device</th><th>host CV</th><th>host p95/p5</th><th>project</th><th>worst account</th><th>total credit</th></tr>
+{{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Scale}}</td><td>{{.Honest}}</td><td>{{.Device}}</td><td>{{.HostCV}}</td><td>{{.HostRange}}</td><td>{{.Project}}</td><td>{{.Worst}}</td><td>{{.Total}}</td></tr>
+{{end}}</table>
+<h2>What each figure means</h2>
+<dl>{{range .Defs}}<dt>{{.Name}}</dt><dd>{{.Text}}</dd>{{end}}</dl>
+<h2>Plots</h2>
+{{range .Plots}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>
+{{end}}
+<h2>Scenario as run</h2>
+<p>SHA-256 {{.S.ScenarioSHA256}}, {{.S.Tool}}.</p>
+<pre>{{.Scenario}}</pre>
+</body></html>
+`))
+
+// Report returns report.html for a run: the headline table, the figure
+// definitions, every plot (referenced by file name, beside it in the
+// output folder) and the scenario as run.
+func Report(s *Summary, names []string, description string, plots []Plot, scenario []byte) ([]byte, error) {
+	d := reportData{S: s, Description: description, Defs: Definitions, Plots: plots, Scenario: string(scenario)}
+	for _, n := range names {
+		ps := s.Policies[n]
+		ci := func(k string) [2]Num { return ps.CI95[k] }
+		_, has := ps.CI95["honest_ratio"]
+		d.Rows = append(d.Rows, reportRow{
+			Name: n, Scale: strconv.FormatFloat(float64(ps.Scale), 'g', -1, 64),
+			Honest: cell(ps.HonestRatio, ci("honest_ratio"), has), Device: cell(ps.DeviceNeutrality, ci("device_neutrality"), has),
+			HostCV: cell(ps.HostNeutralityCV, ci("host_neutrality_cv"), has), HostRange: cell(ps.HostNeutralityRange, ci("host_neutrality_range"), has),
+			Project: cell(ps.ProjectNeutrality, ci("project_neutrality"), has), Worst: cell(ps.WorstAccountRatio, ci("worst_account_ratio"), has),
+			Total: cell(ps.TotalCredit, ci("total_credit"), has),
+		})
+	}
+	var b bytes.Buffer
+	if err := reportTmpl.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
