@@ -46,6 +46,19 @@ type userAcc struct {
 	d    [2]float64 // by device class: CPU, GPU
 }
 
+// hostProj is a host's credit and CPU time in one project.
+type hostProj struct {
+	g   []float64 // per policy
+	cpu float64   // reported CPU seconds
+}
+
+// pending is the first valid replica of a workunit seen, waiting for a
+// second to measure the credit spread.
+type pending struct {
+	g    []float64
+	time float64
+}
+
 type projAcc struct {
 	g          []float64
 	d          float64
@@ -63,10 +76,20 @@ type Collector struct {
 	users    map[int]*userAcc
 	// Per policy, per kind, per device class (0 CPU, 1 GPU).
 	kinds [][hosts.NumKinds][2]sums
-	// Per policy, per app, per device class.
+	// Per policy, per app, per device class; per policy, per version.
 	apps     [][][2]sums
-	projects []projAcc
-	counted  int64
+	versions [][]sums
+	// Per host, per project (cross-project statistic).
+	hostProj [][]hostProj
+	// Credit spread of identical jobs: first valid replicas waiting for a
+	// second, and per policy the sum of spreads and their count.
+	firsts    map[int64]*pending
+	spreadSum []float64
+	spreadN   int
+	// Per host: FLOPs weighted by 2^-(end - t)/half-life, for RAC figures.
+	recentFlops []float64
+	projects    []projAcc
+	counted     int64
 	// Σ|R - T| and ΣT of runtime estimates against true runtimes.
 	estAbsErr, estRuntime float64
 	total                 []float64
@@ -96,6 +119,14 @@ func (c *Collector) Attach(s *sim.Sim) {
 	for p := range c.apps {
 		c.apps[p] = make([][2]sums, len(w.Apps))
 	}
+	c.versions = make([][]sums, c.npol)
+	for p := range c.versions {
+		c.versions[p] = make([]sums, len(w.Versions))
+	}
+	c.hostProj = make([][]hostProj, len(c.hostInfo))
+	c.firsts = map[int64]*pending{}
+	c.spreadSum = make([]float64, c.npol)
+	c.recentFlops = make([]float64, len(c.hostInfo))
 	c.projects = make([]projAcc, len(w.Projects))
 	for i := range c.projects {
 		c.projects[i].g = make([]float64, c.npol)
@@ -105,6 +136,8 @@ func (c *Collector) Attach(s *sim.Sim) {
 // ResultDone accumulates one finished result if it counts.
 func (c *Collector) ResultDone(r *sim.Record) {
 	v := r.View
+	// RAC figures weigh every result, counted or not, as RAC does.
+	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-c.sim.Now())/policy.CreditHalfLife)
 	if v.SentTime < c.win.From || v.SentTime > c.win.To {
 		return
 	}
@@ -142,8 +175,15 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	} else {
 		pr.cpuSeconds += r.DeviceSeconds
 	}
+	hp := c.hostProject(v.HostID, v.ProjectID)
+	hp.cpu += v.CPUTime
+	if v.ValidateState == policy.Valid {
+		c.spread(v.WorkunitID, r.Granted)
+	}
 	for p := 0; p < c.npol; p++ {
 		g := r.Granted[p]
+		hp.g[p] += g
+		c.versions[p][v.VersionID].add(g, d)
 		h.g[p] += g
 		u.g[p] += g
 		pr.g[p] += g
@@ -162,6 +202,9 @@ type dayRow struct {
 
 // Day records the daily time series.
 func (c *Collector) Day(d *sim.DayState) {
+	if d.Day%7 == 0 {
+		c.dropStaleFirsts(d.Time)
+	}
 	row := dayRow{day: d.Day}
 	sample := d.Sim.SampleHosts()
 	for p := 0; p < c.npol; p++ {
@@ -200,4 +243,45 @@ func (c *Collector) RuntimeEstimateError() float64 {
 		return c.estAbsErr / c.estRuntime
 	}
 	return math.NaN()
+}
+
+func (c *Collector) hostProject(host, project int) *hostProj {
+	row := c.hostProj[host]
+	if row == nil {
+		row = make([]hostProj, len(c.projects))
+		c.hostProj[host] = row
+	}
+	hp := &row[project]
+	if hp.g == nil {
+		hp.g = make([]float64, c.npol)
+	}
+	return hp
+}
+
+// spread pairs the first two valid replicas of a workunit and adds their
+// relative credit difference, |a - b| / mean, per policy.
+func (c *Collector) spread(wu int64, g []float64) {
+	f, ok := c.firsts[wu]
+	if !ok {
+		c.firsts[wu] = &pending{g: append([]float64(nil), g...), time: c.sim.Now()}
+		return
+	}
+	delete(c.firsts, wu)
+	for p := range g {
+		if m := (f.g[p] + g[p]) / 2; m > 0 {
+			c.spreadSum[p] += math.Abs(f.g[p]-g[p]) / m
+		}
+	}
+	c.spreadN++
+}
+
+// dropStaleFirsts forgets replicas whose workunit will not get a second
+// valid one (single replication, or the partner failed): after 30 days
+// nothing can still be waiting.
+func (c *Collector) dropStaleFirsts(now float64) {
+	for wu, f := range c.firsts {
+		if now-f.time > 30*86400 {
+			delete(c.firsts, wu)
+		}
+	}
 }

@@ -3,9 +3,13 @@ package results
 import (
 	"math"
 	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/creditsim/creditsim/model/hosts"
-	"gonum.org/v1/gonum/stat"
+	"github.com/creditsim/creditsim/policy"
 )
 
 // MinHostResults is how many counted results a host (or account) needs to
@@ -111,6 +115,8 @@ func (c *Collector) PolicyFigures(p int) Figures {
 		}
 	}
 
+	c.moreFigures(p, f)
+
 	// Worst account relative to honest.
 	worst := math.NaN()
 	for _, u := range c.users {
@@ -147,4 +153,138 @@ func (c *Collector) kindHostDays(kind hosts.Kind) float64 {
 		}
 	}
 	return t
+}
+
+// moreFigures adds device neutrality per plan class, the cross-project
+// statistic, the credit spread of identical jobs, settle times and the
+// RAC readings.
+func (c *Collector) moreFigures(p int, f Figures) {
+	w := c.sim.World()
+	// Device neutrality per plan class: the GPU versions of a class over
+	// the CPU versions of the same apps, over apps with both.
+	type pair struct{ cpu, gpu sums }
+	byClass := map[string]*pair{}
+	for ai := range w.Apps {
+		var cpu sums
+		gpuByClass := map[string]sums{}
+		for _, v := range w.Versions {
+			if v.AppID != ai {
+				continue
+			}
+			x := c.versions[p][v.ID]
+			if !v.Resource.IsGPU() {
+				cpu.add(x.G, x.D)
+				continue
+			}
+			k := v.PlanClass
+			if k == "" {
+				k = v.Resource.String()
+			}
+			g := gpuByClass[k]
+			g.add(x.G, x.D)
+			gpuByClass[k] = g
+		}
+		for k, g := range gpuByClass {
+			if cpu.D > 0 && g.D > 0 {
+				b := byClass[k]
+				if b == nil {
+					b = &pair{}
+					byClass[k] = b
+				}
+				b.cpu.add(cpu.G, cpu.D)
+				b.gpu.add(g.G, g.D)
+			}
+		}
+	}
+	for k, b := range byClass {
+		if b.cpu.G > 0 {
+			f["device_neutrality."+k] = b.gpu.ratio() / b.cpu.ratio()
+		}
+	}
+
+	// The community's cross-project statistic: per pair of projects, the
+	// mean over hosts with CPU time in both of the ratio of their credit
+	// per CPU second.
+	for a := range w.Projects {
+		for b := a + 1; b < len(w.Projects); b++ {
+			sum, n := 0.0, 0
+			for _, row := range c.hostProj {
+				if row == nil || row[a].cpu <= 0 || row[b].cpu <= 0 || row[a].g == nil || row[b].g == nil {
+					continue
+				}
+				ca, cb := row[a].g[p]/row[a].cpu, row[b].g[p]/row[b].cpu
+				if cb > 0 {
+					sum += ca / cb
+					n++
+				}
+			}
+			if n > 0 {
+				f["cross_project."+w.Projects[a].Name+"/"+w.Projects[b].Name] = sum / float64(n)
+			}
+		}
+	}
+
+	f["credit_spread"] = math.NaN()
+	if c.spreadN > 0 {
+		f["credit_spread"] = c.spreadSum[p] / float64(c.spreadN)
+	}
+
+	// Settle times of the policy's internal series.
+	series := map[string][]float64{}
+	var days []float64
+	for _, d := range c.days {
+		days = append(days, float64(d.day))
+		for _, g := range d.gauges[p] {
+			series[g.Name] = append(series[g.Name], g.Value)
+		}
+	}
+	for name, v := range series {
+		if len(v) != len(days) || strings.HasPrefix(name, "host_") {
+			continue // a series that starts late, or a single host's
+		}
+		f["settle_days."+name] = SettleDays(days, v, 0.05)
+	}
+
+	// RAC readings: RAC / 100 and RAC / 200 against true GFLOPS under the
+	// same 7-day weighting, over honest hosts present at the end.
+	l := c.sim.Ledger(p)
+	for _, reading := range []float64{100, 200} {
+		sum, n := 0.0, 0
+		for i, h := range c.hostInfo {
+			if h.Behaviour.Kind != hosts.Honest || h.Departure < c.win.End || c.hosts[i].n < MinHostResults {
+				continue
+			}
+			// RAC of a steady rate W credits per day converges to W; the
+			// FLOPs a host did, weighted the same way, are a rate of
+			// recentFlops x ln2 / half-life per second.
+			trueGFLOPS := c.recentFlops[i] * math.Ln2 / policy.CreditHalfLife / 1e9
+			rac := l.Hosts[i].RAC.Decayed(c.win.End, policy.CreditHalfLife)
+			if trueGFLOPS > 0 {
+				sum += (rac / reading) / trueGFLOPS
+				n++
+			}
+		}
+		if n > 0 {
+			f["rac_gflops."+strconv.Itoa(int(reading))] = sum / float64(n)
+		}
+	}
+}
+
+// SettleDays is the last day a series leaves the band of ±tol around its
+// final value (DESIGN section 10), the first day if it never does; NaN
+// for an empty series or a final value of 0.
+func SettleDays(days, v []float64, tol float64) float64 {
+	if len(v) == 0 || v[len(v)-1] == 0 {
+		return math.NaN()
+	}
+	final := v[len(v)-1]
+	settle := days[0]
+	for i, x := range v {
+		if math.Abs(x-final) > tol*math.Abs(final) {
+			if i+1 < len(days) {
+				settle = days[i+1]
+			}
+		}
+	}
+	return settle
 }

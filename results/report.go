@@ -21,6 +21,11 @@ var Definitions = []struct{ Name, Text string }{
 	{"failed_benchmark_ratio", "G/D of hosts whose benchmark failed (reported 1e9). 1 = they are paid as deserved."},
 	{"worst_account_ratio", "The largest account G/D over the honest G/D, over accounts with at least 10 counted results. 1 = no account gains."},
 	{"total_credit", "Credit granted to counted results."},
+	{"device_neutrality_by_plan_class", "Device neutrality per GPU plan class (or GPU type when unnamed), against the CPU versions of the same apps. 1 = neutral."},
+	{"cross_project", "The community's cross-project statistic per pair of projects: the mean over hosts with CPU time in both of the ratio of their credit per CPU second. 1 = both pay a CPU second alike (GPU work, counted by CPU time, distorts it)."},
+	{"credit_spread", "Mean relative difference (|a − b| / mean) of the credit two valid replicas of one workunit get. 0 = identical jobs get identical credit."},
+	{"settle_days", "Per internal series (scales, min_avg_pfc, factors): the last day it left ±5% of its final value. Smaller = settles sooner."},
+	{"rac_gflops", "RAC / 100 and RAC / 200 over honest hosts' true GFLOPS under the same 7-day weighting. 1 = that reading of RAC is the host's true speed."},
 	{"runtime_estimate_error", "Σ|R − T| / ΣT of the server's runtime estimates against true runtimes. 0 = exact."},
 }
 

@@ -57,19 +57,36 @@ type Summary struct {
 // PolicySummary holds one policy instance's figures, each the mean over
 // replications (null where undefined), with 95% intervals in CI95.
 type PolicySummary struct {
-	Scale                 Num               `json:"scale"`
-	DeviceNeutrality      Num               `json:"device_neutrality"`
-	HostNeutralityCV      Num               `json:"host_neutrality_cv"`
-	HostNeutralityRange   Num               `json:"host_neutrality_range"`
-	HostGDEfficiencySlope Num               `json:"host_gd_efficiency_slope"`
-	ProjectNeutrality     Num               `json:"project_neutrality"`
-	HonestRatio           Num               `json:"honest_ratio"`
-	CheatRatio            map[string]Num    `json:"cheat_ratio"`
-	CheatCreditPerDay     map[string]Num    `json:"cheat_credit_per_day"`
-	FailedBenchmarkRatio  Num               `json:"failed_benchmark_ratio"`
-	WorstAccountRatio     Num               `json:"worst_account_ratio"`
-	TotalCredit           Num               `json:"total_credit"`
-	CI95                  map[string][2]Num `json:"ci95"`
+	Scale                 Num            `json:"scale"`
+	DeviceNeutrality      Num            `json:"device_neutrality"`
+	HostNeutralityCV      Num            `json:"host_neutrality_cv"`
+	HostNeutralityRange   Num            `json:"host_neutrality_range"`
+	HostGDEfficiencySlope Num            `json:"host_gd_efficiency_slope"`
+	ProjectNeutrality     Num            `json:"project_neutrality"`
+	HonestRatio           Num            `json:"honest_ratio"`
+	CheatRatio            map[string]Num `json:"cheat_ratio"`
+	CheatCreditPerDay     map[string]Num `json:"cheat_credit_per_day"`
+	FailedBenchmarkRatio  Num            `json:"failed_benchmark_ratio"`
+	WorstAccountRatio     Num            `json:"worst_account_ratio"`
+	TotalCredit           Num            `json:"total_credit"`
+	// DeviceNeutralityByPlanClass is device neutrality per GPU plan class
+	// (or GPU type when the class is unnamed).
+	DeviceNeutralityByPlanClass map[string]Num `json:"device_neutrality_by_plan_class"`
+	// CrossProject is the community's statistic per pair of projects
+	// "a/b": the mean over hosts with results in both of the ratio of
+	// their credit per CPU second.
+	CrossProject map[string]Num `json:"cross_project"`
+	// CreditSpread is the mean relative spread (max - min over mean) of
+	// the credit granted to the valid replicas of one workunit.
+	CreditSpread Num `json:"credit_spread"`
+	// SettleDays is, per internal series (scales, factors), the last day
+	// it left the band of ±5% around its final value.
+	SettleDays map[string]Num `json:"settle_days"`
+	// RACGFLOPS is, for readings "100" and "200", the mean over honest
+	// hosts of RAC/reading against their true GFLOPS under the same
+	// 7-day weighting (1 = RAC/reading reads true speed).
+	RACGFLOPS map[string]Num    `json:"rac_gflops"`
+	CI95      map[string][2]Num `json:"ci95"`
 }
 
 // Aggregate is a figure over replications.
@@ -119,19 +136,24 @@ func NewPolicySummary(scale float64, agg map[string]Aggregate) *PolicySummary {
 		return Num(math.NaN())
 	}
 	ps := &PolicySummary{
-		Scale:                 Num(scale),
-		DeviceNeutrality:      get("device_neutrality"),
-		HostNeutralityCV:      get("host_neutrality_cv"),
-		HostNeutralityRange:   get("host_neutrality_range"),
-		HostGDEfficiencySlope: get("host_gd_efficiency_slope"),
-		ProjectNeutrality:     get("project_neutrality"),
-		HonestRatio:           get("honest_ratio"),
-		FailedBenchmarkRatio:  get("failed_benchmark_ratio"),
-		WorstAccountRatio:     get("worst_account_ratio"),
-		TotalCredit:           get("total_credit"),
-		CheatRatio:            map[string]Num{},
-		CheatCreditPerDay:     map[string]Num{},
-		CI95:                  map[string][2]Num{},
+		Scale:                       Num(scale),
+		DeviceNeutrality:            get("device_neutrality"),
+		HostNeutralityCV:            get("host_neutrality_cv"),
+		HostNeutralityRange:         get("host_neutrality_range"),
+		HostGDEfficiencySlope:       get("host_gd_efficiency_slope"),
+		ProjectNeutrality:           get("project_neutrality"),
+		HonestRatio:                 get("honest_ratio"),
+		FailedBenchmarkRatio:        get("failed_benchmark_ratio"),
+		WorstAccountRatio:           get("worst_account_ratio"),
+		TotalCredit:                 get("total_credit"),
+		CheatRatio:                  map[string]Num{},
+		CheatCreditPerDay:           map[string]Num{},
+		CI95:                        map[string][2]Num{},
+		CreditSpread:                get("credit_spread"),
+		DeviceNeutralityByPlanClass: map[string]Num{},
+		CrossProject:                map[string]Num{},
+		SettleDays:                  map[string]Num{},
+		RACGFLOPS:                   map[string]Num{},
 	}
 	for k, a := range agg {
 		if rest, ok := strings.CutPrefix(k, "cheat_ratio."); ok {
@@ -139,6 +161,12 @@ func NewPolicySummary(scale float64, agg map[string]Aggregate) *PolicySummary {
 		}
 		if rest, ok := strings.CutPrefix(k, "cheat_credit_per_day."); ok {
 			ps.CheatCreditPerDay[rest] = Num(a.Mean)
+		}
+		for prefix, m := range map[string]map[string]Num{"device_neutrality.": ps.DeviceNeutralityByPlanClass,
+			"cross_project.": ps.CrossProject, "settle_days.": ps.SettleDays, "rac_gflops.": ps.RACGFLOPS} {
+			if rest, ok := strings.CutPrefix(k, prefix); ok {
+				m[rest] = Num(a.Mean)
+			}
 		}
 		if !math.IsNaN(a.Low) {
 			ps.CI95[k] = [2]Num{Num(a.Low), Num(a.Hi)}

@@ -159,3 +159,22 @@ func TestStreamIndependence(t *testing.T) {
 		}
 	}
 }
+
+// TestRACReadsTrueSpeed: where the first system is exact (efficiency 1,
+// scale 100), a host's RAC / 100 reads its true GFLOPS under the same
+// 7-day weighting once the first-grant spike has decayed (60 days).
+func TestRACReadsTrueSpeed(t *testing.T) {
+	oc := runScenario(t, string(bytes.ReplaceAll([]byte(ideal), []byte("EFF"), []byte("1"))), "duration=60d", "warmup=50d")
+	r := oc.Summary.Policies["v1peak"].RACGFLOPS
+	t.Logf("RAC/100 over true GFLOPS %.4f, RAC/200 %.4f", float64(r["100"]), float64(r["200"]))
+	if x := float64(r["100"]); math.Abs(x-1) > 0.05 {
+		t.Errorf("RAC/100 over true GFLOPS = %.4f, want 1 within 5%%", x)
+	}
+	if x, y := float64(r["200"]), float64(r["100"]); math.Abs(x-y/2) > 1e-9*y {
+		t.Errorf("RAC/200 reading %.6g is not half the RAC/100 one %.6g", x, y)
+	}
+	// Job-based credit gives every valid replica the same credit.
+	if s := float64(oc.Summary.Policies["v1peak"].CreditSpread); s != 0 {
+		t.Errorf("credit spread %g under v1peak, want 0", s)
+	}
+}

@@ -71,6 +71,10 @@ func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
 	if !(without > 3) || !(with > 0.7 && with < 1.4) {
 		t.Errorf("device neutrality %.3f with version normalisation (want near 1), %.3f without (want near 5)", with, without)
 	}
+	// One GPU type and no plan class: the per-class figure is the same.
+	if d := oc.Summary.Policies["boinc"].DeviceNeutralityByPlanClass["nvidia"]; math.Abs(float64(d)-with) > 1e-9 {
+		t.Errorf("device neutrality of nvidia %v, overall %v", d, with)
+	}
 }
 
 // TestProbationRearmOnBusyHosts shows what the two readings of v29's
@@ -165,6 +169,18 @@ func TestGPUOnlyApps(t *testing.T) {
 	t.Logf("project neutrality (max/min per-project G/D): %.3f with the 0.1 factor, %.3f with the central factor", factor, central)
 	if !(factor > 1.6 && factor < 2.5) || !(central < 1.25) {
 		t.Errorf("project neutrality %.3f with the 0.1 factor (want near 2), %.3f central (want near 1)", factor, central)
+	}
+	// The community's statistic sees the same: credit per CPU second in
+	// the GPU-only project against the mixed one, over shared hosts.
+	b := oc.Summary.Policies["boinc"]
+	if _, ok := b.CrossProject["mixed/gpuonly"]; !ok {
+		t.Errorf("no cross-project statistic: %v", b.CrossProject)
+	}
+	// GPU hosts give their GPU to the project furthest below its share of
+	// device time, which is the GPU-only one (the mixed one has the CPUs):
+	// after the warm-up no app has both kinds of results.
+	if !math.IsNaN(float64(b.DeviceNeutrality)) {
+		t.Errorf("device neutrality %v, want undefined", b.DeviceNeutrality)
 	}
 }
 
