@@ -20,7 +20,7 @@ func BenchmarkBaselineV1Peak(b *testing.B) { benchBaseline(b, "[v1peak]") }
 // BenchmarkBaselineAllPolicies is the same run with the first system and
 // every CreditNew preset granting credit side by side.
 func BenchmarkBaselineAllPolicies(b *testing.B) {
-	benchBaseline(b, "[v1peak, boinc, boinc-classic, design-v29, design-v2]")
+	benchBaseline(b, "[v1peak, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2]")
 }
 
 func benchBaseline(b *testing.B, policies string) {

@@ -22,7 +22,7 @@ var imgSrc = regexp.MustCompile(`<img src="([^"]+)"`)
 // the screenshot is not blank.
 func TestReport(t *testing.T) {
 	s, err := scenarios.Load("gpu.yaml", []byte(gpuScenario("2")), []string{"replications=2", "hosts.initial=120",
-		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 3}]", "policies=[v1peak, boinc, design-v29]"})
+		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 3}]", "policies=[v1peak, v3pfc-boinc, v3pfc-design-v29]"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<table>", "<td>boinc</td>", "honest_ratio", "cheat_ratio", "min_quorum"} {
+	for _, want := range []string{"<table>", "<td>v3pfc-boinc</td>", "honest_ratio", "cheat_ratio", "min_quorum"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("report.html lacks %q", want)
 		}
@@ -60,7 +60,7 @@ func TestReport(t *testing.T) {
 		}
 	}
 	for _, must := range []string{"host-neutrality.png", "device-neutrality.png", "gd-efficiency.png", "project-neutrality.png",
-		"cheat-resistance.png", "dynamics-boinc.png", "rac-v1peak.png"} {
+		"cheat-resistance.png", "dynamics-v3pfc-boinc.png", "rac-v1peak.png"} {
 		if !refs[must] {
 			t.Errorf("no %s in the report", must)
 		}

@@ -108,7 +108,7 @@ func readOutputs(t *testing.T, dir string) map[string][]byte {
 // whatever GOMAXPROCS and the number of parallel replications.
 func TestDeterminism(t *testing.T) {
 	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3",
-		"policies=[v1peak, v2actual, sciunited, boinc, boinc-classic, design-v29, design-v2, {name: median, base: boinc, options: {median_hosts: true}}]"})
+		"policies=[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"})
 	if err != nil {
 		t.Fatal(err)
 	}

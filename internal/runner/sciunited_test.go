@@ -26,7 +26,7 @@ func (e *erroredCredit) Day(*sim.DayState) {}
 // and then crashes still earns for its runtime; the job-based systems
 // grant it nothing.
 func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
-	s, err := scenarios.Load("c.yaml", []byte(counting), []string{"policies=[v1peak, v2actual, boinc, sciunited]",
+	s, err := scenarios.Load("c.yaml", []byte(counting), []string{"policies=[v1peak, v2actual, v3pfc-boinc, sciunited]",
 		"hosts.error_rate={dist: const, mean: 0.2}"})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
 		t.Fatal(err)
 	}
 	sim.New(cfg).Run(nil)
-	t.Logf("credit of errored jobs: %v (v1peak, v2actual, boinc, sciunited)", e.g)
+	t.Logf("credit of errored jobs: %v (v1peak, v2actual, v3pfc-boinc, sciunited)", e.g)
 	if e.g[0] != 0 || e.g[1] != 0 || e.g[2] != 0 || !(e.g[3] > 0) {
 		t.Errorf("credit of errored jobs %v: want 0 for the job-based systems, > 0 for sciunited", e.g)
 	}
@@ -50,16 +50,16 @@ func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
 // full host-day's credit from Science United, and nothing from CreditNew
 // under replication.
 func TestScienceUnitedLiars(t *testing.T) {
-	oc := runScenario(t, counting, "policies=[boinc, sciunited]",
+	oc := runScenario(t, counting, "policies=[v3pfc-boinc, sciunited]",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 3}, {kind: fake_results, share: 0.05, work_fraction: 1}]")
 	suLie := float64(oc.Summary.Policies["sciunited"].CheatRatio["benchmark_inflation"])
-	bLie := float64(oc.Summary.Policies["boinc"].CheatRatio["benchmark_inflation"])
+	bLie := float64(oc.Summary.Policies["v3pfc-boinc"].CheatRatio["benchmark_inflation"])
 	suFake := float64(oc.Summary.Policies["sciunited"].CheatCreditPerDay["fake_results"])
-	bFake := float64(oc.Summary.Policies["boinc"].CheatCreditPerDay["fake_results"])
-	t.Logf("3x speed liars: sciunited %.3f, boinc %.3f; fakes' credit per host-day against an honest one: sciunited %.3f, boinc %.3f",
+	bFake := float64(oc.Summary.Policies["v3pfc-boinc"].CheatCreditPerDay["fake_results"])
+	t.Logf("3x speed liars: sciunited %.3f, v3pfc-boinc %.3f; fakes' credit per host-day against an honest one: sciunited %.3f, v3pfc-boinc %.3f",
 		suLie, bLie, suFake, bFake)
 	if !(suLie > 2.6) || !(bLie < 1.3) || !(suFake > 0.7) || !(bFake < 0.05) {
-		t.Errorf("liars %.3f (sciunited) %.3f (boinc); fakes %.3f (sciunited) %.3f (boinc)", suLie, bLie, suFake, bFake)
+		t.Errorf("liars %.3f (sciunited) %.3f (v3pfc-boinc); fakes %.3f (sciunited) %.3f (v3pfc-boinc)", suLie, bLie, suFake, bFake)
 	}
 }
 

@@ -50,8 +50,8 @@ func gpuScenario(quorum string) string {
 func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
-		"policies=[boinc, {name: no-host-norm, base: boinc, options: {host_norm: false}}]")
-	with := float64(oc.Summary.Policies["boinc"].CheatRatio["benchmark_inflation"])
+		"policies=[v3pfc-boinc, {name: no-host-norm, base: v3pfc-boinc, options: {host_norm: false}}]")
+	with := float64(oc.Summary.Policies["v3pfc-boinc"].CheatRatio["benchmark_inflation"])
 	without := float64(oc.Summary.Policies["no-host-norm"].CheatRatio["benchmark_inflation"])
 	t.Logf("cheat ratio of 10x GPU-peak inflators: %.3f with host normalisation, %.3f without", with, without)
 	if !(without > 4) || !(with < 1.6) {
@@ -64,15 +64,15 @@ func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
 // FLOP. Cross-version normalisation brings the ratio near 1.
 func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
 	oc := runScenario(t, gpuScenario("2"),
-		"policies=[boinc, {name: no-version-norm, base: boinc, options: {version_norm: \"off\"}}]")
-	with := float64(oc.Summary.Policies["boinc"].DeviceNeutrality)
+		"policies=[v3pfc-boinc, {name: no-version-norm, base: v3pfc-boinc, options: {version_norm: \"off\"}}]")
+	with := float64(oc.Summary.Policies["v3pfc-boinc"].DeviceNeutrality)
 	without := float64(oc.Summary.Policies["no-version-norm"].DeviceNeutrality)
 	t.Logf("device neutrality (GPU G/D over CPU G/D): %.3f with version normalisation, %.3f without", with, without)
 	if !(without > 3) || !(with > 0.7 && with < 1.4) {
 		t.Errorf("device neutrality %.3f with version normalisation (want near 1), %.3f without (want near 5)", with, without)
 	}
 	// One GPU type and no plan class: the per-class figure is the same.
-	if d := oc.Summary.Policies["boinc"].DeviceNeutralityByPlanClass["nvidia"]; math.Abs(float64(d)-with) > 1e-9 {
+	if d := oc.Summary.Policies["v3pfc-boinc"].DeviceNeutralityByPlanClass["nvidia"]; math.Abs(float64(d)-with) > 1e-9 {
 		t.Errorf("device neutrality of nvidia %v, overall %v", d, with)
 	}
 }
@@ -84,9 +84,9 @@ func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
 // once, hosts leave probation one delay bound after their first job.
 func TestProbationRearmOnBusyHosts(t *testing.T) {
 	oc := runScenario(t, gpuScenario("2"),
-		"policies=[{name: once, base: design-v29, options: {cherry: probation}},"+
-			" {name: every-send, base: design-v29, options: {cherry: probation, probation_rearm: every_send}},"+
-			" {name: no-host-norm, base: design-v29, options: {host_norm: false}}]")
+		"policies=[{name: once, base: v3pfc-design-v29, options: {cherry: probation}},"+
+			" {name: every-send, base: v3pfc-design-v29, options: {cherry: probation, probation_rearm: every_send}},"+
+			" {name: no-host-norm, base: v3pfc-design-v29, options: {host_norm: false}}]")
 	once := float64(oc.Summary.Policies["once"].HostNeutralityCV)
 	every := float64(oc.Summary.Policies["every-send"].HostNeutralityCV)
 	none := float64(oc.Summary.Policies["no-host-norm"].HostNeutralityCV)
@@ -101,11 +101,11 @@ func TestProbationRearmOnBusyHosts(t *testing.T) {
 // raises every honest GPU host's scale; the median of host averages is
 // not, so honest hosts' credit stays nearer to the cheat-free value.
 func TestMedianHostsResistsInflators(t *testing.T) {
-	pols := "policies=[boinc, {name: median, base: boinc, options: {median_hosts: true}}]"
+	pols := "policies=[v3pfc-boinc, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"
 	clean := runScenario(t, gpuScenario("1"), pols)
 	dirty := runScenario(t, gpuScenario("1"), pols, "hosts.agents=[{kind: benchmark_inflation, share: 0.3, k: 5}]")
-	base := float64(clean.Summary.Policies["boinc"].HonestRatio)
-	mean := float64(dirty.Summary.Policies["boinc"].HonestRatio)
+	base := float64(clean.Summary.Policies["v3pfc-boinc"].HonestRatio)
+	mean := float64(dirty.Summary.Policies["v3pfc-boinc"].HonestRatio)
 	med := float64(dirty.Summary.Policies["median"].HonestRatio)
 	t.Logf("honest G/D: %.4f without cheaters; with 30%% inflators %.4f (mean), %.4f (median)", base, mean, med)
 	if !(abs(med-base) < abs(mean-base)) {
@@ -163,8 +163,8 @@ projects:
 // with a CPU version, and the two projects pay alike (near 1).
 func TestGPUOnlyApps(t *testing.T) {
 	oc := runScenario(t, twoProjects,
-		"policies=[boinc, {name: central, base: boinc, options: {gpu_only: central}}]")
-	factor := float64(oc.Summary.Policies["boinc"].ProjectNeutrality)
+		"policies=[v3pfc-boinc, {name: central, base: v3pfc-boinc, options: {gpu_only: central}}]")
+	factor := float64(oc.Summary.Policies["v3pfc-boinc"].ProjectNeutrality)
 	central := float64(oc.Summary.Policies["central"].ProjectNeutrality)
 	t.Logf("project neutrality (max/min per-project G/D): %.3f with the 0.1 factor, %.3f with the central factor", factor, central)
 	if !(factor > 1.6 && factor < 2.5) || !(central < 1.25) {
@@ -172,7 +172,7 @@ func TestGPUOnlyApps(t *testing.T) {
 	}
 	// The community's statistic sees the same: credit per CPU second in
 	// the GPU-only project against the mixed one, over shared hosts.
-	b := oc.Summary.Policies["boinc"]
+	b := oc.Summary.Policies["v3pfc-boinc"]
 	if _, ok := b.CrossProject["mixed/gpuonly"]; !ok {
 		t.Errorf("no cross-project statistic: %v", b.CrossProject)
 	}
@@ -194,8 +194,8 @@ func TestGPUOnlyApps(t *testing.T) {
 func TestOneTimeClaims(t *testing.T) {
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: one_time_claim, share: 0.05, channel: gpu_peak, claim: 1e304, at: 6d}]",
-		"policies=[boinc, design-v29, design-v2, {name: unchecked, base: boinc, options: {sanity: none, max_granted_credit: 0}}]")
-	for _, name := range []string{"boinc", "design-v29", "design-v2"} {
+		"policies=[v3pfc-boinc, v3pfc-design-v29, v3pfc-design-v2, {name: unchecked, base: v3pfc-boinc, options: {sanity: none, max_granted_credit: 0}}]")
+	for _, name := range []string{"v3pfc-boinc", "v3pfc-design-v29", "v3pfc-design-v2"} {
 		r := float64(oc.Summary.Policies[name].CheatRatio["one_time_claim"])
 		t.Logf("%s: cheat ratio of one-time 1e304 claims %.4g", name, r)
 		if !(r < 2) {
@@ -248,14 +248,14 @@ projects:
 // v29's probation take the scale away on every abort.
 func TestCherryPicking(t *testing.T) {
 	oc := runScenario(t, cherryWorld,
-		"policies=[boinc, {name: cons-valid, base: boinc, options: {cherry: cons_valid}},"+
-			" {name: reset, base: boinc, options: {cherry: reset}}, {name: probation, base: boinc, options: {cherry: probation}}]")
+		"policies=[v3pfc-boinc, {name: cons-valid, base: v3pfc-boinc, options: {cherry: cons_valid}},"+
+			" {name: reset, base: v3pfc-boinc, options: {cherry: reset}}, {name: probation, base: v3pfc-boinc, options: {cherry: probation}}]")
 	ratio := func(name string) float64 {
 		r := float64(oc.Summary.Policies[name].CheatRatio["cherry_picker"])
 		t.Logf("%s: cherry picker cheat ratio %.4g", name, r)
 		return r
 	}
-	none, cons, reset, prob := ratio("boinc"), ratio("cons-valid"), ratio("reset"), ratio("probation")
+	none, cons, reset, prob := ratio("v3pfc-boinc"), ratio("cons-valid"), ratio("reset"), ratio("probation")
 	if !(none > 1.3) || !(cons < none) || !(reset < 0.8*none) || !(prob < 0.8*none) {
 		t.Errorf("cheat ratios: unguarded %.4g, consecutive valid %.4g, reset %.4g, probation %.4g", none, cons, reset, prob)
 	}
@@ -269,9 +269,9 @@ func TestCherryPicking(t *testing.T) {
 func TestReplicaRules(t *testing.T) {
 	oc := runScenario(t, gpuScenario("2"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
-		"policies=[{name: pegged, base: boinc, options: {host_norm: false}},"+
-			" {name: mean, base: boinc, options: {host_norm: false, replicas: mean_trusted}},"+
-			" {name: min, base: boinc, options: {host_norm: false, replicas: min}}]")
+		"policies=[{name: pegged, base: v3pfc-boinc, options: {host_norm: false}},"+
+			" {name: mean, base: v3pfc-boinc, options: {host_norm: false, replicas: mean_trusted}},"+
+			" {name: min, base: v3pfc-boinc, options: {host_norm: false, replicas: min}}]")
 	r := map[string]float64{}
 	for _, n := range []string{"pegged", "mean", "min"} {
 		r[n] = float64(oc.Summary.Policies[n].CheatRatio["benchmark_inflation"])
@@ -291,8 +291,8 @@ func TestPeakSource(t *testing.T) {
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.gpu.share=0",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.03, k: 4}]",
-		"policies=[{name: sent, base: boinc, options: {host_norm: false}},"+
-			" {name: reported, base: boinc, options: {host_norm: false, peak: reported}}]")
+		"policies=[{name: sent, base: v3pfc-boinc, options: {host_norm: false}},"+
+			" {name: reported, base: v3pfc-boinc, options: {host_norm: false, peak: reported}}]")
 	sent := float64(oc.Summary.Policies["sent"].CheatRatio["benchmark_inflation"])
 	rep := float64(oc.Summary.Policies["reported"].CheatRatio["benchmark_inflation"])
 	t.Logf("cheat ratio of 4x CPU benchmark inflators: %.3f with the server's cap, %.3f with the reported peak", sent, rep)
@@ -308,8 +308,8 @@ func TestPeakSource(t *testing.T) {
 func TestHostScaleCap(t *testing.T) {
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 0.05}]",
-		"policies=[boinc, {name: no-cap, base: boinc, options: {host_cap: 0}}]")
-	capped := float64(oc.Summary.Policies["boinc"].CheatRatio["benchmark_inflation"])
+		"policies=[v3pfc-boinc, {name: no-cap, base: v3pfc-boinc, options: {host_cap: 0}}]")
+	capped := float64(oc.Summary.Policies["v3pfc-boinc"].CheatRatio["benchmark_inflation"])
 	free := float64(oc.Summary.Policies["no-cap"].CheatRatio["benchmark_inflation"])
 	t.Logf("cheat ratio of hosts reporting 1/20 of their GPU peak: %.3f capped at 10, %.3f uncapped", capped, free)
 	if !(capped < 0.75) || !(free > 0.85) {
@@ -323,11 +323,11 @@ func TestHostScaleCap(t *testing.T) {
 // scale; HEAD substitutes 4.3e9 and keeps them out of the statistics, so
 // honest hosts are paid as without them.
 func TestFailedBenchmarkSubstitution(t *testing.T) {
-	pols := "policies=[boinc, {name: as-is, base: boinc, options: {failed_benchmark: none}}]"
+	pols := "policies=[v3pfc-boinc, {name: as-is, base: v3pfc-boinc, options: {failed_benchmark: none}}]"
 	clean := runScenario(t, gpuScenario("1"), "hosts.gpu.share=0", pols)
 	dirty := runScenario(t, gpuScenario("1"), "hosts.gpu.share=0", pols, "hosts.agents=[{kind: failed_benchmark, share: 0.3}]")
-	base := float64(clean.Summary.Policies["boinc"].HonestRatio)
-	head := float64(dirty.Summary.Policies["boinc"].HonestRatio)
+	base := float64(clean.Summary.Policies["v3pfc-boinc"].HonestRatio)
+	head := float64(dirty.Summary.Policies["v3pfc-boinc"].HonestRatio)
 	asIs := float64(dirty.Summary.Policies["as-is"].HonestRatio)
 	t.Logf("honest G/D: %.4f without failed benchmarks; with 30%%: %.4f (HEAD), %.4f (1e9 used as is)", base, head, asIs)
 	if !(abs(head-base) < 0.02*base) || !(asIs < 0.9*base) {

@@ -11,13 +11,13 @@
 // differ is an option of the kind "v3pfc" (see Config and `creditsim
 // policies`), and four presets name the documented combinations:
 //
-//	boinc          the server code today (HEAD)
-//	boinc-classic  the server code of 2012-2025
-//	design-v29     the design page, version 29
-//	design-v2      the design page, version 2
+//	v3pfc-boinc          the server code today (HEAD)
+//	v3pfc-boinc-classic  the server code of 2012-2025
+//	v3pfc-design-v29     the design page, version 29
+//	v3pfc-design-v2      the design page, version 2
 //
 // Config.PFC and Config.AssignCredit reproduce get_pfc and
-// assign_credit_set bit for bit under the boinc preset, and
+// assign_credit_set bit for bit under the v3pfc-boinc preset, and
 // Config.UpdateScales the feeder's update_av_scales; the golden vectors
 // of ../testdata/golden (pfc_cases.csv, av_scales.csv) test every row.
 //

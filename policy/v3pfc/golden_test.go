@@ -45,10 +45,10 @@ func num(t *testing.T, row map[string]string, col string) float64 {
 // same is bit-for-bit equality, with NaN equal to NaN.
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
-// serverConfig is the boinc preset's configuration.
+// serverConfig is the v3pfc-boinc preset's configuration.
 func serverConfig(t *testing.T) *Config {
 	t.Helper()
-	p, err := policy.New(policy.Spec{Name: "boinc"})
+	p, err := policy.New(policy.Spec{Name: "v3pfc-boinc"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func (pc *pfcCase) job(t *testing.T, r map[string]string) (Job, *HostVersion, *V
 }
 
 // TestGoldenPFCCases replays every row of pfc_cases.csv (BOINC's get_pfc
-// and assign_credit_set) through the boinc preset and compares every
+// and assign_credit_set) through the v3pfc-boinc preset and compares every
 // output bit for bit.
 func TestGoldenPFCCases(t *testing.T) {
 	rows := readGolden(t, "pfc_cases.csv")

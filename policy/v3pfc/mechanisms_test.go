@@ -164,7 +164,7 @@ func TestAveragingVariants(t *testing.T) {
 	_, d := feed("design")
 	_, w := feed("est_weighted")
 	if !near(b, (11+3)/12.0, 1e-12) {
-		t.Errorf("boinc: mean of 12 = %.6g, want %.6g", b, 14/12.0)
+		t.Errorf("v3pfc-boinc: mean of 12 = %.6g, want %.6g", b, 14/12.0)
 	}
 	// design: 10 straight samples (avg 1), then exponential: 1 + 0.01*2, then 0.99 of that + 0.01.
 	wantD := (1 + 0.01*2)
@@ -200,12 +200,12 @@ func TestAnonymousPlatform(t *testing.T) {
 // TestOneTimeCheats: v2 caps a claim at 10 x the app's mean; v29 puts the
 // host on probation, which takes it out of the trusted mean.
 func TestOneTimeCheats(t *testing.T) {
-	p := newPolicy(t, "design-v2", policy.Options{"averaging": "design"})
+	p := newPolicy(t, "v3pfc-design-v2", policy.Options{"averaging": "design"})
 	p.apps[0].MinAvgPFC, p.apps[0].Defined = 0.5, true
 	if got, want := validate(p, 1e8, result(1, 0, 1e8, 4e9, 0)), policy.FlopsToCreditAssign(10*0.5*est, 200); !near(got, want, 1e-12) {
 		t.Errorf("v2: credit %g, want the cap %g", got, want)
 	}
-	q := newPolicy(t, "design-v29", nil)
+	q := newPolicy(t, "v3pfc-design-v29", nil)
 	q.vers[0].PFC = policy.Average{N: 50, Avg: 1}
 	honest, cheat := result(1, 0, 2500, 4e9, 0), result(2, 0, 2500*25, 4e9, 0) // 25 x the mean
 	got := validate(q, 1e5, honest, cheat)
@@ -221,7 +221,7 @@ func TestOneTimeCheats(t *testing.T) {
 // error; v29's probation caps Scale(H) at 1 and suspends host scaling
 // for a delay bound.
 func TestCherryReset(t *testing.T) {
-	p := newPolicy(t, "design-v2", nil)
+	p := newPolicy(t, "v3pfc-design-v2", nil)
 	p.vers[0].W = ratioAverage{N: 200, Num: 400, Den: 200}
 	hv := p.hav(3, 0)
 	hv.W = ratioAverage{N: 20, Num: 2, Den: 20} // looks 20 x more efficient
@@ -230,7 +230,7 @@ func TestCherryReset(t *testing.T) {
 		t.Errorf("v2 reset: host average %g, want the version's 2", got)
 	}
 
-	q := newPolicy(t, "design-v29", policy.Options{"cherry": "probation"})
+	q := newPolicy(t, "v3pfc-design-v29", policy.Options{"cherry": "probation"})
 	q.vers[0].PFC = policy.Average{N: 200, Avg: 2}
 	hq := q.hav(3, 0)
 	hq.PFC = policy.Average{N: 20, Avg: 0.5}
@@ -250,7 +250,7 @@ func TestCherryReset(t *testing.T) {
 // TestCentralFactor: a GPU-only app is scaled by the RAC-weighted mean
 // scale of GPU versions of the same plan class in apps with both kinds.
 func TestCentralFactor(t *testing.T) {
-	p, err := policy.New(policy.Spec{Name: "c", Base: "design-v29"})
+	p, err := policy.New(policy.Spec{Name: "c", Base: "v3pfc-design-v29"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestCentralFactor(t *testing.T) {
 // TestAbsurdClaimStaysFinite: a claim of 1e304 FLOPS through the reported
 // peak never makes credit infinite or NaN under any preset.
 func TestAbsurdClaimStaysFinite(t *testing.T) {
-	for _, base := range []string{"boinc", "boinc-classic", "design-v29", "design-v2"} {
+	for _, base := range []string{"v3pfc-boinc", "v3pfc-boinc-classic", "v3pfc-design-v29", "v3pfc-design-v2"} {
 		p := newPolicy(t, base, nil)
 		got := validate(p, 1e6, result(1, 0, 1e5, 1e304, 0))
 		if math.IsNaN(got) || math.IsInf(got, 0) || got < 0 {

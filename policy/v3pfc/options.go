@@ -116,20 +116,20 @@ func parse(opts policy.Options) (*Config, error) {
 // Presets are the documented option sets; each is registered as a
 // policy instance name.
 var Presets = []*policy.Preset{
-	{Name: "boinc", Kind: "v3pfc", Standard: true,
+	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD, CREDIT-SPEC 4-10)",
 		Options: policy.Options{}},
-	{Name: "boinc-classic", Kind: "v3pfc",
+	{Name: "v3pfc-boinc-classic", Kind: "v3pfc",
 		Doc:     "the server code of 2012-2025 (CREDIT-SPEC 13): no benchmark substitution except <= 0 -> 1e10, claims above the bound get the WU estimate",
 		Options: policy.Options{"failed_benchmark": "classic", "sanity": "wu_estimate"}},
-	{Name: "design-v29", Kind: "v3pfc", Standard: true,
+	{Name: "v3pfc-design-v29", Kind: "v3pfc", Standard: true,
 		Doc: "the CreditNew design page, version 29 (seed 001)",
 		Options: policy.Options{
 			"scale": "100", "peak": "reported", "failed_benchmark": "none", "sanity": "default_pfc", "max_granted_credit": "0",
 			"averaging": "design", "gpu_only": "central", "timing": "continuous", "anonymous": "app_average",
 			"replicas": "mean_trusted", "one_time": "probation", "one_time_factor": "20",
 		}},
-	{Name: "design-v2", Kind: "v3pfc",
+	{Name: "v3pfc-design-v2", Kind: "v3pfc",
 		Doc: "the CreditNew design page, version 2 (seed 004)",
 		Options: policy.Options{
 			"peak": "reported", "failed_benchmark": "none", "sanity": "none", "max_granted_credit": "0",
