@@ -29,6 +29,9 @@ func FormatFloat(f float64) string {
 	if f == 0 {
 		return "0" // also folds -0
 	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "" // undefined: an empty cell, never NaN or Inf in a file
+	}
 	return strconv.FormatFloat(f, 'g', 12, 64)
 }
 

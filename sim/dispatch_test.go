@@ -335,3 +335,47 @@ func TestOneTimeClaimAtTheServer(t *testing.T) {
 		}
 	}
 }
+
+// idCheck fails on a result finished twice or with a non-finite truth.
+type idCheck struct {
+	t    *testing.T
+	seen map[int64]bool
+	n    int
+}
+
+func (c *idCheck) ResultDone(r *sim.Record) {
+	c.n++
+	if c.seen[r.View.ID] {
+		c.t.Fatalf("result %d finished twice", r.View.ID)
+	}
+	c.seen[r.View.ID] = true
+	for _, x := range []float64{r.Flops, r.Runtime, r.DeviceSeconds, r.EstRuntime} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			c.t.Fatalf("result %d: non-finite truth %+v", r.View.ID, *r)
+		}
+	}
+}
+func (c *idCheck) Day(*sim.DayState) {}
+
+// TestResultSlotsAreNotReusedWhileInUse: results cancelled in the feeder
+// (their workunit was validated or failed before they were sent) are freed
+// only when the feeder reaches them. Freeing them twice handed a slot to
+// two results at once, which showed as NaN runtimes; this run, with
+// errors, spare replicas and long off periods, used to trigger it.
+func TestResultSlotsAreNotReusedWhileInUse(t *testing.T) {
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=300", "duration=25d", "warmup=2d",
+		"hosts.error_rate={dist: const, mean: 0.1}", "projects[0].apps[0].target_nresults=3",
+		"hosts.availability.off_period={dist: lognormal, mean: 1d, cv: 3}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &idCheck{t: t, seen: map[int64]bool{}}
+	cfg, err := runner.Config(s, 0, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.New(cfg).Run(nil)
+	if c.n < 10000 {
+		t.Errorf("only %d results finished", c.n)
+	}
+}

@@ -329,6 +329,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 // report is the server receiving a finished result (scheduler side).
 func (s *Sim) report(ri int32) {
 	r := s.res(ri)
+
 	h := &s.hosts[r.host]
 	w := &s.wus[r.wu]
 	r.st = stReported
@@ -546,9 +547,11 @@ func (s *Sim) maybeFree(wi int32) {
 	}
 	for _, ri := range w.results {
 		r := s.res(ri)
-		if r.st == stUnsent {
+		if r.st == stUnsent || r.st == stCancelled {
+			// Still in the feeder: freed when taken. Freeing it here too
+			// would hand the slot out twice.
 			r.st = stCancelled
-			continue // still in the feeder; freed when taken
+			continue
 		}
 		r.gen++
 		s.freeRes = append(s.freeRes, ri)

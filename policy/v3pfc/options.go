@@ -119,7 +119,7 @@ var Presets = []*policy.Preset{
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD, CREDIT-SPEC 4-10)",
 		Options: policy.Options{}},
-	{Name: "v3pfc-boinc-classic", Kind: "v3pfc",
+	{Name: "v3pfc-boinc-classic", Kind: "v3pfc", Standard: true,
 		Doc:     "the server code of 2012-2025 (CREDIT-SPEC 13): no benchmark substitution except <= 0 -> 1e10, claims above the bound get the WU estimate",
 		Options: policy.Options{"failed_benchmark": "classic", "sanity": "wu_estimate"}},
 	{Name: "v3pfc-design-v29", Kind: "v3pfc", Standard: true,
@@ -129,7 +129,7 @@ var Presets = []*policy.Preset{
 			"averaging": "design", "gpu_only": "central", "timing": "continuous", "anonymous": "app_average",
 			"replicas": "mean_trusted", "one_time": "probation", "one_time_factor": "20",
 		}},
-	{Name: "v3pfc-design-v2", Kind: "v3pfc",
+	{Name: "v3pfc-design-v2", Kind: "v3pfc", Standard: true,
 		Doc: "the CreditNew design page, version 2 (seed 004)",
 		Options: policy.Options{
 			"peak": "reported", "failed_benchmark": "none", "sanity": "none", "max_granted_credit": "0",
