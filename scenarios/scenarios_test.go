@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/creditsim/creditsim/policy/sciunited"
 	_ "github.com/creditsim/creditsim/policy/v1peak"
+	_ "github.com/creditsim/creditsim/policy/v2actual"
+	_ "github.com/creditsim/creditsim/policy/v3pfc"
 )
 
 func TestBuiltinsLoad(t *testing.T) {
