@@ -260,10 +260,10 @@ type Gauger interface {
 // RuntimeAccounting is implemented by policies that credit runtime, not
 // jobs (Science United): their credit reaches accounts through
 // ClientReport, and Accrued attributes it to results for the figures,
-// G(r) = the credit accrued while r ran, given the estimated FLOPs
-// (runtime x reported peak) the client counted for r, whatever r's fate.
+// G(r) = the credit accrued while r ran for runtime seconds on the
+// devices its version uses, whatever r's fate.
 type RuntimeAccounting interface {
-	Accrued(r *Result, estimatedFlops float64) float64
+	Accrued(r *Result, runtime float64) float64
 }
 
 // Historian is implemented by policies that keep a history worth writing

@@ -525,7 +525,7 @@ func (s *Sim) finish(ri int32) {
 		// Runtime accounting credits the time a job ran, whatever its fate.
 		for p, pol := range s.pols {
 			if ra, ok := pol.(policy.RuntimeAccounting); ok {
-				s.grantBuf[p] = ra.Accrued(&r.view, r.ran*estimatedPeak(&r.view, v))
+				s.grantBuf[p] = ra.Accrued(&r.view, r.ran)
 			}
 		}
 		s.cfg.Observer.ResultDone(&s.rec)

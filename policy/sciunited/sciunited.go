@@ -37,11 +37,11 @@ type Limits struct {
 
 // record is the accounting's state for one (host, project).
 type record struct {
-	seen    bool
-	time    float64 // of the last call
-	est     float64 // estimated FLOPs reported then
-	perFlop float64 // credit per estimated FLOP at the last call
-	user    int
+	seen  bool
+	time  float64 // of the last call
+	est   float64 // estimated FLOPs reported then
+	share float64 // credit granted over credit claimed at the last call (the clamp)
+	user  int
 	// Reconciliation: credit granted so far, the project's validated
 	// credit for the host, and an adjustment due at the next call.
 	total, validated, pending float64
@@ -191,14 +191,13 @@ func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
 	if rec.seen {
 		d := p.lim.Delta(c, rec.time, rec.est)
 		credit = policy.Finite(policy.FlopsToCredit(d, p.scale))
-		if raw := c.EstimatedFlops - rec.est; raw > 0 {
-			rec.perFlop = credit / raw
+		if raw := policy.FlopsToCredit(c.EstimatedFlops-rec.est, p.scale); raw > 0 {
+			rec.share = credit / raw
 		}
 		p.granted += credit
 	} else {
-		// Until a delta has been seen, credit per estimated FLOP is the
-		// scale's: only the sanity check lowers it.
-		rec.perFlop = policy.FlopsToCredit(1, p.scale)
+		// Until a delta has been seen nothing was clamped.
+		rec.share = 1
 	}
 	if rec.pending != 0 {
 		p.movedAbs += math.Abs(rec.pending)
@@ -229,15 +228,30 @@ func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
 		policy.Gauge{Name: "reconciled_net_fraction", Value: p.movedNet / p.granted})
 }
 
-// Accrued attributes credit to a result: the estimated FLOPs the client
-// counted while it ran, at the host's last credit per estimated FLOP for
-// the project; nothing before the host's first call.
-func (p *Policy) Accrued(r *policy.Result, estimatedFlops float64) float64 {
+// Accrued attributes credit to a result: its runtime x the plausible
+// peak FLOPS of the devices its version uses (an implausible reported
+// speed counts as the default, as at the calls), at the scale, times the
+// share of its claims the host's last call granted; nothing before the
+// host's first call.
+func (p *Policy) Accrued(r *policy.Result, runtime float64) float64 {
 	rec := p.records[[2]int{r.HostID, r.ProjectID}]
-	if rec == nil {
+	if rec == nil || !rec.seen {
 		return 0
 	}
-	return policy.Finite(estimatedFlops * rec.perFlop)
+	v := &p.world.Versions[r.VersionID]
+	cpu := r.HostPFpops
+	if !(cpu >= 0) || cpu > p.lim.MaxCPUFlops {
+		cpu = p.lim.DefaultCPUFlops
+	}
+	peak := v.CPUUsage * cpu
+	if v.Resource.IsGPU() {
+		gpu := r.HostGPUPeak
+		if !(gpu >= 0) || gpu > p.lim.MaxGPUFlops {
+			gpu = p.lim.DefaultGPUFlops
+		}
+		peak += v.GPUUsage * gpu
+	}
+	return policy.Finite(policy.FlopsToCredit(runtime*peak, p.scale) * rec.share)
 }
 
 // History returns the daily history per user and project as CSV rows

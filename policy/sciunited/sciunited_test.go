@@ -13,7 +13,8 @@ func newPolicy(t *testing.T, opts policy.Options) *Policy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Init(&policy.World{Projects: []policy.Project{{ID: 0, Name: "p"}, {ID: 1, Name: "q"}}})
+	p.Init(&policy.World{Projects: []policy.Project{{ID: 0, Name: "p"}, {ID: 1, Name: "q"}},
+		Versions: []policy.AppVersion{{ID: 0, Resource: policy.CPU, CPUUsage: 1}}})
 	return p.(*Policy)
 }
 
@@ -73,21 +74,28 @@ func TestSanityCheck(t *testing.T) {
 	}
 }
 
-// TestAccrued: a result's credit is its estimated FLOPs at the host's
-// credit per estimated FLOP; nothing before the host's first call.
+// TestAccrued: a result's credit is its runtime x the plausible peak of
+// its devices at the scale, times the share the host's last call granted;
+// nothing before the host's first call.
 func TestAccrued(t *testing.T) {
 	p := newPolicy(t, nil)
-	r := &policy.Result{HostID: 1, ProjectID: 0}
-	if got := p.Accrued(r, 8.64e13); got != 0 {
+	r := &policy.Result{HostID: 1, ProjectID: 0, VersionID: 0, HostPFpops: 4e9}
+	if got := p.Accrued(r, 21600); got != 0 {
 		t.Errorf("before the first call: %v", got)
 	}
 	p.ClientReport(call(0, 0))
-	if got := p.Accrued(r, 8.64e13); got != 200 {
+	// 21600 s at 4 GFLOPS = 8.64e13 FLOPs: 200 credits.
+	if got := p.Accrued(r, 21600); got != 200 {
 		t.Errorf("after the first call: %v, want 200", got)
 	}
-	// A host clamped to half its claim gets half per estimated FLOP.
+	// An implausible speed counts as the default 4.3 GFLOPS.
+	liar := &policy.Result{HostID: 1, ProjectID: 0, VersionID: 0, HostPFpops: 1e304}
+	if got, want := p.Accrued(liar, 21600), 200*4.3/4; math.Abs(got-want) > 1e-9 {
+		t.Errorf("implausible speed: %v, want %v", got, want)
+	}
+	// A host clamped to half its claim gets half.
 	p.ClientReport(call(1000, 2*8*4e9*1000))
-	if got := p.Accrued(r, 8.64e13); math.Abs(got-100) > 1e-9 {
+	if got := p.Accrued(r, 21600); math.Abs(got-100) > 1e-9 {
 		t.Errorf("clamped host: %v, want 100", got)
 	}
 }
