@@ -83,8 +83,8 @@ func Load(file string, data []byte, overrides []string) (*Scenario, error) {
 	if doc.Kind != yaml.MappingNode {
 		return nil, Errors{{File: file, Line: doc.Line, Reason: "a scenario must be a mapping of keys to values"}}
 	}
-	for _, o := range overrides {
-		if err := l.override(doc, o); err != nil {
+	for k, o := range overrides {
+		if err := l.override(doc, o, overrideLine+k); err != nil {
 			return nil, Errors{err}
 		}
 	}
@@ -133,7 +133,12 @@ func (l *loader) yamlError(err error) *Error {
 		e := &Error{File: l.file, Line: n, Reason: reason}
 		if p := l.pathAtLine(n); p != "" {
 			e.Field = p
-			e.Set = l.sets[p]
+			for q := p; q != "" && e.Set == ""; q = parent(q) {
+				e.Set = l.sets[q]
+			}
+		}
+		if n >= overrideLine {
+			e.Line = 0
 		}
 		return e
 	}
@@ -158,7 +163,7 @@ func (l *loader) fieldError(fe param.FieldError) *Error {
 			e.Set = s
 			return e
 		}
-		if ln, ok := l.lines[p]; ok && ln > 0 {
+		if ln, ok := l.lines[p]; ok && ln > 0 && ln < overrideLine {
 			e.Line = ln
 			return e
 		}
@@ -274,7 +279,7 @@ var stepRE = regexp.MustCompile(`^([A-Za-z0-9_\-]+)((?:\[\d+\])*)$`)
 
 // override applies one --set path=value to the tree. The value is parsed
 // as YAML, so lists and mappings can be given too.
-func (l *loader) override(doc *yaml.Node, o string) *Error {
+func (l *loader) override(doc *yaml.Node, o string, line int) *Error {
 	path, value, ok := strings.Cut(o, "=")
 	path = strings.TrimSpace(path)
 	bad := func(reason string) *Error {
@@ -293,7 +298,7 @@ func (l *loader) override(doc *yaml.Node, o string) *Error {
 	} else {
 		val = v.Content[0]
 	}
-	clearLines(val)
+	setLines(val, line)
 	cur := doc
 	steps := strings.Split(path, ".")
 	full := ""
@@ -307,10 +312,10 @@ func (l *loader) override(doc *yaml.Node, o string) *Error {
 		if cur.Kind != yaml.MappingNode {
 			return bad(fmt.Sprintf("%s is not a mapping", parent(full)))
 		}
-		var next *yaml.Node
+		var next, keyNode *yaml.Node
 		for i := 0; i+1 < len(cur.Content); i += 2 {
 			if cur.Content[i].Value == key {
-				next = cur.Content[i+1]
+				keyNode, next = cur.Content[i], cur.Content[i+1]
 			}
 		}
 		idx := regexp.MustCompile(`\d+`).FindAllString(m[2], -1)
@@ -323,9 +328,10 @@ func (l *loader) override(doc *yaml.Node, o string) *Error {
 			if last {
 				next = val
 			}
-			cur.Content = append(cur.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, next)
+			cur.Content = append(cur.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key, Line: line}, next)
 		} else if last {
 			*next = *val
+			keyNode.Line = line // the path is the override's now
 		}
 		for _, is := range idx {
 			i, _ := strconv.Atoi(is)
@@ -344,10 +350,15 @@ func (l *loader) override(doc *yaml.Node, o string) *Error {
 	return nil
 }
 
-func clearLines(n *yaml.Node) {
-	n.Line, n.Column = 0, 0
+// overrideLine numbers the nodes of --set values, which have no line in
+// the file: override k's nodes get line overrideLine+k, so an error yaml
+// reports at that line names the override it came from.
+const overrideLine = 1 << 30
+
+func setLines(n *yaml.Node, line int) {
+	n.Line, n.Column = line, 0
 	for _, c := range n.Content {
-		clearLines(c)
+		setLines(c, line)
 	}
 }
 

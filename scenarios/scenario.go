@@ -67,6 +67,12 @@ type Server struct {
 	PerfInfoPeriod param.Duration `yaml:"perf_info_period"`
 	// MaxJobsPerRPC caps the jobs sent in one scheduler reply.
 	MaxJobsPerRPC int `yaml:"max_jobs_per_rpc"`
+	// MaxJobsInProgress is BOINC's max_wus_in_progress: at most this many
+	// jobs queued or running per CPU core on a host (0: no limit, BOINC's
+	// default). MaxJobsInProgressGPU is max_wus_in_progress_gpu, per GPU.
+	// A client that hits the limit gets no work and backs off.
+	MaxJobsInProgress    int `yaml:"max_jobs_in_progress"`
+	MaxJobsInProgressGPU int `yaml:"max_jobs_in_progress_gpu"`
 }
 
 // Output holds settings of what a run writes.
@@ -152,6 +158,12 @@ func (s *Scenario) Validate() []param.FieldError {
 	sv.Positive("perf_info_period", float64(s.Server.PerfInfoPeriod))
 	if s.Server.MaxJobsPerRPC < 1 {
 		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC, "must be at least 1")
+	}
+	if s.Server.MaxJobsInProgress < 0 {
+		sv.Fail("max_jobs_in_progress", s.Server.MaxJobsInProgress, "must be 0 (no limit) or more")
+	}
+	if s.Server.MaxJobsInProgressGPU < 0 {
+		sv.Fail("max_jobs_in_progress_gpu", s.Server.MaxJobsInProgressGPU, "must be 0 (no limit) or more")
 	}
 	s.Hosts.Validate(k.Field("hosts"))
 	platforms := map[string]bool{}

@@ -35,8 +35,11 @@ func TestOverrides(t *testing.T) {
 		{"hosts.initial", "--set takes path=value"},
 		{"hosts.initial=-4", "(--set hosts.initial=-4): hosts.initial: -4: must not be negative"},
 		{"duration=5", `duration "5" has no unit`},
+		// A bad value in one override is blamed on it, not on a later one.
+		{"hosts.report_delay=0", `(--set hosts.report_delay=0): hosts.report_delay: duration "0" has no unit`},
+		{"hosts.agents=[{kind: cherry_picker, threshold: 5}]", `threshold: 5}]): hosts.agents[0].threshold: duration "5"`},
 	} {
-		_, err := Open("baseline", []string{c.set})
+		_, err := Open("baseline", []string{c.set, "server.max_jobs_in_progress=2"})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("--set %s: %v, want %q", c.set, err, c.want)
 		}

@@ -13,6 +13,10 @@ type Server struct {
 	FeederPeriod     float64
 	PerfInfoPeriod   float64
 	MaxJobsPerRPC    int
+	// MaxJobsInProgress and MaxJobsInProgressGPU limit the jobs queued or
+	// running per CPU core and per GPU; 0 is no limit.
+	MaxJobsInProgress    int
+	MaxJobsInProgressGPU int
 }
 
 // Config is one replication of a scenario.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -377,5 +378,67 @@ func TestResultSlotsAreNotReusedWhileInUse(t *testing.T) {
 	sim.New(cfg).Run(nil)
 	if c.n < 10000 {
 		t.Errorf("only %d results finished", c.n)
+	}
+}
+
+// inProgress counts each host's jobs sent and not yet reported, at every
+// send; with report_delay 0 and no errors, timeouts or departures that is
+// exactly the jobs queued or running.
+type inProgress struct {
+	recorder
+	held, peak map[int]int
+}
+
+func (p *inProgress) Init(w *policy.World) {
+	p.recorder.Init(w)
+	p.held, p.peak = map[int]int{}, map[int]int{}
+}
+func (p *inProgress) Sent(x *policy.Result) {
+	p.held[x.HostID]++
+	p.peak[x.HostID] = max(p.peak[x.HostID], p.held[x.HostID])
+}
+func (p *inProgress) Reported(x *policy.Result) { p.held[x.HostID]-- }
+
+// TestMaxJobsInProgress: max_wus_in_progress N holds a host to N jobs
+// queued or running per CPU core, and the limit binds (hosts reach it);
+// without it the same hosts hold more.
+func TestMaxJobsInProgress(t *testing.T) {
+	peaks := func(limit string) (map[int]int, []*hosts.Host) {
+		s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=60", "hosts.arrivals_per_day=0",
+			"duration=6d", "warmup=1d", "projects[0].apps[0].delay_bound=2d", "hosts.availability.model=always", "hosts.error_rate={dist: const, mean: 0}",
+			"hosts.report_delay=0s", "server.max_jobs_in_progress=" + limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := runner.Config(s, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &inProgress{}
+		cfg.Policies = []policy.Policy{rec}
+		x := sim.New(cfg)
+		x.Run(nil)
+		return rec.peak, x.Hosts()
+	}
+	limited, hs := peaks("1")
+	atLimit := 0
+	for id, n := range limited {
+		switch c := hs[id].NCPUs; {
+		case n > c:
+			t.Errorf("host %d with %d cores held %d jobs under a limit of 1 per core", id, c, n)
+		case n == c:
+			atLimit++
+		}
+	}
+	free, _ := peaks("0")
+	above := 0
+	for id, n := range free {
+		if n > hs[id].NCPUs {
+			above++
+		}
+	}
+	t.Logf("limit 1 per core: %d of %d hosts reach it; no limit: %d hold more", atLimit, len(limited), above)
+	if len(limited) == 0 || atLimit < len(limited)/2 || above < len(free)/2 {
+		t.Errorf("%d hosts at the limit, %d above it without one: the limit does not bind", atLimit, above)
 	}
 }

@@ -132,7 +132,8 @@ func (s *Sim) requestWork(i int) int {
 		if p < 0 {
 			continue
 		}
-		for sent < s.cfg.Server.MaxJobsPerRPC && s.queuedSeconds(h, gpu) < target {
+		room := s.inProgressRoom(h, gpu)
+		for sent < s.cfg.Server.MaxJobsPerRPC && room > 0 && s.queuedSeconds(h, gpu) < target {
 			ai := s.pickApp(h, p, gpu)
 			if ai < 0 {
 				break
@@ -152,9 +153,32 @@ func (s *Sim) requestWork(i int) int {
 			s.send(i, ri, vid)
 			hv.nToday++
 			sent++
+			room--
 		}
 	}
 	return sent
+}
+
+// inProgressRoom is how many more jobs of the resource kind the host may
+// hold under max_wus_in_progress (per CPU core) or max_wus_in_progress_gpu
+// (per GPU); MaxInt without a limit.
+func (s *Sim) inProgressRoom(h *hostState, gpu bool) int {
+	per, n := s.cfg.Server.MaxJobsInProgress, h.h.NCPUs
+	if gpu {
+		per, n = s.cfg.Server.MaxJobsInProgressGPU, h.h.NGPUs
+	}
+	if per == 0 {
+		return math.MaxInt
+	}
+	held := 0
+	for _, lst := range [2][]int32{h.queue, h.running} {
+		for _, ri := range lst {
+			if s.versions[s.res(ri).vid].Resource.IsGPU() == gpu {
+				held++
+			}
+		}
+	}
+	return per*n - held
 }
 
 // pickApp chooses among the project's apps usable on the resource by weight.
