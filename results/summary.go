@@ -199,3 +199,44 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(k)
 	return k
 }
+
+// UnmarshalJSON reads a number, or null as NaN (undefined).
+func (x *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*x = Num(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return err
+	}
+	*x = Num(f)
+	return nil
+}
+
+// Flat returns every figure of the policy under its dotted name, the
+// names ci95 uses ("honest_ratio", "cheat_ratio.fake_results"); an
+// undefined figure is NaN.
+func (p *PolicySummary) Flat() map[string]Num {
+	m := map[string]Num{
+		"scale":                    p.Scale,
+		"device_neutrality":        p.DeviceNeutrality,
+		"host_neutrality_cv":       p.HostNeutralityCV,
+		"host_neutrality_range":    p.HostNeutralityRange,
+		"host_gd_efficiency_slope": p.HostGDEfficiencySlope,
+		"project_neutrality":       p.ProjectNeutrality,
+		"honest_ratio":             p.HonestRatio,
+		"failed_benchmark_ratio":   p.FailedBenchmarkRatio,
+		"worst_account_ratio":      p.WorstAccountRatio,
+		"total_credit":             p.TotalCredit,
+		"credit_spread":            p.CreditSpread,
+	}
+	for prefix, sub := range map[string]map[string]Num{"cheat_ratio.": p.CheatRatio, "cheat_credit_per_day.": p.CheatCreditPerDay,
+		"device_neutrality.": p.DeviceNeutralityByPlanClass, "cross_project.": p.CrossProject,
+		"settle_days.": p.SettleDays, "rac_gflops.": p.RACGFLOPS} {
+		for k, v := range sub {
+			m[prefix+k] = v
+		}
+	}
+	return m
+}

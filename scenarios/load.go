@@ -89,6 +89,11 @@ func Load(file string, data []byte, overrides []string) (*Scenario, error) {
 		}
 	}
 	l.walk(doc, reflect.TypeOf(Scenario{}), "")
+	for _, e := range l.errs {
+		if e.Line >= overrideLine {
+			e.Line = 0 // an override's node: the error names the --set
+		}
+	}
 	if len(l.errs) > 0 {
 		return nil, l.errs
 	}

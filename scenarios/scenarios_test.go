@@ -30,7 +30,7 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("overrides not applied: %d %v %v", s.Hosts.Initial, s.Projects[0].Apps[0].Versions[1].Efficiency, s.Server.FeederPeriod)
 	}
 	for _, c := range []struct{ set, want string }{
-		{"hosts.nosuch=1", `(--set hosts.nosuch=1): hosts.nosuch: unknown field "nosuch"`},
+		{"hosts.nosuch=1", `builtin:baseline (--set hosts.nosuch=1): hosts.nosuch: unknown field "nosuch"`},
 		{"projects[3].name=x", "projects has no element 3"},
 		{"hosts.initial", "--set takes path=value"},
 		{"hosts.initial=-4", "(--set hosts.initial=-4): hosts.initial: -4: must not be negative"},

@@ -36,6 +36,8 @@ const usage = `creditsim simulates BOINC's credit systems side by side.
 
 Usage:
   creditsim run [FILE|NAME] [flags]   run a scenario (default: the built-in baseline)
+  creditsim sweep SWEEP.yaml [flags]  run a parameter sweep
+  creditsim merge DIR... [-o OUT]     join a sharded sweep's folders
   creditsim validate FILE|NAME        check a scenario and print it resolved
   creditsim scenarios [NAME]          list built-in scenarios, or print one
   creditsim policies                  list credit policies, presets and options
@@ -50,6 +52,17 @@ Run flags (before or after the scenario):
   --force                replace an existing output folder
   --no-plots             skip the PNG plots and report.html
   -j N                   replications in parallel (default: all cores)
+  -q, --quiet            print nothing but errors
+
+Sweep flags:
+  -o, --out DIR          output folder (default ./out/sweep-<name>)
+  -j N                   cores (default: all)
+  --shard i/n            run shard i of n (1 <= i <= n); without it, read
+                         SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes'
+                         JOB_COMPLETION_INDEX with --shard-count N or
+                         CREDITSIM_SHARD_COUNT
+  --resume               skip points already done
+  --force                start over (a shard reruns its own points)
   -q, --quiet            print nothing but errors
 `
 
@@ -68,6 +81,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
+	case "sweep":
+		return cmdSweep(args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
 	case "scenarios":
 		return cmdScenarios(args[1:], stdout, stderr)
 	case "policies":

@@ -31,6 +31,10 @@ type Options struct {
 	Progress func(float64)
 	// NoPlots skips the PNG plots and report.html (sweeps, quick runs).
 	NoPlots bool
+	// Slots, if set, is shared by several runs (a sweep's points): a
+	// replication holds one of its buffered places while it runs, so
+	// the runs together use at most cap(Slots) cores.
+	Slots chan struct{}
 }
 
 // Outcome is what a run produced.
@@ -103,7 +107,13 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		go func() {
 			defer wg.Done()
 			for r := range jobs {
+				if opts.Slots != nil {
+					opts.Slots <- struct{}{}
+				}
 				outs[r], errs[r] = runOne(s, r, win, func(f float64) { report(r, f) })
+				if opts.Slots != nil {
+					<-opts.Slots
+				}
 			}
 		}()
 	}

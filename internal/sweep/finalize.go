@@ -1,0 +1,323 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/creditsim/creditsim/results"
+)
+
+// manifest is the sweep section of sweep.resolved.yaml: all that merging
+// and the final tables need, without the base scenario's file.
+type manifest struct {
+	Name         string `yaml:"name"`
+	Seed         uint64 `yaml:"seed"`
+	Replications int    `yaml:"replications"`
+	Combine      string `yaml:"combine"`
+	Parameters   []struct {
+		Path   string   `yaml:"path"`
+		Values []string `yaml:"values"`
+	} `yaml:"parameters"`
+	Plots  []string `yaml:"plots"`
+	Points []struct {
+		ID     string `yaml:"id"`
+		Seed   uint64 `yaml:"seed"`
+		Values string `yaml:"values"`
+	} `yaml:"points"`
+}
+
+func parseManifest(b []byte) (*manifest, error) {
+	var doc struct {
+		Sweep manifest `yaml:"sweep"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", manifestFile, err)
+	}
+	if len(doc.Sweep.Points) == 0 || len(doc.Sweep.Parameters) == 0 {
+		return nil, fmt.Errorf("%s: no points", manifestFile)
+	}
+	return &doc.Sweep, nil
+}
+
+// pointData is one point as read back from its folder.
+type pointData struct {
+	ID     string
+	Seed   uint64
+	Values []string // per parameter
+	Sum    *results.Summary
+}
+
+// Finalize reads every point's folder in dir and writes the sweep's
+// tables (sweep.csv, sweep.json) and plots; all points must be present.
+func Finalize(dir string) error {
+	man, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return err
+	}
+	m, err := parseManifest(man)
+	if err != nil {
+		return err
+	}
+	pts := make([]pointData, len(m.Points))
+	for k, mp := range m.Points {
+		pd := &pts[k]
+		pd.ID, pd.Seed = mp.ID, mp.Seed
+		var info struct {
+			Values []struct {
+				Value string `json:"value"`
+			} `json:"values"`
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "points", mp.ID, "point.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &info)
+		}
+		if err != nil {
+			return fmt.Errorf("point %s: %v", mp.ID, err)
+		}
+		for _, v := range info.Values {
+			pd.Values = append(pd.Values, v.Value)
+		}
+		b, err = os.ReadFile(filepath.Join(dir, "points", mp.ID, "summary.json"))
+		if err == nil {
+			pd.Sum = &results.Summary{}
+			err = json.Unmarshal(b, pd.Sum)
+		}
+		if err != nil {
+			return fmt.Errorf("point %s: %v", mp.ID, err)
+		}
+	}
+	files := map[string][]byte{}
+	files["sweep.csv"] = sweepCSV(m, pts)
+	js, err := sweepJSON(m, pts)
+	if err != nil {
+		return err
+	}
+	files["sweep.json"] = js
+	plots, err := sweepPlots(m, pts)
+	if err != nil {
+		return err
+	}
+	for name, b := range plots {
+		files[name] = b
+	}
+	for _, name := range results.SortedKeys(files) {
+		if err := results.WriteFileAtomic(filepath.Join(dir, name), files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// policyNames returns the policies of a sweep's points, sorted.
+func policyNames(pts []pointData) []string {
+	set := map[string]bool{}
+	for _, p := range pts {
+		for n := range p.Sum.Policies {
+			set[n] = true
+		}
+	}
+	return results.SortedKeys(set)
+}
+
+func sweepCSV(m *manifest, pts []pointData) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	head := []string{"point"}
+	for _, p := range m.Parameters {
+		head = append(head, p.Path)
+	}
+	w.Write(append(head, "policy", "figure", "mean", "ci95_low", "ci95_high", "replications"))
+	for _, pd := range pts {
+		for _, name := range policyNames(pts) {
+			ps := pd.Sum.Policies[name]
+			if ps == nil {
+				continue
+			}
+			flat := ps.Flat()
+			for _, fig := range results.SortedKeys(flat) {
+				row := append([]string{pd.ID}, pd.Values...)
+				lo, hi := "", ""
+				if ci, ok := ps.CI95[fig]; ok {
+					lo, hi = results.FormatFloat(float64(ci[0])), results.FormatFloat(float64(ci[1]))
+				}
+				w.Write(append(row, name, fig, results.FormatFloat(float64(flat[fig])), lo, hi, strconv.Itoa(pd.Sum.Replications)))
+			}
+		}
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+func sweepJSON(m *manifest, pts []pointData) ([]byte, error) {
+	type figure struct {
+		Mean results.Num     `json:"mean"`
+		CI95 *[2]results.Num `json:"ci95,omitempty"`
+	}
+	type point struct {
+		ID       string                       `json:"id"`
+		Seed     uint64                       `json:"seed"`
+		Values   map[string]string            `json:"values"`
+		Results  int64                        `json:"results"`
+		Policies map[string]map[string]figure `json:"policies"`
+	}
+	type param struct {
+		Path   string   `json:"path"`
+		Values []string `json:"values"`
+	}
+	doc := struct {
+		Sweep        string  `json:"sweep"`
+		Seed         uint64  `json:"seed"`
+		Replications int     `json:"replications"`
+		Combine      string  `json:"combine"`
+		Parameters   []param `json:"parameters"`
+		Points       []point `json:"points"`
+	}{Sweep: m.Name, Seed: m.Seed, Replications: m.Replications, Combine: m.Combine}
+	for _, p := range m.Parameters {
+		doc.Parameters = append(doc.Parameters, param{p.Path, p.Values})
+	}
+	for _, pd := range pts {
+		pt := point{ID: pd.ID, Seed: pd.Seed, Values: map[string]string{}, Results: pd.Sum.Results, Policies: map[string]map[string]figure{}}
+		for i, p := range m.Parameters {
+			pt.Values[p.Path] = pd.Values[i]
+		}
+		for name, ps := range pd.Sum.Policies {
+			figs := map[string]figure{}
+			for k, v := range ps.Flat() {
+				f := figure{Mean: v}
+				if ci, ok := ps.CI95[k]; ok {
+					f.CI95 = &ci
+				}
+				figs[k] = f
+			}
+			pt.Policies[name] = figs
+		}
+		doc.Points = append(doc.Points, pt)
+	}
+	return results.JSON(doc)
+}
+
+// headline is what a sweep plots by default, with every cheat figure the
+// points define.
+var headline = []string{"honest_ratio", "host_neutrality_cv", "device_neutrality", "project_neutrality", "worst_account_ratio"}
+
+func plotFigures(m *manifest, pts []pointData) []string {
+	if len(m.Plots) > 0 {
+		return m.Plots
+	}
+	figs := append([]string(nil), headline...)
+	cheat := map[string]bool{}
+	for _, pd := range pts {
+		for _, ps := range pd.Sum.Policies {
+			for k := range ps.Flat() {
+				if strings.HasPrefix(k, "cheat_ratio.") || strings.HasPrefix(k, "cheat_credit_per_day.") {
+					cheat[k] = true
+				}
+			}
+		}
+	}
+	return append(figs, results.SortedKeys(cheat)...)
+}
+
+// sweepPlots draws each plotted figure against the parameter (one
+// parameter or zipped ones: lines with 95% bands, one per policy) or, for
+// a two-parameter grid, a heat map per policy. Larger grids are not
+// plotted (sweep.csv has them).
+func sweepPlots(m *manifest, pts []pointData) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	names := policyNames(pts)
+	oneD := len(m.Parameters) == 1 || m.Combine == "zip"
+	if !oneD && len(m.Parameters) != 2 {
+		return out, nil
+	}
+	for _, fig := range plotFigures(m, pts) {
+		get := func(pd pointData, name string) (mean, lo, hi float64) {
+			mean, lo, hi = math.NaN(), math.NaN(), math.NaN()
+			ps := pd.Sum.Policies[name]
+			if ps == nil {
+				return
+			}
+			if v, ok := ps.Flat()[fig]; ok {
+				mean = float64(v)
+			}
+			if ci, ok := ps.CI95[fig]; ok {
+				lo, hi = float64(ci[0]), float64(ci[1])
+			}
+			return
+		}
+		defined := false
+		for _, pd := range pts {
+			for _, n := range names {
+				if x, _, _ := get(pd, n); !math.IsNaN(x) {
+					defined = true
+				}
+			}
+		}
+		if !defined {
+			continue
+		}
+		if oneD {
+			p0 := m.Parameters[0]
+			var series []results.SweepSeries
+			for _, n := range names {
+				s := results.SweepSeries{Name: n}
+				for _, pd := range pts {
+					mean, lo, hi := get(pd, n)
+					s.Mean, s.Lo, s.Hi = append(s.Mean, mean), append(s.Lo, lo), append(s.Hi, hi)
+				}
+				series = append(series, s)
+			}
+			var xs []string
+			for _, pd := range pts {
+				xs = append(xs, pd.Values[0])
+			}
+			xl := p0.Path
+			if len(m.Parameters) > 1 {
+				xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
+			}
+			png, err := results.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
+			if err != nil {
+				return nil, fmt.Errorf("sweep-%s.png: %w", fig, err)
+			}
+			out["sweep-"+fig+".png"] = png
+			continue
+		}
+		px, py := m.Parameters[0], m.Parameters[1]
+		for _, n := range names {
+			z := make([][]float64, len(px.Values))
+			for i := range z {
+				z[i] = make([]float64, len(py.Values))
+				for j := range z[i] {
+					mean, _, _ := get(pts[i*len(py.Values)+j], n)
+					z[i][j] = mean
+				}
+			}
+			png, err := results.SweepHeat(m.Name+": "+fig+", "+n, px.Path, py.Path, px.Values, py.Values, z)
+			if err != nil {
+				return nil, fmt.Errorf("sweep-%s-%s.png: %w", fig, n, err)
+			}
+			if png != nil {
+				out["sweep-"+fig+"-"+n+".png"] = png
+			}
+		}
+	}
+	return out, nil
+}
+
+func pathsFrom(m *manifest, k int) []string {
+	var out []string
+	for _, p := range m.Parameters[k:] {
+		out = append(out, p.Path)
+	}
+	sort.Strings(out)
+	return out
+}

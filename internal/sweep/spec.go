@@ -1,0 +1,491 @@
+package sweep
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// Spec is a sweep file.
+type Spec struct {
+	// Name names the sweep; the default output folder is out/sweep-<name>.
+	Name string `yaml:"name"`
+	// Base is the scenario every point starts from: a built-in name or a
+	// file, relative to the sweep file.
+	Base string `yaml:"base"`
+	// Set holds overrides (path=value, as --set) applied to every point
+	// before its parameters.
+	Set []string `yaml:"set"`
+	// Seed is the master seed (default: the base scenario's).
+	Seed *uint64 `yaml:"seed"`
+	// Replications per point (default: the base scenario's).
+	Replications int `yaml:"replications"`
+	// Combine is grid (every combination, the first parameter varying
+	// slowest) or zip (the i-th value of each parameter together).
+	Combine string `yaml:"combine"`
+	// Parameters are the swept fields.
+	Parameters []Parameter `yaml:"parameters"`
+	// Plots names the figures plotted against the parameters (dotted
+	// names as in sweep.csv); default: the headline figures.
+	Plots []string `yaml:"plots"`
+}
+
+// Parameter is one swept scenario field: a list of values or a range.
+type Parameter struct {
+	// Path addresses the field as --set does: hosts.agents[0].share.
+	Path string `yaml:"path"`
+	// Values are YAML values, each written into the scenario as is.
+	Values []yaml.Node `yaml:"values"`
+	// Range is from, to and either step or count (evenly spaced, both
+	// ends included).
+	Range *Range `yaml:"range"`
+
+	line int
+	vals []string // the values as YAML text
+}
+
+// Range is an arithmetic sequence of numbers.
+type Range struct {
+	From  float64 `yaml:"from"`
+	To    float64 `yaml:"to"`
+	Step  float64 `yaml:"step"`
+	Count int     `yaml:"count"`
+}
+
+// UnmarshalYAML keeps the parameter's line for error messages.
+func (p *Parameter) UnmarshalYAML(n *yaml.Node) error {
+	type plain Parameter
+	var q plain
+	if err := decodeStrict(n, &q); err != nil {
+		return err
+	}
+	*p = Parameter(q)
+	p.line = n.Line
+	return nil
+}
+
+// decodeStrict decodes n rejecting unknown keys (yaml.v3's KnownFields
+// applies only to a Decoder, so n is re-encoded and read through one).
+func decodeStrict(n *yaml.Node, v any) error {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	d := yaml.NewDecoder(bytes.NewReader(b))
+	d.KnownFields(true)
+	if err := d.Decode(v); err != nil {
+		// Lines in the re-encoded text are not the file's: name the
+		// parameter's line instead.
+		return fmt.Errorf("line %d: %s", n.Line, lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), ""))
+	}
+	return nil
+}
+
+var lineRE = regexp.MustCompile(`\s*line \d+: `)
+
+// Error is bad input in a sweep file: the file, line and field at fault.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Value string
+	// Reason says what is wrong; for a point whose scenario is bad it is
+	// the scenario loader's message.
+	Reason string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	if e.Value != "" {
+		b.WriteString(e.Value)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// IsInput reports whether err is bad input (exit status 2).
+func IsInput(err error) bool {
+	var e *Error
+	var se scenarios.Errors
+	return errors.As(err, &e) || errors.As(err, &se)
+}
+
+// Sweep is a loaded, checked sweep: its points and their scenarios.
+type Sweep struct {
+	Spec   Spec
+	File   string
+	Points []Point
+	// Seed is the master seed every point's seed derives from.
+	Seed uint64
+	// Resolved is the spec with its defaults and the base scenario as
+	// resolved, written as sweep.resolved.yaml; shards and merges check
+	// they belong to the same sweep by it.
+	Resolved []byte
+}
+
+// Point is one combination of parameter values.
+type Point struct {
+	Index  int      // 0-based position in the sweep's order
+	Values []string // one per parameter, as YAML text
+	// Seed is the point's master seed: hash(sweep seed, the point's
+	// non-policy parameters), so it does not depend on order, workers or
+	// sharding, and policy options never change the draws.
+	Seed     uint64
+	Scenario *scenarios.Scenario
+}
+
+// ID names the point's folder.
+func (p Point) ID() string { return fmt.Sprintf("p%04d", p.Index) }
+
+// Load reads and checks a sweep file: every point's scenario is built and
+// validated, so bad input is found before anything runs.
+func Load(file string) (*Sweep, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, &Error{File: file, Reason: err.Error()}
+	}
+	return Parse(file, data)
+}
+
+// Parse is Load with the file's contents given.
+func Parse(file string, data []byte) (*Sweep, error) {
+	bad := func(line int, field, value, reason string) error {
+		return &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, yamlErr(file, err)
+	}
+	if root.Kind == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil, bad(0, "", "", "a sweep must be a mapping (name, base, parameters, ...)")
+	}
+	var spec Spec
+	d := yaml.NewDecoder(bytes.NewReader(data))
+	d.KnownFields(true)
+	if err := d.Decode(&spec); err != nil {
+		return nil, yamlErr(file, err)
+	}
+	lines := keyLines(root.Content[0])
+	if spec.Name == "" {
+		spec.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	if spec.Base == "" {
+		return nil, bad(0, "base", "", "missing: a built-in scenario name or a scenario file")
+	}
+	base := spec.Base
+	if _, ok := scenarios.Builtin(base); !ok && !filepath.IsAbs(base) {
+		base = filepath.Join(filepath.Dir(file), base)
+	}
+	switch spec.Combine {
+	case "":
+		spec.Combine = "grid"
+	case "grid", "zip":
+	default:
+		return nil, bad(lines["combine"], "combine", spec.Combine, "must be grid or zip")
+	}
+	if spec.Replications < 0 {
+		return nil, bad(lines["replications"], "replications", strconv.Itoa(spec.Replications), "must be at least 1")
+	}
+	if len(spec.Parameters) == 0 {
+		return nil, bad(lines["parameters"], "parameters", "", "give at least one parameter (path and values or range)")
+	}
+	seen := map[string]bool{}
+	for i := range spec.Parameters {
+		p := &spec.Parameters[i]
+		field := fmt.Sprintf("parameters[%d]", i)
+		if p.Path == "" {
+			return nil, bad(p.line, field+".path", "", "missing")
+		}
+		if seen[p.Path] {
+			return nil, bad(p.line, field+".path", p.Path, "swept twice")
+		}
+		seen[p.Path] = true
+		vals, err := p.values()
+		if err != nil {
+			return nil, bad(p.line, field, p.Path, err.Error())
+		}
+		p.vals = vals
+	}
+	if spec.Combine == "zip" {
+		for i, p := range spec.Parameters {
+			if len(p.vals) != len(spec.Parameters[0].vals) {
+				return nil, bad(p.line, fmt.Sprintf("parameters[%d]", i), p.Path,
+					fmt.Sprintf("zip needs the same number of values in every parameter (%d here, %d in the first)", len(p.vals), len(spec.Parameters[0].vals)))
+			}
+		}
+	}
+	// The base scenario with the fixed overrides: bad ones are the
+	// sweep's fault, reported with the line of set.
+	fixed := append([]string(nil), spec.Set...)
+	if spec.Replications > 0 {
+		fixed = append(fixed, "replications="+strconv.Itoa(spec.Replications))
+	}
+	s0, err := scenarios.Open(base, fixed)
+	if err != nil {
+		return nil, bad(lines["set"], "base "+spec.Base+" with set", "", err.Error())
+	}
+	sw := &Sweep{Spec: spec, File: file, Seed: s0.Seed}
+	if spec.Seed != nil {
+		sw.Seed = *spec.Seed
+	}
+	for k, vals := range combinations(spec) {
+		pt := Point{Index: k, Values: vals}
+		sets := append([]string(nil), fixed...)
+		var identity []string
+		for i, p := range spec.Parameters {
+			sets = append(sets, p.Path+"="+vals[i])
+			if !isPolicyPath(p.Path) {
+				identity = append(identity, p.Path+"="+vals[i])
+			}
+		}
+		pt.Seed = pointSeed(sw.Seed, identity)
+		sets = append(sets, "seed="+strconv.FormatUint(pt.Seed, 10))
+		s, err := scenarios.Open(base, sets)
+		if err != nil {
+			i := paramAt(spec, err)
+			p := spec.Parameters[i]
+			return nil, bad(p.line, fmt.Sprintf("parameters[%d] (path %s)", i, p.Path), "",
+				fmt.Sprintf("point %d (%s): %v", k, describe(spec, vals), err))
+		}
+		pt.Scenario = s
+		sw.Points = append(sw.Points, pt)
+	}
+	res, err := sw.resolve(s0)
+	if err != nil {
+		return nil, err
+	}
+	sw.Resolved = res
+	return sw, nil
+}
+
+func yamlErr(file string, err error) error {
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: "), "unmarshal errors:\n")
+	msg = strings.TrimSpace(msg)
+	line := 0
+	if m := regexp.MustCompile(`^line (\d+): (.*)$`).FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	return &Error{File: file, Line: line, Reason: msg}
+}
+
+func keyLines(m *yaml.Node) map[string]int {
+	out := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out[m.Content[i].Value] = m.Content[i].Line
+	}
+	return out
+}
+
+// paramAt guesses which parameter a scenario error is about: the one
+// whose path the error names, else the first.
+func paramAt(spec Spec, err error) int {
+	msg := err.Error()
+	best, bestLen := 0, -1
+	for i, p := range spec.Parameters {
+		if strings.Contains(msg, "--set "+p.Path+"=") && len(p.Path) > bestLen {
+			best, bestLen = i, len(p.Path)
+		}
+	}
+	return best
+}
+
+func describe(spec Spec, vals []string) string {
+	var parts []string
+	for i, p := range spec.Parameters {
+		parts = append(parts, p.Path+"="+vals[i])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isPolicyPath: policy options never enter a point's seed (DESIGN 10).
+func isPolicyPath(path string) bool {
+	return path == "policies" || strings.HasPrefix(path, "policies.") || strings.HasPrefix(path, "policies[")
+}
+
+// values returns the parameter's values as YAML text.
+func (p *Parameter) values() ([]string, error) {
+	switch {
+	case p.Range != nil && len(p.Values) > 0:
+		return nil, errors.New("give values or range, not both")
+	case p.Range != nil:
+		return p.Range.expand()
+	case len(p.Values) == 0:
+		return nil, errors.New("give values (a list) or range (from, to, step or count)")
+	}
+	var out []string
+	for i := range p.Values {
+		out = append(out, flow(&p.Values[i]))
+	}
+	return out, nil
+}
+
+// flow writes a YAML value on one line.
+func flow(n *yaml.Node) string {
+	c := *n
+	setFlow(&c)
+	b, err := yaml.Marshal(&c)
+	if err != nil {
+		return n.Value
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func setFlow(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		n.Style = yaml.FlowStyle
+	}
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for i, c := range n.Content {
+		cc := *c
+		setFlow(&cc)
+		n.Content[i] = &cc
+	}
+}
+
+func (r *Range) expand() ([]string, error) {
+	if math.IsNaN(r.From) || math.IsNaN(r.To) || math.IsInf(r.From, 0) || math.IsInf(r.To, 0) {
+		return nil, errors.New("range needs finite from and to")
+	}
+	n := r.Count
+	switch {
+	case r.Step != 0 && r.Count != 0:
+		return nil, errors.New("range takes step or count, not both")
+	case r.Count < 0:
+		return nil, fmt.Errorf("range count %d must be at least 1", r.Count)
+	case r.Step != 0:
+		if (r.To-r.From)/r.Step < 0 {
+			return nil, fmt.Errorf("range step %g goes away from to (%g) from from (%g)", r.Step, r.To, r.From)
+		}
+		// Tolerate rounding: 0 to 0.2 by 0.05 has 5 values.
+		n = int(math.Floor((r.To-r.From)/r.Step+1e-9)) + 1
+	case r.Count == 0:
+		return nil, errors.New("range needs step or count")
+	}
+	if n > 100000 {
+		return nil, fmt.Errorf("range has %d values; at most 100000", n)
+	}
+	out := make([]string, n)
+	for i := range out {
+		var x float64
+		switch {
+		case r.Step != 0:
+			x = r.From + float64(i)*r.Step
+		case n == 1:
+			x = r.From
+		default:
+			x = r.From + (r.To-r.From)*float64(i)/float64(n-1)
+		}
+		out[i] = results.FormatFloat(x)
+	}
+	return out, nil
+}
+
+// combinations lists the points' values in sweep order.
+func combinations(spec Spec) [][]string {
+	ps := spec.Parameters
+	if spec.Combine == "zip" {
+		out := make([][]string, len(ps[0].vals))
+		for k := range out {
+			for _, p := range ps {
+				out[k] = append(out[k], p.vals[k])
+			}
+		}
+		return out
+	}
+	out := [][]string{nil}
+	for _, p := range ps {
+		var next [][]string
+		for _, prefix := range out {
+			for _, v := range p.vals {
+				next = append(next, append(append([]string(nil), prefix...), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// resolve writes the sweep as run: the spec with its defaults, each
+// point's values and seed, and the base scenario (set applied) resolved.
+func (sw *Sweep) resolve(base *scenarios.Scenario) ([]byte, error) {
+	baseYAML, _, err := scenarios.Resolved(base)
+	if err != nil {
+		return nil, err
+	}
+	type param struct {
+		Path   string   `yaml:"path"`
+		Values []string `yaml:"values,flow"`
+	}
+	type point struct {
+		ID     string `yaml:"id"`
+		Seed   uint64 `yaml:"seed"`
+		Values string `yaml:"values"`
+	}
+	doc := struct {
+		Name         string   `yaml:"name"`
+		Base         string   `yaml:"base"`
+		Set          []string `yaml:"set,omitempty"`
+		Seed         uint64   `yaml:"seed"`
+		Replications int      `yaml:"replications"`
+		Combine      string   `yaml:"combine"`
+		Parameters   []param  `yaml:"parameters"`
+		Plots        []string `yaml:"plots,omitempty"`
+		Points       []point  `yaml:"points"`
+	}{Name: sw.Spec.Name, Base: sw.Spec.Base, Set: sw.Spec.Set, Seed: sw.Seed, Replications: base.Replications,
+		Combine: sw.Spec.Combine, Plots: sw.Spec.Plots}
+	for _, p := range sw.Spec.Parameters {
+		doc.Parameters = append(doc.Parameters, param{p.Path, p.vals})
+	}
+	for _, pt := range sw.Points {
+		doc.Points = append(doc.Points, point{pt.ID(), pt.Seed, describe(sw.Spec, pt.Values)})
+	}
+	sweepYAML, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("# The sweep as run, and its base scenario with set applied, before each point's values.\n")
+	b.WriteString("sweep:\n")
+	indent(&b, sweepYAML)
+	b.WriteString("base_scenario:\n")
+	indent(&b, baseYAML)
+	return b.Bytes(), nil
+}
+
+func indent(b *bytes.Buffer, text []byte) {
+	for _, line := range strings.SplitAfter(string(text), "\n") {
+		if line != "" && line != "\n" {
+			b.WriteString("  ")
+		}
+		b.WriteString(line)
+	}
+}
+
+// pointSeed hashes the sweep seed with the point's identity.
+func pointSeed(master uint64, identity []string) uint64 {
+	// 53 bits, so that JSON readers that hold numbers as doubles keep it.
+	return rng.Hash(master, rng.String(strings.Join(identity, "\n"))) & (1<<53 - 1)
+}
