@@ -166,7 +166,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := sweep.Merge(dirs, *out, *force); err != nil {
 		fmt.Fprintf(stderr, "creditsim merge: %v\n", err)
-		if errors.Is(err, runner.ErrOutputExists) {
+		if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
 			return ExitInput
 		}
 		return ExitRun

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -59,7 +60,7 @@ type pointData struct {
 
 // Finalize reads every point's folder in dir and writes the sweep's
 // tables (sweep.csv, sweep.json) and plots; all points must be present.
-func Finalize(dir string) error {
+func Finalize(dir string, jobs int) error {
 	man, err := os.ReadFile(filepath.Join(dir, manifestFile))
 	if err != nil {
 		return err
@@ -103,7 +104,7 @@ func Finalize(dir string) error {
 		return err
 	}
 	files["sweep.json"] = js
-	plots, err := sweepPlots(m, pts)
+	plots, err := sweepPlots(m, pts, jobs)
 	if err != nil {
 		return err
 	}
@@ -232,14 +233,21 @@ func plotFigures(m *manifest, pts []pointData) []string {
 // parameter or zipped ones: lines with 95% bands, one per policy) or, for
 // a two-parameter grid, a heat map per policy. Larger grids are not
 // plotted (sweep.csv has them).
-func sweepPlots(m *manifest, pts []pointData) (map[string][]byte, error) {
-	out := map[string][]byte{}
+func sweepPlots(m *manifest, pts []pointData, jobs int) (map[string][]byte, error) {
+	// Each PNG is drawn as a task, the tasks on all cores: a grid's heat
+	// maps are many, and drawing is the one serial step after the points.
+	type task struct {
+		name string
+		draw func() ([]byte, error)
+	}
+	var tasks []task
 	names := policyNames(pts)
 	oneD := len(m.Parameters) == 1 || m.Combine == "zip"
 	if !oneD && len(m.Parameters) != 2 {
-		return out, nil
+		return map[string][]byte{}, nil
 	}
 	for _, fig := range plotFigures(m, pts) {
+		fig := fig
 		get := func(pd pointData, name string) (mean, lo, hi float64) {
 			mean, lo, hi = math.NaN(), math.NaN(), math.NaN()
 			ps := pd.Sum.Policies[name]
@@ -284,11 +292,9 @@ func sweepPlots(m *manifest, pts []pointData) (map[string][]byte, error) {
 			if len(m.Parameters) > 1 {
 				xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
 			}
-			png, err := results.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
-			if err != nil {
-				return nil, fmt.Errorf("sweep-%s.png: %w", fig, err)
-			}
-			out["sweep-"+fig+".png"] = png
+			tasks = append(tasks, task{"sweep-" + fig + ".png", func() ([]byte, error) {
+				return results.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
+			}})
 			continue
 		}
 		px, py := m.Parameters[0], m.Parameters[1]
@@ -301,13 +307,37 @@ func sweepPlots(m *manifest, pts []pointData) (map[string][]byte, error) {
 					z[i][j] = mean
 				}
 			}
-			png, err := results.SweepHeat(m.Name+": "+fig+", "+n, px.Path, py.Path, px.Values, py.Values, z)
-			if err != nil {
-				return nil, fmt.Errorf("sweep-%s-%s.png: %w", fig, n, err)
+			title := m.Name + ": " + fig + ", " + n
+			tasks = append(tasks, task{"sweep-" + fig + "-" + n + ".png", func() ([]byte, error) {
+				return results.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
+			}})
+		}
+	}
+	pngs := make([][]byte, len(tasks))
+	errs := make([]error, len(tasks))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				pngs[k], errs[k] = tasks[k].draw()
 			}
-			if png != nil {
-				out["sweep-"+fig+"-"+n+".png"] = png
-			}
+		}()
+	}
+	for k := range tasks {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	out := map[string][]byte{}
+	for k, t := range tasks {
+		if errs[k] != nil {
+			return nil, fmt.Errorf("%s: %w", t.name, errs[k])
+		}
+		if pngs[k] != nil {
+			out[t.name] = pngs[k]
 		}
 	}
 	return out, nil

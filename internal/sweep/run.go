@@ -127,7 +127,7 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 		return nil, firstErr
 	}
 	if !sharded {
-		if err := Finalize(opts.Out); err != nil {
+		if err := Finalize(opts.Out, jobs); err != nil {
 			return nil, err
 		}
 		oc.Final = true
@@ -246,12 +246,12 @@ func Merge(dirs []string, out string, force bool) error {
 	for _, d := range dirs {
 		b, err := os.ReadFile(filepath.Join(d, manifestFile))
 		if err != nil {
-			return fmt.Errorf("%s: not a sweep folder (%v)", d, err)
+			return &Error{File: d, Reason: fmt.Sprintf("not a sweep folder (%v)", err)}
 		}
 		if man == nil {
 			man = b
 		} else if !bytes.Equal(man, b) {
-			return fmt.Errorf("%s holds a different sweep from %s (their %s differ)", d, dirs[0], manifestFile)
+			return &Error{File: d, Reason: fmt.Sprintf("holds a different sweep from %s (their %s differ)", dirs[0], manifestFile)}
 		}
 	}
 	m, err := parseManifest(man)
@@ -307,7 +307,7 @@ func Merge(dirs []string, out string, force bool) error {
 			return err
 		}
 	}
-	return Finalize(out)
+	return Finalize(out, runtime.GOMAXPROCS(0))
 }
 
 // copyPoint copies a point folder through a temporary folder.

@@ -286,3 +286,29 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+func writeFile(tb testing.TB, name, text string) {
+	tb.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestShippedSweepsLoad: every example sweep under scenarios/sweeps is
+// valid (CI runs gpu-inflators in full).
+func TestShippedSweepsLoad(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "scenarios", "sweeps", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no shipped sweeps found: %v", err)
+	}
+	for _, f := range files {
+		sw, err := Load(f)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if len(sw.Points) < 2 || len(sw.Points[0].Scenario.Policies) < 7 {
+			t.Errorf("%s: %d points, %d policies; want a real sweep of every standard policy", f, len(sw.Points), len(sw.Points[0].Scenario.Policies))
+		}
+	}
+}
