@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -69,15 +68,11 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 		if p == nil {
 			return nil
 		}
-		wt, err := p.WriterTo(plotW, plotH, "png")
+		png, err := render(p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
-		var b bytes.Buffer
-		if _, err := wt.WriteTo(&b); err != nil {
-			return fmt.Errorf("%s: %w", file, err)
-		}
-		out = append(out, Plot{File: file, Title: title, Caption: caption, PNG: b.Bytes()})
+		out = append(out, Plot{File: file, Title: title, Caption: caption, PNG: png})
 		return nil
 	}
 	pts := hostPoints(cols, len(names))

@@ -5,12 +5,14 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // SweepSeries is one policy's figure over a sweep's points: the mean and
@@ -20,12 +22,41 @@ type SweepSeries struct {
 	Mean, Lo, Hi []float64
 }
 
-// SweepLines plots series against the swept values xs (numbers are
-// placed by value, other values evenly with their text as labels), one
-// line per series with its interval as a translucent band. The Y axis is
-// logarithmic when the values are positive and span more than 3 orders of
-// magnitude.
-func SweepLines(title, xLabel, yLabel string, xs []string, series []SweepSeries) ([]byte, error) {
+// figureAxis says how a sweep plots a figure of summary.json (a dotted
+// name as in sweep.csv): its axis label, whether its axis is
+// logarithmic from the start, and a reference line (0: none).
+func figureAxis(fig string) (label string, logY bool, ref float64, refLabel string) {
+	// Labels stay short: gonum pads the data area to fit a Y label, so a
+	// label longer than the plot's height would shrink the data.
+	switch {
+	case strings.HasPrefix(fig, "cheat_ratio."):
+		return "cheat ratio (1 = gained nothing)", true, CheatBound, "bound 1.1"
+	case fig == "worst_account_ratio":
+		return "worst account's ratio (1 = gained nothing)", true, CheatBound, "bound 1.1"
+	case fig == "failed_benchmark_ratio":
+		return "G/D over honest hosts' (1 = same pay)", false, 1, "same pay"
+	case strings.HasPrefix(fig, "cheat_credit_per_day."):
+		return "credit per day / an honest host-day's", false, 0, ""
+	case fig == "device_neutrality", strings.HasPrefix(fig, "device_neutrality_by_plan_class."):
+		return "GPU G/D over CPU G/D (1 = neutral)", false, 1, "neutral"
+	case fig == "project_neutrality":
+		return "max/min project G/D (1 = neutral)", false, 1, "neutral"
+	case fig == "honest_ratio":
+		return "G/D of honest accounts", false, 0, ""
+	case fig == "host_neutrality_cv":
+		return "CV of per-host G/D (0 = neutral)", false, 0, ""
+	}
+	return fig, false, 0, ""
+}
+
+// SweepLines plots a figure (a dotted summary name) against the swept
+// values xs (numbers are placed by value, other values evenly with their
+// text as labels), one line per series with its interval as a
+// translucent band. Cheat figures get a logarithmic Y axis and the 1.1
+// bound; other Y axes are logarithmic when the values are positive and
+// span more than 3 orders of magnitude.
+func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([]byte, error) {
+	yLabel, logY, ref, refLabel := figureAxis(fig)
 	p := newPlot(title, xLabel, yLabel)
 	x := make([]float64, len(xs))
 	numeric := true
@@ -53,7 +84,10 @@ func SweepLines(title, xLabel, yLabel string, xs []string, series []SweepSeries)
 			}
 		}
 	}
-	logY := lo > 0 && hi/lo > 1e3
+	if math.IsInf(lo, 1) {
+		return nil, nil
+	}
+	logY = lo > 0 && (logY || hi/lo > 1e3)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -99,12 +133,43 @@ func SweepLines(title, xLabel, yLabel string, xs []string, series []SweepSeries)
 		p.Add(l, pts)
 		p.Legend.Add(s.Name, l, pts)
 	}
-	if !logY {
-		headroom(p, len(series))
-	} else {
-		p.Y.Max *= math.Pow(p.Y.Max/p.Y.Min, 0.06*float64(len(series)))
+	if ref != 0 && (!logY || ref > 0) {
+		line := plotter.NewFunction(func(float64) float64 { return ref })
+		line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		line.Color = color.Black
+		p.Add(line)
+		p.Legend.Add(refLabel, line)
+		p.Y.Min, p.Y.Max = math.Min(p.Y.Min, ref), math.Max(p.Y.Max, ref)
 	}
-	return render(p)
+	if logY && p.Y.Max/p.Y.Min < 100 {
+		// Two decades at least, so that labelled ticks show the scale.
+		mid := math.Sqrt(p.Y.Max * p.Y.Min)
+		p.Y.Min, p.Y.Max = math.Min(p.Y.Min, mid/10), math.Max(p.Y.Max, mid*10)
+	}
+	return renderSideLegend(p)
+}
+
+// renderSideLegend draws p with its legend in a column right of the data
+// (the canvas widened by the legend's width), so that however many lines
+// there are, none is hidden by it.
+func renderSideLegend(p *plot.Plot) ([]byte, error) {
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	w := leg.Rectangle(draw.Canvas{}).Size().X + vg.Points(12)
+	c, err := draw.NewFormattedCanvas(plotW+w, plotH, "png")
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -w, 0, 0))
+	title := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	leg.Top, leg.Left = true, true
+	leg.Draw(draw.Crop(dc, plotW+vg.Points(6), 0, 0, -title))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // SweepHeat draws z[i][j] (x value i, y value j) as a heat map with the

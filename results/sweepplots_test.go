@@ -1,0 +1,63 @@
+package results
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"testing"
+)
+
+func TestFigureAxis(t *testing.T) {
+	for _, c := range []struct {
+		fig  string
+		log  bool
+		ref  float64
+		note string
+	}{
+		{"cheat_ratio.benchmark_inflation", true, CheatBound, "bound 1.1"},
+		{"worst_account_ratio", true, CheatBound, "bound 1.1"},
+		{"device_neutrality", false, 1, "neutral"},
+		{"device_neutrality_by_plan_class.cuda", false, 1, "neutral"},
+		{"project_neutrality", false, 1, "neutral"},
+		{"honest_ratio", false, 0, ""},
+		{"total_credit", false, 0, ""},
+	} {
+		label, log, ref, note := figureAxis(c.fig)
+		if log != c.log || ref != c.ref || note != c.note || label == "" {
+			t.Errorf("figureAxis(%q) = %q, %v, %v, %q; want log %v, ref %v, %q", c.fig, label, log, ref, note, c.log, c.ref, c.note)
+		}
+		// gonum shrinks the data area to fit the Y label: keep it short.
+		if len(label) > 50 {
+			t.Errorf("figureAxis(%q) label %q is %d characters; keep it under 50", c.fig, label, len(label))
+		}
+	}
+}
+
+func TestSweepLines(t *testing.T) {
+	nan := math.NaN()
+	xs := []string{"0", "0.1", "0.2"}
+	series := []SweepSeries{
+		{Name: "a", Mean: []float64{nan, 10, 11}, Lo: []float64{nan, 9, 10}, Hi: []float64{nan, 11, 12}},
+		{Name: "b", Mean: []float64{nan, 1, 1.02}, Lo: []float64{nan, nan, 0.9}, Hi: []float64{nan, nan, 1.1}},
+	}
+	b, err := SweepLines("t", "share", "cheat_ratio.x", xs, series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The legend sits in a column right of an 8-inch plot (96 dpi).
+	if w := img.Bounds().Dx(); w <= 8*96 {
+		t.Errorf("width %d px: the legend column is missing", w)
+	}
+	again, err := SweepLines("t", "share", "cheat_ratio.x", xs, series)
+	if err != nil || !bytes.Equal(b, again) {
+		t.Errorf("a second drawing differs (err %v)", err)
+	}
+	undefined := []SweepSeries{{Name: "a", Mean: []float64{nan, nan, nan}, Lo: []float64{nan, nan, nan}, Hi: []float64{nan, nan, nan}}}
+	if b, err := SweepLines("t", "share", "cheat_ratio.x", xs, undefined); b != nil || err != nil {
+		t.Errorf("all undefined: got %d bytes, %v; want no plot", len(b), err)
+	}
+}
