@@ -8,9 +8,11 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -186,7 +188,7 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 	if math.IsInf(lo, 1) {
 		return nil, nil
 	}
-	p := newPlot(title+" (blue "+FormatFloat(lo)+", red "+FormatFloat(hi)+"; grey undefined)", xLabel, yLabel)
+	p := newPlot(title+" (blue "+short(lo)+", red "+short(hi)+"; grey undefined)", xLabel, yLabel)
 	pal := moreland.SmoothBlueRed()
 	pal.SetMin(0)
 	pal.SetMax(1)
@@ -197,6 +199,31 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 	}
 	h.NaN = color.Gray{Y: 200}
 	p.Add(h)
+	// Each cell carries its value: colours alone exaggerate small
+	// differences, since the palette spans whatever range there is.
+	var cells plotter.XYLabels
+	var styles []text.Style
+	for i, col := range z {
+		for j, v := range col {
+			label, ink := "undefined", color.Color(color.Black)
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				label = short(v)
+				if f := (v - h.Min) / (h.Max - h.Min); f < 0.2 || f > 0.8 {
+					ink = color.White // on the palette's dark ends
+				}
+			}
+			cells.XYs = append(cells.XYs, plotter.XY{X: float64(i), Y: float64(j)})
+			cells.Labels = append(cells.Labels, label)
+			styles = append(styles, text.Style{Color: ink, Font: font.From(plot.DefaultFont, 11),
+				XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler})
+		}
+	}
+	labels, err := plotter.NewLabels(cells)
+	if err != nil {
+		return nil, err
+	}
+	labels.TextStyle = styles
+	p.Add(labels)
 	p.NominalX(xs...)
 	p.NominalY(ys...)
 	p.Legend.Top = false
@@ -222,3 +249,6 @@ func render(p *plot.Plot) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// short formats v to 4 significant digits for labels on a plot.
+func short(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"math"
 	"testing"
@@ -60,4 +61,24 @@ func TestSweepLines(t *testing.T) {
 	if b, err := SweepLines("t", "share", "cheat_ratio.x", xs, undefined); b != nil || err != nil {
 		t.Errorf("all undefined: got %d bytes, %v; want no plot", len(b), err)
 	}
+}
+
+func TestSweepHeat(t *testing.T) {
+	nan := math.NaN()
+	z := [][]float64{{1, 2}, {nan, 4}}
+	b, err := SweepHeat("t", "x", "y", []string{"a", "b"}, []string{"c", "d"}, z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b, err := SweepHeat("t", "x", "y", []string{"a"}, []string{"c"}, [][]float64{{nan}}); b != nil || err != nil {
+		t.Errorf("all undefined: got %d bytes, %v; want no plot", len(b), err)
+	}
+}
+
+func Example_short() {
+	fmt.Println(short(2.41564483395), short(1e304), short(0.000123456))
+	// Output: 2.416 1e+304 0.0001235
 }

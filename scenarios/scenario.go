@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/creditsim/creditsim/model/hosts"
@@ -123,6 +124,20 @@ func (s *Scenario) Validate() []param.FieldError {
 	}
 	if s.Warmup >= s.Duration && s.Duration > 0 {
 		k.Fail("warmup", s.Warmup, "must be shorter than duration ("+param.FormatDuration(float64(s.Duration))+")")
+	}
+	// The server stops sending one delay bound before the end so that
+	// every counted result can resolve; the window must not be empty.
+	longest, where := 0.0, ""
+	for i, p := range s.Projects {
+		for j, a := range p.Apps {
+			if float64(a.DelayBound) > longest {
+				longest, where = float64(a.DelayBound), fmt.Sprintf("projects[%d].apps[%d].delay_bound", i, j)
+			}
+		}
+	}
+	if s.Warmup < s.Duration && s.Warmup >= 0 && float64(s.Warmup)+longest >= float64(s.Duration) {
+		k.Fail("duration", s.Duration, fmt.Sprintf("must exceed warmup (%s) plus the longest delay bound (%s, %s), or no result can be counted",
+			param.FormatDuration(float64(s.Warmup)), where, param.FormatDuration(longest)))
 	}
 	k.Positive("reference_scale", s.ReferenceScale)
 	if len(s.Policies) == 0 {
