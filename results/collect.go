@@ -52,13 +52,6 @@ type hostProj struct {
 	cpu float64   // reported CPU seconds
 }
 
-// pending is the first valid replica of a workunit seen, waiting for a
-// second to measure the credit spread.
-type pending struct {
-	g    []float64
-	time float64
-}
-
 type projAcc struct {
 	g          []float64
 	d          float64
@@ -83,7 +76,13 @@ type Collector struct {
 	hostProj [][]hostProj
 	// Credit spread of identical jobs: first valid replicas waiting for a
 	// second, and per policy the sum of spreads and their count.
-	firsts    map[int64]*pending
+	// A first replica's credits live in slot k of firstG (npol values)
+	// and its time in firstT[k]; slots are reused through freeSlots, so
+	// that a result costs no allocation.
+	firsts    map[int64]int32
+	firstG    []float64
+	firstT    []float64
+	freeSlots []int32
 	spreadSum []float64
 	spreadN   int
 	// Per host: FLOPs weighted by 2^-(end - t)/half-life, for RAC figures.
@@ -124,7 +123,7 @@ func (c *Collector) Attach(s *sim.Sim) {
 		c.versions[p] = make([]sums, len(w.Versions))
 	}
 	c.hostProj = make([][]hostProj, len(c.hostInfo))
-	c.firsts = map[int64]*pending{}
+	c.firsts = map[int64]int32{}
 	c.spreadSum = make([]float64, c.npol)
 	c.recentFlops = make([]float64, len(c.hostInfo))
 	c.projects = make([]projAcc, len(w.Projects))
@@ -177,7 +176,10 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	}
 	hp := c.hostProject(v.HostID, v.ProjectID)
 	hp.cpu += v.CPUTime
-	if v.ValidateState == policy.Valid {
+	if v.ValidateState == policy.Valid && r.Replicas > 1 {
+		// Only a replicated workunit can have a second valid replica;
+		// keeping the others for 30 days would make memory grow with
+		// the results of single-replication runs.
 		c.spread(v.WorkunitID, r.Granted)
 	}
 	for p := 0; p < c.npol; p++ {
@@ -261,15 +263,27 @@ func (c *Collector) hostProject(host, project int) *hostProj {
 // spread pairs the first two valid replicas of a workunit and adds their
 // relative credit difference, |a - b| / mean, per policy.
 func (c *Collector) spread(wu int64, g []float64) {
-	f, ok := c.firsts[wu]
+	k, ok := c.firsts[wu]
 	if !ok {
-		c.firsts[wu] = &pending{g: append([]float64(nil), g...), time: c.sim.Now()}
+		if n := len(c.freeSlots); n > 0 {
+			k = c.freeSlots[n-1]
+			c.freeSlots = c.freeSlots[:n-1]
+		} else {
+			k = int32(len(c.firstT))
+			c.firstT = append(c.firstT, 0)
+			c.firstG = append(c.firstG, make([]float64, c.npol)...)
+		}
+		copy(c.firstG[int(k)*c.npol:], g)
+		c.firstT[k] = c.sim.Now()
+		c.firsts[wu] = k
 		return
 	}
 	delete(c.firsts, wu)
+	c.freeSlots = append(c.freeSlots, k)
+	first := c.firstG[int(k)*c.npol:][:c.npol]
 	for p := range g {
-		if m := (f.g[p] + g[p]) / 2; m > 0 {
-			c.spreadSum[p] += math.Abs(f.g[p]-g[p]) / m
+		if m := (first[p] + g[p]) / 2; m > 0 {
+			c.spreadSum[p] += math.Abs(first[p]-g[p]) / m
 		}
 	}
 	c.spreadN++
@@ -279,9 +293,10 @@ func (c *Collector) spread(wu int64, g []float64) {
 // valid one (single replication, or the partner failed): after 30 days
 // nothing can still be waiting.
 func (c *Collector) dropStaleFirsts(now float64) {
-	for wu, f := range c.firsts {
-		if now-f.time > 30*86400 {
+	for wu, k := range c.firsts {
+		if now-c.firstT[k] > 30*86400 {
 			delete(c.firsts, wu)
+			c.freeSlots = append(c.freeSlots, k)
 		}
 	}
 }

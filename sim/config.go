@@ -68,6 +68,9 @@ type Record struct {
 	// R(J, H) = E(J) x ETmean(H, V) once the host has 10 samples of the
 	// version, else E(J) / peak FLOPS; Runtime is the true time it ran.
 	EstRuntime, Runtime float64
+	// Replicas is how many results the workunit is meant to get
+	// (target_nresults; 1 when adaptive replication sends it once).
+	Replicas int
 }
 
 // DayState is the state at a day boundary.

@@ -89,7 +89,9 @@ func TestDailyQuotaThrottlesFailingHosts(t *testing.T) {
 // TestDailyQuotaGrowsForGoodHosts: valid results add one to
 // max_jobs_per_day with no cap, so healthy hosts end above the quota.
 func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
-	_, rec := runRecorded(t, "hosts.initial=100", "duration=6d", "warmup=1d",
+	// The delay bound stays at 7 days, so that no result times out (a
+	// timeout is an error); duration covers warm-up plus the bound.
+	_, rec := runRecorded(t, "hosts.initial=100", "duration=9d", "warmup=1d",
 		"hosts.error_rate={dist: const, mean: 0}", "hosts.invalid_rate={dist: const, mean: 0}", "server.daily_result_quota=4")
 	last := map[int]policy.Result{}
 	for _, r := range rec.sent {
@@ -105,7 +107,7 @@ func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
 		}
 	}
 	if above < len(last)/2 {
-		t.Errorf("only %d of %d hosts above the quota after 6 days of valid results", above, len(last))
+		t.Errorf("only %d of %d hosts above the quota after 8 days of valid results", above, len(last))
 	}
 }
 
@@ -202,6 +204,7 @@ projects:
     apps:
       - name: a
         rsc_fpops_est: 1e13
+        delay_bound: 2d
         versions:
           - {name: stock, platform: linux}
           - {name: app_info, platform: linux, anonymous: true, anonymous_share: 0.25}

@@ -540,7 +540,7 @@ func (s *Sim) finish(ri int32) {
 		v := &s.versions[r.view.VersionID]
 		s.rec = Record{View: &r.view, Host: s.hosts[hostIdx].h, Version: v, Flops: r.flopsDone,
 			Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: s.grantBuf,
-			EstRuntime: r.estRun, Runtime: r.ran}
+			EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target}
 		if r.view.ValidateState != policy.Valid {
 			for p := range s.grantBuf {
 				s.grantBuf[p] = 0

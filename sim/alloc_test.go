@@ -1,0 +1,58 @@
+package sim_test
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// TestAllocationsPerResult guards DESIGN section 11's "allocation per
+// result near zero" (the benchmarks measure it; this fails when a change
+// puts an allocation on every result). Host setup allocates, so a short
+// run sits above the benchmark's 0.08; a per-result allocation would add
+// at least 1.
+func TestAllocationsPerResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 300 hosts for 20 days")
+	}
+	for _, c := range []struct {
+		name string
+		set  []string
+	}{
+		{"two replicas", nil},
+		{"sent once", []string{"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			set := append([]string{"replications=1", "hosts.initial=300", "duration=20d", "warmup=5d",
+				"policies=[v1peak, v3pfc-boinc, v3pfc-design-v29]"}, c.set...)
+			s, err := scenarios.Open("baseline", set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col := results.NewCollector(runner.Window(s), s.ReferenceScale, len(s.Policies))
+			cfg, err := runner.Config(s, 0, col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := sim.New(cfg)
+			col.Attach(x)
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			x.Run(nil)
+			runtime.ReadMemStats(&ms1)
+			n := x.Results()
+			per := float64(ms1.Mallocs-ms0.Mallocs) / float64(n)
+			t.Logf("%d results, %.3f allocations per result", n, per)
+			if n < 100000 {
+				t.Fatalf("only %d results: the run is too short to measure", n)
+			}
+			if per > 0.3 {
+				t.Errorf("%.3f heap allocations per result; want near 0 (the benchmark shows 0.08)", per)
+			}
+		})
+	}
+}
