@@ -95,35 +95,10 @@ func decodeStrict(n *yaml.Node, v any) error {
 
 var lineRE = regexp.MustCompile(`\s*line \d+: `)
 
-// Error is bad input in a sweep file: the file, line and field at fault.
-type Error struct {
-	File  string
-	Line  int
-	Field string
-	Value string
-	// Reason says what is wrong; for a point whose scenario is bad it is
-	// the scenario loader's message.
-	Reason string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
-	}
-	if e.Value != "" {
-		b.WriteString(e.Value)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Reason)
-	return b.String()
-}
+// Error is bad input in a sweep file: the file, line, field and value at
+// fault, printed as the scenario loader prints its own; for a point whose
+// scenario is bad, Reason is the loader's message.
+type Error = scenarios.Error
 
 // IsInput reports whether err is bad input (exit status 2).
 func IsInput(err error) bool {
