@@ -59,6 +59,13 @@ type projAcc struct {
 	gpuSeconds float64
 }
 
+// sampleJob is one valid job of a sample host.
+type sampleJob struct {
+	t    float64 // when its credit was granted
+	host int
+	d    float64 // deserved credit
+}
+
 // Collector observes one replication.
 type Collector struct {
 	win      Window
@@ -93,9 +100,15 @@ type Collector struct {
 	estAbsErr, estRuntime float64
 	total                 []float64
 	days                  []dayRow
-	series                [][]float64 // per policy: daily values, flattened later
-	sim                   *sim.Sim
-	final                 bool
+	// Every valid job of the sample hosts, for the dynamics plots and
+	// sample-jobs.csv: sampleOf[host] is its place in SampleHosts (-1:
+	// not sampled); jobG holds npol credits per job.
+	sampleOf []int16
+	jobs     []sampleJob
+	jobG     []float64
+	series   [][]float64 // per policy: daily values, flattened later
+	sim      *sim.Sim
+	final    bool
 }
 
 // NewCollector returns a collector for a replication with npol policies.
@@ -126,6 +139,13 @@ func (c *Collector) Attach(s *sim.Sim) {
 	c.firsts = map[int64]int32{}
 	c.spreadSum = make([]float64, c.npol)
 	c.recentFlops = make([]float64, len(c.hostInfo))
+	c.sampleOf = make([]int16, len(c.hostInfo))
+	for i := range c.sampleOf {
+		c.sampleOf[i] = -1
+	}
+	for j, h := range s.SampleHosts() {
+		c.sampleOf[h] = int16(j)
+	}
 	c.projects = make([]projAcc, len(w.Projects))
 	for i := range c.projects {
 		c.projects[i].g = make([]float64, c.npol)
@@ -137,6 +157,10 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	v := r.View
 	// RAC figures weigh every result, counted or not, as RAC does.
 	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-c.sim.Now())/policy.CreditHalfLife)
+	if c.sampleOf[v.HostID] >= 0 && v.ValidateState == policy.Valid {
+		c.jobs = append(c.jobs, sampleJob{t: c.sim.Now(), host: v.HostID, d: policy.FlopsToCredit(r.Flops, c.refScale)})
+		c.jobG = append(c.jobG, r.Granted...)
+	}
 	if v.SentTime < c.win.From || v.SentTime > c.win.To {
 		return
 	}

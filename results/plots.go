@@ -107,11 +107,13 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 		return nil, err
 	}
 	for k, name := range names {
-		p, err = dynamics(cols[0], k, name)
-		if err := add("dynamics-"+name+".png", "Dynamics: "+name,
-			"The policy's internal state per day of replication 1: version scales Scale(V), min_avg_pfc(A), sample hosts' Scale(H), or calibration factors. Flat lines mean the scales have settled.",
-			p, err); err != nil {
-			return nil, err
+		png, err := dynamics(cols[0], k, name)
+		if err != nil {
+			return nil, fmt.Errorf("dynamics-%s.png: %w", name, err)
+		}
+		if png != nil {
+			out = append(out, Plot{File: "dynamics-" + name + ".png", Title: "Dynamics: " + name, PNG: png,
+				Caption: "Replication 1 day by day, in panels: the policy's scales and calibration factors (Scale(V) per version; 1 = unscaled); CreditNew's averages PFC/E(J) per version and min_avg_pfc per app; the sample hosts' Scale(H) once host scaling applies; and every valid job of the sample hosts, its granted credit (coloured) beside its deserved credit D (grey). Flat lines mean the scales have settled; coloured dots on the grey ones mean G = D."})
 		}
 		p, err = racPlot(cols[0], k, name)
 		if err := add("rac-"+name+".png", "RAC: "+name,
@@ -344,39 +346,6 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 	p.NominalX(kinds...)
 	p.Y.Min = math.Min(p.Y.Min, 0.5)
 	p.Y.Max = math.Max(p.Y.Max, 2) * 4 // room for the legend
-	return p, nil
-}
-
-// dynamics plots a policy's gauges over days; nil when it has none.
-func dynamics(c *Collector, k int, name string) (*plot.Plot, error) {
-	series := map[string]plotter.XYs{}
-	var order []string
-	for _, d := range c.days {
-		for _, g := range d.gauges[k] {
-			if math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
-				continue
-			}
-			if _, ok := series[g.Name]; !ok {
-				order = append(order, g.Name)
-			}
-			series[g.Name] = append(series[g.Name], plotter.XY{X: float64(d.day), Y: g.Value})
-		}
-	}
-	if len(order) == 0 {
-		return nil, nil
-	}
-	p := newPlot("Internal state of "+name+" per day", "day", "value (scales, factors: 1 = unscaled)")
-	for i, n := range order {
-		l, err := plotter.NewLine(series[n])
-		if err != nil {
-			return nil, err
-		}
-		l.Color = plotutil.Color(i)
-		l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
-		p.Add(l)
-		p.Legend.Add(n, l)
-	}
-	headroom(p, len(order))
 	return p, nil
 }
 

@@ -167,6 +167,11 @@ func renderSideLegend(p *plot.Plot) ([]byte, error) {
 	title := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
 	leg.Top, leg.Left = true, true
 	leg.Draw(draw.Crop(dc, plotW+vg.Points(6), 0, 0, -title))
+	return encode(c)
+}
+
+// encode writes a drawn canvas out as PNG bytes.
+func encode(c vg.CanvasWriterTo) ([]byte, error) {
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
@@ -239,15 +244,12 @@ func (g grid) X(c int) float64    { return float64(c) }
 func (g grid) Y(r int) float64    { return float64(r) }
 
 func render(p *plot.Plot) ([]byte, error) {
-	wt, err := p.WriterTo(plotW, plotH, "png")
+	c, err := draw.NewFormattedCanvas(plotW, plotH, "png")
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	p.Draw(draw.New(c))
+	return encode(c)
 }
 
 // short formats v to 4 significant digits for labels on a plot.

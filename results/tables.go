@@ -108,3 +108,25 @@ func (c *Collector) TimeSeries(p int) []byte {
 
 // Counted returns how many results counted.
 func (c *Collector) Counted() int64 { return c.counted }
+
+// SampleJobs returns sample-jobs.csv for this replication: every valid
+// job of the sample hosts with the time its credit was granted, its
+// deserved credit and each policy's credit.
+func (c *Collector) SampleJobs(policies []string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	head := []string{"day", "host", "deserved_credit"}
+	for _, p := range policies {
+		head = append(head, p+".granted")
+	}
+	w.Write(head)
+	for i, j := range c.jobs {
+		row := []string{FormatFloat(j.t / 86400), strconv.Itoa(j.host), FormatFloat(j.d)}
+		for _, g := range c.jobG[i*c.npol : (i+1)*c.npol] {
+			row = append(row, FormatFloat(g))
+		}
+		w.Write(row)
+	}
+	w.Flush()
+	return b.Bytes()
+}

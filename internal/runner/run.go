@@ -181,6 +181,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	}
 	hw.Flush()
 	write("hosts.csv", hb.Bytes())
+	write("sample-jobs.csv", outs[0].col.SampleJobs(names))
 	for p, name := range names {
 		write("timeseries-"+name+".csv", outs[0].col.TimeSeries(p))
 		if _, ok := outs[0].sim.Policies()[p].(policy.Historian); ok {

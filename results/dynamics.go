@@ -1,0 +1,230 @@
+package results
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// panelH is the height of one panel of a stacked figure.
+const panelH = 3.2 * vg.Inch
+
+// dynamics draws policy k's state over replication 1 as stacked panels
+// sharing the day axis: scales and factors, PFC averages, the sample
+// hosts' Scale(H), and the sample hosts' credit per job. Panels with no
+// data are left out; nil when none has any.
+func dynamics(c *Collector, k int, name string) ([]byte, error) {
+	const (
+		scales = iota
+		averages
+		hostScales
+		nGauges
+	)
+	var series [nGauges]map[string]plotter.XYs
+	var order [nGauges][]string
+	for i := range series {
+		series[i] = map[string]plotter.XYs{}
+	}
+	for _, d := range c.days {
+		for _, g := range d.gauges[k] {
+			panel := scales
+			switch {
+			case strings.HasPrefix(g.Name, "pfc_mean."), strings.HasPrefix(g.Name, "min_avg_pfc."):
+				panel = averages
+			case strings.HasPrefix(g.Name, "host_"):
+				panel = hostScales
+			}
+			// 0 is "no samples yet" (a version not released, a host not
+			// yet scaled): a series starts when it has a value.
+			if g.Value == 0 || math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
+				continue
+			}
+			if _, ok := series[panel][g.Name]; !ok {
+				order[panel] = append(order[panel], g.Name)
+			}
+			series[panel][g.Name] = append(series[panel][g.Name], plotter.XY{X: float64(d.day), Y: g.Value})
+		}
+	}
+	titles := [nGauges]string{"scales and calibration factors (1 = unscaled)", "PFC averages, PFC / E(J)", "sample hosts' Scale(H)"}
+	var panels []*plot.Plot
+	for i := range series {
+		if len(order[i]) == 0 {
+			continue
+		}
+		p := newPlot(titles[i], "day", "")
+		if i == hostScales {
+			sort.Slice(order[i], func(a, b int) bool { return hostGaugeLess(order[i][a], order[i][b]) })
+		}
+		hostColour, versionDash := map[string]int{}, map[string]int{}
+		for j, n := range order[i] {
+			l, err := plotter.NewLine(series[i][n])
+			if err != nil {
+				return nil, err
+			}
+			l.Color = plotutil.Color(j)
+			l.Dashes = plotutil.Dashes(j / len(plotutil.DefaultColors))
+			label := n
+			if host, version, ok := hostGauge(n); ok {
+				// One colour per host, one dash pattern per version.
+				if _, seen := hostColour[host]; !seen {
+					hostColour[host] = len(hostColour)
+				}
+				if _, seen := versionDash[version]; !seen {
+					versionDash[version] = len(versionDash)
+				}
+				l.Color = plotutil.Color(hostColour[host])
+				l.Dashes = plotutil.Dashes(versionDash[version])
+				label = "host " + host + ", " + version
+			}
+			l.Width = vg.Points(1.2)
+			p.Add(l)
+			p.Legend.Add(label, l)
+		}
+		panels = append(panels, p)
+	}
+	jobs, err := jobPanel(c, k)
+	if err != nil {
+		return nil, err
+	}
+	if jobs != nil {
+		panels = append(panels, jobs)
+	}
+	if len(panels) == 0 {
+		return nil, nil
+	}
+	panels[0].Title.Text = name + ": " + panels[0].Title.Text
+	last := float64(c.days[len(c.days)-1].day)
+	for _, p := range panels {
+		p.X.Min, p.X.Max = 0, last
+	}
+	return stack(panels)
+}
+
+// jobPanel plots every valid job of the sample hosts: granted credit
+// under policy k against the day it was granted, one colour per host,
+// over the job's deserved credit in grey. The Y axis is logarithmic when
+// the credits span more than 30 x.
+func jobPanel(c *Collector, k int) (*plot.Plot, error) {
+	if len(c.jobs) == 0 {
+		return nil, nil
+	}
+	byHost := map[int]plotter.XYs{}
+	var hostOrder []int
+	var deserved plotter.XYs
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, j := range c.jobs {
+		g := c.jobG[i*c.npol+k]
+		if _, ok := byHost[j.host]; !ok {
+			hostOrder = append(hostOrder, j.host)
+		}
+		day := j.t / 86400
+		if g > 0 && !math.IsInf(g, 0) {
+			byHost[j.host] = append(byHost[j.host], plotter.XY{X: day, Y: g})
+			lo, hi = math.Min(lo, g), math.Max(hi, g)
+		}
+		if j.d > 0 {
+			deserved = append(deserved, plotter.XY{X: day, Y: j.d})
+			lo, hi = math.Min(lo, j.d), math.Max(hi, j.d)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return nil, nil
+	}
+	sort.Ints(hostOrder) // colours as in the Scale(H) panel
+	p := newPlot("credit per job of the sample hosts", "day", "credit (Cobblestones)")
+	if hi/lo > 30 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	d, err := plotter.NewScatter(deserved)
+	if err != nil {
+		return nil, err
+	}
+	d.GlyphStyle = draw.GlyphStyle{Color: color.Gray{Y: 170}, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
+	p.Add(d)
+	p.Legend.Add("deserved D", d)
+	for j, h := range hostOrder {
+		if len(byHost[h]) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(byHost[h])
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(j), Radius: vg.Points(1.4), Shape: draw.CircleGlyph{}}
+		p.Add(sc)
+		p.Legend.Add(fmt.Sprintf("host %d", h), sc)
+	}
+	return p, nil
+}
+
+// stack draws panels one above the other with their day axes aligned and
+// each panel's legend in a column at the right.
+func stack(panels []*plot.Plot) ([]byte, error) {
+	legends := make([]plot.Legend, len(panels))
+	var legW vg.Length
+	for i, p := range panels {
+		legends[i] = p.Legend
+		legW = max(legW, p.Legend.Rectangle(draw.Canvas{}).Size().X)
+		p.Legend = plot.NewLegend()
+	}
+	legW += vg.Points(12)
+	h := panelH * vg.Length(len(panels))
+	c, err := draw.NewFormattedCanvas(plotW+legW, h, "png")
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	rows := make([][]*plot.Plot, len(panels))
+	for i, p := range panels {
+		rows[i] = []*plot.Plot{p}
+	}
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(14), PadBottom: vg.Points(2), PadTop: vg.Points(2)}
+	canvases := plot.Align(rows, tiles, draw.Crop(dc, 0, -legW, 0, 0))
+	for i, p := range panels {
+		pc := canvases[i][0]
+		p.Draw(pc)
+		title := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+		col := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: plotW + vg.Points(6), Y: pc.Min.Y},
+			Max: vg.Point{X: plotW + legW, Y: pc.Max.Y - title},
+		}}
+		legends[i].Top, legends[i].Left = true, true
+		legends[i].Draw(col)
+	}
+	return encode(c)
+}
+
+// hostGauge splits a sample host's gauge name, host_<id>.host_scale.<version>.
+func hostGauge(name string) (host, version string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "host_")
+	if !ok {
+		return "", "", false
+	}
+	host, version, ok = strings.Cut(rest, ".host_scale.")
+	return host, version, ok
+}
+
+// hostGaugeLess orders host gauges by host number, then version.
+func hostGaugeLess(a, b string) bool {
+	ha, va, _ := hostGauge(a)
+	hb, vb, _ := hostGauge(b)
+	na, ea := strconv.Atoi(ha)
+	nb, eb := strconv.Atoi(hb)
+	if ea == nil && eb == nil && na != nb {
+		return na < nb
+	}
+	if ha != hb {
+		return ha < hb
+	}
+	return va < vb
+}
