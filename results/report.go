@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Definitions say, one line per figure, what it measures and what 1
@@ -105,6 +106,103 @@ func Report(s *Summary, names []string, description string, plots []Plot, scenar
 	}
 	var b bytes.Buffer
 	if err := reportTmpl.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Definition returns what a figure (a dotted summary name) measures and
+// what 1 means, from Definitions; "" when it has none.
+func Definition(fig string) string {
+	for _, d := range Definitions {
+		if d.Name == fig {
+			return d.Text
+		}
+		if prefix, ok := strings.CutSuffix(d.Name, "<kind>"); ok && strings.HasPrefix(fig, prefix) {
+			return d.Text
+		}
+	}
+	if i := strings.IndexByte(fig, '.'); i > 0 {
+		return Definition(fig[:i])
+	}
+	return ""
+}
+
+// SweepReport is what sweep.html shows.
+type SweepReport struct {
+	Name         string
+	Parameters   []string
+	Points       int
+	Replications int
+	Seed         uint64
+	Figures      []string // the table's columns, dotted summary names
+	Rows         []SweepReportRow
+	Plots        []Plot
+	Spec         string // sweep.resolved.yaml
+}
+
+// SweepReportRow is one point under one policy.
+type SweepReportRow struct {
+	Point   string
+	Values  []string
+	Policy  string
+	Summary *PolicySummary
+}
+
+type sweepReportRow struct {
+	Point  string
+	Values []string
+	Policy string
+	Cells  []string
+}
+
+var sweepTmpl = template.Must(template.New("sweep").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>creditsim sweep: {{.R.Name}}</title>
+<style>
+body{font-family:sans-serif;max-width:80em;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:right}
+th{background:#eee}td.k,th.k{text-align:left}
+figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#444}
+pre{background:#f6f6f6;padding:1em;overflow:auto}
+</style></head><body>
+<h1>creditsim sweep: {{.R.Name}}</h1>
+<p>{{.R.Points}} point(s) x {{.R.Replications}} replication(s), master seed {{.R.Seed}}. Values are means over replications
+with 95% intervals in brackets; sweep.csv has every figure of every point.</p>
+<h2>Plots</h2>
+{{range .R.Plots}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>
+{{end}}
+<h2>Figures per point</h2>
+<table><tr><th class="k">point</th>{{range .R.Parameters}}<th class="k">{{.}}</th>{{end}}<th class="k">policy</th>{{range .R.Figures}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td class="k">{{.Point}}</td>{{range .Values}}<td class="k">{{.}}</td>{{end}}<td class="k">{{.Policy}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+<h2>Sweep as run</h2>
+<pre>{{.R.Spec}}</pre>
+</body></html>
+`))
+
+// HTML renders sweep.html; the plots are referenced by file name, beside
+// it in the sweep's folder.
+func (r *SweepReport) HTML() ([]byte, error) {
+	d := struct {
+		R    *SweepReport
+		Rows []sweepReportRow
+	}{R: r}
+	for _, row := range r.Rows {
+		flat := row.Summary.Flat()
+		out := sweepReportRow{Point: row.Point, Values: row.Values, Policy: row.Policy}
+		for _, fig := range r.Figures {
+			v, ok := flat[fig]
+			if !ok {
+				v = Num(math.NaN())
+			}
+			ci, has := row.Summary.CI95[fig]
+			out.Cells = append(out.Cells, cell(v, ci, has))
+		}
+		d.Rows = append(d.Rows, out)
+	}
+	var b bytes.Buffer
+	if err := sweepTmpl.Execute(&b, d); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

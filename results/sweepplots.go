@@ -76,13 +76,14 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		}
 		p.NominalX(xs...)
 	}
+	// The axis follows the means: an interval's low end may be 0 or
+	// below with few replications, and is cut at half the lowest mean on
+	// a log axis.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range series {
-		for _, vs := range [][]float64{s.Mean, s.Lo, s.Hi} {
-			for _, v := range vs {
-				if !math.IsNaN(v) && !math.IsInf(v, 0) {
-					lo, hi = math.Min(lo, v), math.Max(hi, v)
-				}
+		for _, v := range s.Mean {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
 	}
@@ -90,9 +91,11 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		return nil, nil
 	}
 	logY = lo > 0 && (logY || hi/lo > 1e3)
+	floor := math.Inf(-1)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		floor = lo / 2
 	}
 	for k, s := range series {
 		c := plotutil.Color(k)
@@ -102,8 +105,8 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 			if m := s.Mean[i]; !math.IsNaN(m) && !math.IsInf(m, 0) {
 				line = append(line, plotter.XY{X: x[i], Y: m})
 			}
-			if l, h := s.Lo[i], s.Hi[i]; !math.IsNaN(l) && !math.IsNaN(h) && (!logY || l > 0) {
-				band = append(band, plotter.XY{X: x[i], Y: l})
+			if l, h := s.Lo[i], s.Hi[i]; !math.IsNaN(l) && !math.IsNaN(h) && h > floor {
+				band = append(band, plotter.XY{X: x[i], Y: math.Max(l, floor)})
 				upper = append(upper, plotter.XY{X: x[i], Y: h})
 			}
 		}

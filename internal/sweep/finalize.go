@@ -108,9 +108,14 @@ func Finalize(dir string, jobs int) error {
 	if err != nil {
 		return err
 	}
-	for name, b := range plots {
-		files[name] = b
+	for _, pl := range plots {
+		files[pl.File] = pl.PNG
 	}
+	html, err := sweepReport(m, pts, plots, man)
+	if err != nil {
+		return err
+	}
+	files["sweep.html"] = html
 	for _, name := range results.SortedKeys(files) {
 		if err := results.WriteFileAtomic(filepath.Join(dir, name), files[name]); err != nil {
 			return err
@@ -233,18 +238,18 @@ func plotFigures(m *manifest, pts []pointData) []string {
 // parameter or zipped ones: lines with 95% bands, one per policy) or, for
 // a two-parameter grid, a heat map per policy. Larger grids are not
 // plotted (sweep.csv has them).
-func sweepPlots(m *manifest, pts []pointData, jobs int) (map[string][]byte, error) {
+func sweepPlots(m *manifest, pts []pointData, jobs int) ([]results.Plot, error) {
 	// Each PNG is drawn as a task, the tasks on all cores: a grid's heat
 	// maps are many, and drawing is the one serial step after the points.
 	type task struct {
-		name string
-		draw func() ([]byte, error)
+		name, title, caption string
+		draw                 func() ([]byte, error)
 	}
 	var tasks []task
 	names := policyNames(pts)
 	oneD := len(m.Parameters) == 1 || m.Combine == "zip"
 	if !oneD && len(m.Parameters) != 2 {
-		return map[string][]byte{}, nil
+		return nil, nil
 	}
 	for _, fig := range plotFigures(m, pts) {
 		fig := fig
@@ -292,7 +297,8 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) (map[string][]byte, erro
 			if len(m.Parameters) > 1 {
 				xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
 			}
-			tasks = append(tasks, task{"sweep-" + fig + ".png", func() ([]byte, error) {
+			caption := results.Definition(fig) + " One line per policy, the mean over replications with its 95% interval as a band."
+			tasks = append(tasks, task{"sweep-" + fig + ".png", fig, caption, func() ([]byte, error) {
 				return results.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
 			}})
 			continue
@@ -308,7 +314,8 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) (map[string][]byte, erro
 				}
 			}
 			title := m.Name + ": " + fig + ", " + n
-			tasks = append(tasks, task{"sweep-" + fig + "-" + n + ".png", func() ([]byte, error) {
+			caption := results.Definition(fig) + " The mean over replications at each combination, under " + n + "."
+			tasks = append(tasks, task{"sweep-" + fig + "-" + n + ".png", fig + ", " + n, caption, func() ([]byte, error) {
 				return results.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
 			}})
 		}
@@ -331,13 +338,13 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) (map[string][]byte, erro
 	}
 	close(next)
 	wg.Wait()
-	out := map[string][]byte{}
+	var out []results.Plot
 	for k, t := range tasks {
 		if errs[k] != nil {
 			return nil, fmt.Errorf("%s: %w", t.name, errs[k])
 		}
 		if pngs[k] != nil {
-			out[t.name] = pngs[k]
+			out = append(out, results.Plot{File: t.name, Title: t.title, Caption: t.caption, PNG: pngs[k]})
 		}
 	}
 	return out, nil
@@ -350,4 +357,23 @@ func pathsFrom(m *manifest, k int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sweepReport is sweep.html: the plotted figures per point and policy
+// with their intervals, every plot with its caption, and the sweep as
+// run.
+func sweepReport(m *manifest, pts []pointData, plots []results.Plot, spec []byte) ([]byte, error) {
+	r := results.SweepReport{Name: m.Name, Points: len(pts), Replications: m.Replications, Seed: m.Seed,
+		Figures: plotFigures(m, pts), Plots: plots, Spec: string(spec)}
+	for _, p := range m.Parameters {
+		r.Parameters = append(r.Parameters, p.Path)
+	}
+	for _, pd := range pts {
+		for _, name := range policyNames(pts) {
+			if ps := pd.Sum.Policies[name]; ps != nil {
+				r.Rows = append(r.Rows, results.SweepReportRow{Point: pd.ID, Values: pd.Values, Policy: name, Summary: ps})
+			}
+		}
+	}
+	return r.HTML()
 }

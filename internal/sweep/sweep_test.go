@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -121,10 +122,26 @@ func TestShardedMergeIsByteIdentical(t *testing.T) {
 	}
 	want := tree(t, ref)
 	for _, f := range []string{"sweep.csv", "sweep.json", "sweep.resolved.yaml", "points/p0005/summary.json",
-		"sweep-honest_ratio-v1peak.png", "sweep-cheat_ratio.benchmark_inflation-v3pfc-boinc.png"} {
+		"sweep-honest_ratio-v1peak.png", "sweep-cheat_ratio.benchmark_inflation-v3pfc-boinc.png", "sweep.html"} {
 		if _, ok := want[f]; !ok {
 			t.Errorf("unsharded sweep wrote no %s", f)
 		}
+	}
+	// sweep.html shows every plot written, and only those.
+	refs := map[string]bool{}
+	for _, m := range regexp.MustCompile(`<img src="([^"]+)"`).FindAllStringSubmatch(string(want["sweep.html"]), -1) {
+		refs[m[1]] = true
+		if _, ok := want[m[1]]; !ok {
+			t.Errorf("sweep.html shows %s, which was not written", m[1])
+		}
+	}
+	for f := range want {
+		if strings.HasSuffix(f, ".png") && !refs[f] {
+			t.Errorf("%s is not in sweep.html", f)
+		}
+	}
+	if !strings.Contains(string(want["sweep.html"]), "<td class=\"k\">p0005</td>") {
+		t.Error("sweep.html has no row for point p0005")
 	}
 	one := filepath.Join(base, "j1")
 	run(t, sw, one, Options{Jobs: 1})
