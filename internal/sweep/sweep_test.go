@@ -12,10 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/runner"
 	_ "github.com/creditsim/creditsim/policy/sciunited"
 	_ "github.com/creditsim/creditsim/policy/v1peak"
 	_ "github.com/creditsim/creditsim/policy/v2actual"
 	_ "github.com/creditsim/creditsim/policy/v3pfc"
+	"github.com/creditsim/creditsim/results"
 )
 
 // small is a 3 x 2 grid: the share of benchmark inflators by the
@@ -328,4 +330,44 @@ func TestShippedSweepsLoad(t *testing.T) {
 			t.Errorf("%s: %d points, %d policies; want a real sweep of every standard policy", f, len(sw.Points), len(sw.Points[0].Scenario.Policies))
 		}
 	}
+}
+
+// TestGPUInflatorsClaim runs the shipped gpu-inflators sweep's two end
+// points, smaller, and checks what its header says: the first system
+// pays 10 x benchmark inflators about 10 x, CreditNew's server holds them
+// near 1, and honest G/D under CreditNew rises with the inflators' share.
+func TestGPUInflatorsClaim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two points of a sweep")
+	}
+	sw, err := Load(filepath.Join("..", "..", "scenarios", "sweeps", "gpu-inflators.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := []Point{sw.Points[0], sw.Points[len(sw.Points)-1]}
+	sums := map[string]*results.Summary{}
+	for _, pt := range ends {
+		pt.Scenario.Hosts.Initial = 200
+		pt.Scenario.Replications = 1
+		oc, err := runner.Run(pt.Scenario, runner.Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums[pt.ID()] = oc.Summary
+	}
+	fig := func(pt Point, policy, name string) float64 {
+		return float64(sums[pt.ID()].Policies[policy].Flat()[name])
+	}
+	last := ends[1]
+	if v := fig(last, "v1peak", "cheat_ratio.benchmark_inflation"); !(v > 6) {
+		t.Errorf("v1peak pays 10 x inflators %.3g x; want about 10", v)
+	}
+	if v := fig(last, "v3pfc-boinc", "cheat_ratio.benchmark_inflation"); !(v < 1.3) {
+		t.Errorf("v3pfc-boinc pays 10 x inflators %.3g x; want near 1", v)
+	}
+	h0, h1 := fig(ends[0], "v3pfc-boinc", "honest_ratio"), fig(last, "v3pfc-boinc", "honest_ratio")
+	if !(h1 > 1.5*h0) {
+		t.Errorf("v3pfc-boinc honest G/D %.3g with no inflators, %.3g with 20%%; want it to rise", h0, h1)
+	}
+	t.Logf("v3pfc-boinc honest G/D %.3g -> %.3g", h0, h1)
 }
