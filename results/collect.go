@@ -106,7 +106,6 @@ type Collector struct {
 	sampleOf []int16
 	jobs     []sampleJob
 	jobG     []float64
-	series   [][]float64 // per policy: daily values, flattened later
 	sim      *sim.Sim
 	final    bool
 }

@@ -240,3 +240,21 @@ func (p *PolicySummary) Flat() map[string]Num {
 	}
 	return m
 }
+
+// figurePrefixes are the dotted families of Flat whose members depend on
+// the run (agent kinds, plan classes, project pairs, series).
+var figurePrefixes = []string{"cheat_ratio.", "cheat_credit_per_day.", "device_neutrality.", "cross_project.", "settle_days.", "rac_gflops."}
+
+// KnownFigure reports whether name can be a key of Flat: a fixed figure,
+// or a member of one of its families (cheat_ratio.<kind>, ...).
+func KnownFigure(name string) bool {
+	if _, ok := (&PolicySummary{}).Flat()[name]; ok {
+		return true
+	}
+	for _, p := range figurePrefixes {
+		if strings.HasPrefix(name, p) && len(name) > len(p) {
+			return true
+		}
+	}
+	return false
+}

@@ -56,3 +56,24 @@ func TestFormatFloat(t *testing.T) {
 		t.Errorf("NaN -> %s", b)
 	}
 }
+
+func TestKnownFigure(t *testing.T) {
+	for name, want := range map[string]bool{
+		"honest_ratio": true, "worst_account_ratio": true, "cheat_ratio.benchmark_inflation": true,
+		"rac_gflops.100": true, "settle_days.scale.a/v": true,
+		"honest_ration": false, "cheat_ratio.": false, "ci95": false, "": false,
+	} {
+		if got := KnownFigure(name); got != want {
+			t.Errorf("KnownFigure(%q) = %v, want %v", name, got, want)
+		}
+	}
+	// Every family Flat produces is known.
+	ps := PolicySummary{CheatRatio: map[string]Num{"k": 1}, CheatCreditPerDay: map[string]Num{"k": 1},
+		DeviceNeutralityByPlanClass: map[string]Num{"c": 1}, CrossProject: map[string]Num{"a/b": 1},
+		SettleDays: map[string]Num{"s": 1}, RACGFLOPS: map[string]Num{"100": 1}}
+	for k := range ps.Flat() {
+		if !KnownFigure(k) {
+			t.Errorf("Flat gives %q, which KnownFigure rejects", k)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func figureAxis(fig string) (label string, logY bool, ref float64, refLabel stri
 	case fig == "worst_account_ratio":
 		return "worst account's ratio (1 = gained nothing)", true, CheatBound, "bound 1.1"
 	case fig == "failed_benchmark_ratio":
-		return "G/D over honest hosts' (1 = same pay)", false, 1, "same pay"
+		return "G/D of failed-benchmark hosts", false, 1, "G = D"
 	case strings.HasPrefix(fig, "cheat_credit_per_day."):
 		return "credit per day / an honest host-day's", false, 0, ""
 	case fig == "device_neutrality", strings.HasPrefix(fig, "device_neutrality_by_plan_class."):

@@ -20,6 +20,7 @@ func TestFigureAxis(t *testing.T) {
 		{"device_neutrality", false, 1, "neutral"},
 		{"device_neutrality_by_plan_class.cuda", false, 1, "neutral"},
 		{"project_neutrality", false, 1, "neutral"},
+		{"failed_benchmark_ratio", false, 1, "G = D"}, // absolute G/D, not relative to honest hosts
 		{"honest_ratio", false, 0, ""},
 		{"total_credit", false, 0, ""},
 	} {

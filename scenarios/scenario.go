@@ -107,6 +107,20 @@ func Default() Scenario {
 	}
 }
 
+// LongestDelayBound returns the longest delay bound of the scenario's
+// apps in seconds and the field that sets it: the server sends no work
+// in the last one, so every result sent can resolve.
+func (s *Scenario) LongestDelayBound() (seconds float64, field string) {
+	for i, p := range s.Projects {
+		for j, a := range p.Apps {
+			if float64(a.DelayBound) > seconds {
+				seconds, field = float64(a.DelayBound), fmt.Sprintf("projects[%d].apps[%d].delay_bound", i, j)
+			}
+		}
+	}
+	return seconds, field
+}
+
 // Validate checks the whole scenario and returns every problem found.
 func (s *Scenario) Validate() []param.FieldError {
 	k := param.NewCheck()
@@ -127,14 +141,7 @@ func (s *Scenario) Validate() []param.FieldError {
 	}
 	// The server stops sending one delay bound before the end so that
 	// every counted result can resolve; the window must not be empty.
-	longest, where := 0.0, ""
-	for i, p := range s.Projects {
-		for j, a := range p.Apps {
-			if float64(a.DelayBound) > longest {
-				longest, where = float64(a.DelayBound), fmt.Sprintf("projects[%d].apps[%d].delay_bound", i, j)
-			}
-		}
-	}
+	longest, where := s.LongestDelayBound()
 	if s.Warmup < s.Duration && s.Warmup >= 0 && float64(s.Warmup)+longest >= float64(s.Duration) {
 		k.Fail("duration", s.Duration, fmt.Sprintf("must exceed warmup (%s) plus the longest delay bound (%s, %s), or no result can be counted",
 			param.FormatDuration(float64(s.Warmup)), where, param.FormatDuration(longest)))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"math"
 	"runtime"
 	"strconv"
 	"sync"
@@ -56,12 +55,7 @@ type repOut struct {
 // Window returns the counting window of a scenario: results sent from the
 // warm-up on and at least one (longest) delay bound before the end.
 func Window(s *scenarios.Scenario) results.Window {
-	longest := 0.0
-	for _, p := range s.Projects {
-		for _, a := range p.Apps {
-			longest = math.Max(longest, float64(a.DelayBound))
-		}
-	}
+	longest, _ := s.LongestDelayBound()
 	to := float64(s.Duration) - longest
 	return results.Window{From: float64(s.Warmup), To: to, End: float64(s.Duration)}
 }

@@ -95,6 +95,9 @@ func decodeStrict(n *yaml.Node, v any) error {
 
 var lineRE = regexp.MustCompile(`\s*line \d+: `)
 
+// maxPoints bounds a sweep: every point's scenario is built at load.
+const maxPoints = 10000
+
 // Error is bad input in a sweep file: the file, line, field and value at
 // fault, printed as the scenario loader prints its own; for a point whose
 // scenario is bad, Reason is the loader's message.
@@ -211,15 +214,35 @@ func Parse(file string, data []byte) (*Sweep, error) {
 			}
 		}
 	}
+	total := 1
+	for _, p := range spec.Parameters {
+		if spec.Combine == "zip" {
+			total = len(p.vals)
+		} else if total *= len(p.vals); total > maxPoints {
+			break
+		}
+	}
+	if total > maxPoints {
+		return nil, bad(lines["parameters"], "parameters", "", fmt.Sprintf("the %s of their values has more than %d points; split the sweep", spec.Combine, maxPoints))
+	}
+	for i, f := range spec.Plots {
+		if !results.KnownFigure(f) {
+			return nil, bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)")
+		}
+	}
 	// The base scenario with the fixed overrides: bad ones are the
-	// sweep's fault, reported with the line of set.
+	// sweep's fault, reported with the line of set (or of base).
 	fixed := append([]string(nil), spec.Set...)
 	if spec.Replications > 0 {
 		fixed = append(fixed, "replications="+strconv.Itoa(spec.Replications))
 	}
 	s0, err := scenarios.Open(base, fixed)
 	if err != nil {
-		return nil, bad(lines["set"], "base "+spec.Base+" with set", "", err.Error())
+		line := lines["set"]
+		if len(spec.Set) == 0 {
+			line = lines["base"]
+		}
+		return nil, bad(line, "base "+spec.Base+" with set", "", err.Error())
 	}
 	sw := &Sweep{Spec: spec, File: file, Seed: s0.Seed}
 	if spec.Seed != nil {

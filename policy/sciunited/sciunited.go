@@ -153,20 +153,22 @@ func (p *Policy) rec(host, project int) *record {
 // Sane returns the device speeds and counts the accounting believes:
 // each implausible report is reset to its default.
 func (l *Limits) Sane(c *policy.ClientReport) (cpuFlops, cpus, gpuFlops, gpus float64) {
-	pick := func(v, max, def float64) float64 {
-		if !(v >= 0) || v > max {
-			return def
-		}
-		return v
-	}
-	cpuFlops = pick(c.CPUPeak, l.MaxCPUFlops, l.DefaultCPUFlops)
-	cpus = pick(float64(c.NCPUs), l.MaxCPUs, l.DefaultCPUs)
-	gpuFlops = pick(c.GPUPeak, l.MaxGPUFlops, l.DefaultGPUFlops)
-	gpus = pick(float64(c.NGPUs), l.MaxGPUs, l.DefaultGPUs)
+	cpuFlops = plausible(c.CPUPeak, l.MaxCPUFlops, l.DefaultCPUFlops)
+	cpus = plausible(float64(c.NCPUs), l.MaxCPUs, l.DefaultCPUs)
+	gpuFlops = plausible(c.GPUPeak, l.MaxGPUFlops, l.DefaultGPUFlops)
+	gpus = plausible(float64(c.NGPUs), l.MaxGPUs, l.DefaultGPUs)
 	if c.NGPUs == 0 {
 		gpuFlops, gpus = 0, 0
 	}
 	return
+}
+
+// plausible is v, or def when v is negative, NaN or above max.
+func plausible(v, max, def float64) float64 {
+	if !(v >= 0) || v > max {
+		return def
+	}
+	return v
 }
 
 // Delta is the estimated FLOPs an account-manager call credits: the
@@ -239,17 +241,9 @@ func (p *Policy) Accrued(r *policy.Result, runtime float64) float64 {
 		return 0
 	}
 	v := &p.world.Versions[r.VersionID]
-	cpu := r.HostPFpops
-	if !(cpu >= 0) || cpu > p.lim.MaxCPUFlops {
-		cpu = p.lim.DefaultCPUFlops
-	}
-	peak := v.CPUUsage * cpu
+	peak := v.CPUUsage * plausible(r.HostPFpops, p.lim.MaxCPUFlops, p.lim.DefaultCPUFlops)
 	if v.Resource.IsGPU() {
-		gpu := r.HostGPUPeak
-		if !(gpu >= 0) || gpu > p.lim.MaxGPUFlops {
-			gpu = p.lim.DefaultGPUFlops
-		}
-		peak += v.GPUUsage * gpu
+		peak += v.GPUUsage * plausible(r.HostGPUPeak, p.lim.MaxGPUFlops, p.lim.DefaultGPUFlops)
 	}
 	return policy.Finite(policy.FlopsToCredit(runtime*peak, p.scale) * rec.share)
 }
