@@ -18,6 +18,28 @@ import (
 // panelH is the height of one panel of a stacked figure.
 const panelH = 3.2 * vg.Inch
 
+// maxJobDots bounds the jobs drawn in the credit-per-job panel.
+const maxJobDots = 4000
+
+// jobStride is the step through n jobs that draws at most maxJobDots.
+func jobStride(n int) int { return max(1, (n+maxJobDots-1)/maxJobDots) }
+
+// ordinalSuffix is "st", "nd", "rd" or "th" for n.
+func ordinalSuffix(n int) string {
+	if n%100 >= 11 && n%100 <= 13 {
+		return "th"
+	}
+	switch n % 10 {
+	case 1:
+		return "st"
+	case 2:
+		return "nd"
+	case 3:
+		return "rd"
+	}
+	return "th"
+}
+
 // dynamics draws policy k's state over replication 1 as stacked panels
 // sharing the day axis: scales and factors, PFC averages, the sample
 // hosts' Scale(H), and the sample hosts' credit per job. Panels with no
@@ -121,7 +143,12 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 	var hostOrder []int
 	var deserved plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, j := range c.jobs {
+	// Thousands of dots read as well as all of them, and gonum's glyph
+	// padding costs time and memory per dot: past maxJobDots, every
+	// stride-th job is drawn (sample-jobs.csv has them all).
+	stride := jobStride(len(c.jobs))
+	for i := 0; i < len(c.jobs); i += stride {
+		j := c.jobs[i]
 		g := c.jobG[i*c.npol+k]
 		if _, ok := byHost[j.host]; !ok {
 			hostOrder = append(hostOrder, j.host)
@@ -140,7 +167,11 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 		return nil, nil
 	}
 	sort.Ints(hostOrder) // colours as in the Scale(H) panel
-	p := newPlot("credit per job of the sample hosts", "day", "credit (Cobblestones)")
+	title := "credit per job of the sample hosts"
+	if stride > 1 {
+		title += fmt.Sprintf(" (every %d%s job)", stride, ordinalSuffix(stride))
+	}
+	p := newPlot(title, "day", "credit (Cobblestones)")
 	if hi/lo > 30 {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
