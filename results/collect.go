@@ -104,6 +104,7 @@ type Collector struct {
 	// sample-jobs.csv: sampleOf[host] is its place in SampleHosts (-1:
 	// not sampled); jobG holds npol credits per job.
 	sampleOf []int16
+	keepJobs bool
 	jobs     []sampleJob
 	jobG     []float64
 	sim      *sim.Sim
@@ -115,6 +116,11 @@ func NewCollector(win Window, refScale float64, npol int) *Collector {
 	return &Collector{win: win, refScale: refScale, npol: npol, users: map[int]*userAcc{},
 		total: make([]float64, npol)}
 }
+
+// KeepSampleJobs makes the collector keep every valid job of the sample
+// hosts (sample-jobs.csv, the dynamics plots); runs do it for their
+// first replication only.
+func (c *Collector) KeepSampleJobs() { c.keepJobs = true }
 
 // Attach gives the collector the engine, for host data and ledgers.
 func (c *Collector) Attach(s *sim.Sim) {
@@ -156,7 +162,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	v := r.View
 	// RAC figures weigh every result, counted or not, as RAC does.
 	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-c.sim.Now())/policy.CreditHalfLife)
-	if c.sampleOf[v.HostID] >= 0 && v.ValidateState == policy.Valid {
+	if c.keepJobs && c.sampleOf[v.HostID] >= 0 && v.ValidateState == policy.Valid {
 		c.jobs = append(c.jobs, sampleJob{t: c.sim.Now(), host: v.HostID, d: policy.FlopsToCredit(r.Flops, c.refScale)})
 		c.jobG = append(c.jobG, r.Granted...)
 	}

@@ -244,6 +244,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(float64)) (repOut, error) {
 	t := time.Now()
 	col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
+	if r == 0 {
+		col.KeepSampleJobs() // the outputs show replication 1's
+	}
 	cfg, err := Config(s, r, col)
 	if err != nil {
 		return repOut{}, err
