@@ -206,15 +206,19 @@ type Tick struct {
 
 // ClientReport is an account-manager call from a client: the estimated
 // credit it has accumulated for one project since the client started
-// (runtime x peak FLOPS of the devices used, at the reference scale 200).
+// (runtime x peak FLOPS of the devices used), CPU and GPU apart as the
+// BOINC client keeps them. A host reports every project it is attached
+// to at each call, one report per project at the same Time.
 type ClientReport struct {
 	Time      float64
 	HostID    int
 	UserID    int
 	TeamID    int
 	ProjectID int
-	// EstimatedFlops is the running total of runtime x peak FLOPS.
-	EstimatedFlops float64
+	// EstimatedCPUFlops and EstimatedGPUFlops are the running totals of
+	// runtime x reported peak FLOPS of the CPUs and of the GPUs a
+	// project's jobs used.
+	EstimatedCPUFlops, EstimatedGPUFlops float64
 	NCPUs          int
 	CPUPeak        float64 // reported FLOPS per CPU
 	NGPUs          int
@@ -259,10 +263,15 @@ type Gauger interface {
 
 // RuntimeAccounting is implemented by policies that credit runtime, not
 // jobs (Science United): their credit reaches accounts through
-// ClientReport, and Accrued attributes it to results for the figures,
-// G(r) = the credit accrued while r ran for runtime seconds on the
-// devices its version uses, whatever r's fate.
+// ClientReport. For the figures the engine attributes it to results:
+// after each call it asks Accrued what that call paid for the runtime
+// seconds each of the host's results ran since the previous call, so
+// G(r) is the credit the accounting actually paid for r, whatever r's
+// fate (runtime after a departed host's last call is never paid).
 type RuntimeAccounting interface {
+	// Accrued returns what the last call of r's host paid for runtime
+	// seconds of r on the devices its version uses, at the reported
+	// speeds r carries.
 	Accrued(r *Result, runtime float64) float64
 }
 

@@ -161,9 +161,9 @@ func (c *Collector) Attach(s *sim.Sim) {
 func (c *Collector) ResultDone(r *sim.Record) {
 	v := r.View
 	// RAC figures weigh every result, counted or not, as RAC does.
-	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-c.sim.Now())/policy.CreditHalfLife)
+	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-r.Time)/policy.CreditHalfLife)
 	if c.keepJobs && c.sampleOf[v.HostID] >= 0 && v.ValidateState == policy.Valid {
-		c.jobs = append(c.jobs, sampleJob{t: c.sim.Now(), host: v.HostID, d: policy.FlopsToCredit(r.Flops, c.refScale)})
+		c.jobs = append(c.jobs, sampleJob{t: r.Time, host: v.HostID, d: policy.FlopsToCredit(r.Flops, c.refScale)})
 		c.jobG = append(c.jobG, r.Granted...)
 	}
 	if v.SentTime < c.win.From || v.SentTime > c.win.To {

@@ -34,7 +34,7 @@ func (s *Sim) arrive(i int) {
 		}
 	}
 	h.usage = make([]float64, len(s.cfg.Projects))
-	h.estFlops = make([]float64, len(s.cfg.Projects))
+	h.estFlops = make([][2]float64, len(s.cfg.Projects))
 	// Account-manager calls at a per-host phase, so hosts do not call in step.
 	am := float64(s.cfg.Hosts.AccountManagerInterval)
 	if t := s.now + am*rng.New(rng.Hash(s.cfg.Seed, streamAccountManager, uint64(i))).Float64(); t < s.cfg.Duration {
@@ -46,13 +46,23 @@ func (s *Sim) arrive(i int) {
 	s.toggle(i, h.epoch)
 }
 
-// depart: the host leaves for good; what it holds times out on the server.
+// depart: the host leaves for good; what it holds times out on the
+// server. The FLOPs its running jobs did are theirs (a job finished but
+// never reported did all of its own, recorded when it finished), and
+// runtime since its last account-manager call is never paid.
 func (s *Sim) depart(i int) {
 	h := &s.hosts[i]
 	s.pause(h)
 	h.gone = true
 	h.on = false
 	h.epoch++
+	for _, ri := range h.running {
+		r := s.res(ri)
+		if r.runTotal > 0 && h.h.Behaviour.DoesWork() {
+			r.flopsDone = r.flops * math.Min(r.ran/r.runTotal, 1)
+		}
+	}
+	s.settle(i, false)
 	for _, lst := range [][]int32{h.queue, h.running, h.done} {
 		for _, ri := range lst {
 			r := s.res(ri)
@@ -147,6 +157,7 @@ func (s *Sim) startJobs(i int) {
 		r.startedAt = s.now
 		s.q.push(event{t: s.now + r.remaining, kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
 		h.running = append(h.running, ri)
+		s.trackRuntime(h, ri)
 	}
 	h.queue = h.queue[:k]
 }
@@ -248,7 +259,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		}
 	}
 	h.usage[v.ProjectID] += r.ran * (v.CPUUsage + v.GPUUsage)
-	h.estFlops[v.ProjectID] += r.ran * estimatedPeak(&r.view, v)
+	h.addEstimated(r.ran, &r.view, v)
 	h.done = append(h.done, int32(ri))
 	s.startJobs(i)
 	s.maybeContact(i)
@@ -351,51 +362,4 @@ func (s *Sim) contact(i int) {
 	}
 	s.startJobs(i)
 	s.maybeContact(i)
-}
-
-// estimatedPeak is the peak FLOPS the client counts for a job's
-// estimated credit: the devices it uses at the speeds the client reports.
-func estimatedPeak(r *policy.Result, v *policy.AppVersion) float64 {
-	p := v.CPUUsage * r.HostPFpops
-	if v.Resource.IsGPU() {
-		p += v.GPUUsage * r.HostGPUPeak
-	}
-	return p
-}
-
-// accountManagerCall is a client's call to its account manager: for each
-// project it reports the estimated credit accumulated so far (jobs that
-// stopped, plus the running ones up to now), and the runtime-accounting
-// policies grant what they make of it. A host that is off makes no call.
-func (s *Sim) accountManagerCall(i int) {
-	h := &s.hosts[i]
-	if h.gone {
-		return
-	}
-	if next := s.now + float64(s.cfg.Hosts.AccountManagerInterval); next < s.cfg.Duration {
-		s.q.push(event{t: next, kind: evAccountManager, a: int32(i)})
-	}
-	if !h.on {
-		return
-	}
-	for p := range s.cfg.Projects {
-		est := h.estFlops[p]
-		for _, ri := range h.running {
-			r := s.res(ri)
-			v := &s.versions[r.vid]
-			if v.ProjectID == p {
-				est += (r.ran + (s.now - r.startedAt)) * estimatedPeak(&r.view, v)
-			}
-		}
-		// One reused report: passed through an interface, a local would
-		// be allocated at every call.
-		c := &s.amReport
-		*c = policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
-			EstimatedFlops: est, NCPUs: h.h.NCPUs, CPUPeak: h.pf, NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
-		for k, pol := range s.pols {
-			if credit := pol.ClientReport(c); credit != 0 {
-				s.ledgers[k].grantClient(c, credit)
-			}
-		}
-	}
 }

@@ -42,7 +42,9 @@ type Config struct {
 // during the call.
 type Observer interface {
 	// ResultDone is called once per sent result when its fate is final
-	// (granted, invalid, error, timeout).
+	// (granted, invalid, error, timeout) and, with runtime accounting,
+	// its runtime has been paid for or can no longer be (Record.Time is
+	// when the fate became final).
 	ResultDone(r *Record)
 	// Day is called at each day boundary and at the end.
 	Day(d *DayState)
@@ -55,14 +57,18 @@ type Record struct {
 	Host    *hosts.Host
 	Version *policy.AppVersion
 	// Flops is the FLOPs really done (0 for a fake result); for a failed
-	// or timed-out result, the FLOPs done before it stopped.
+	// or timed-out result, including one abandoned by a host that left,
+	// the FLOPs done before it stopped (all of them for a job that
+	// finished but was never reported).
 	Flops float64
 	// Efficiency is the host's actual / peak FLOPS for this version.
 	Efficiency float64
 	// DeviceSeconds is elapsed time x (CPU + GPU usage), the device time
 	// allocated to the job.
 	DeviceSeconds float64
-	// Granted[p] is the credit policy p granted (0 unless valid).
+	// Granted[p] is the credit policy p granted (0 unless valid); for a
+	// runtime-accounting policy, what its account-manager calls paid for
+	// the time the result ran, whatever its fate.
 	Granted []float64
 	// EstRuntime is the runtime the server estimated at send time,
 	// R(J, H) = E(J) x ETmean(H, V) once the host has 10 samples of the
@@ -71,6 +77,10 @@ type Record struct {
 	// Replicas is how many results the workunit is meant to get
 	// (target_nresults; 1 when adaptive replication sends it once).
 	Replicas int
+	// Time is when the result's fate became final. With runtime
+	// accounting the record can come later: once the account manager has
+	// paid (or can no longer pay) for the time the result ran.
+	Time float64
 }
 
 // DayState is the state at a day boundary.

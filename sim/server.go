@@ -296,6 +296,7 @@ func (s *Sim) newResult(wi int32) int32 {
 	r := s.res(ri)
 	gen := r.gen + 1
 	*r = result{wu: wi, host: -1, gen: gen, st: stUnsent}
+	s.clearPaid(ri)
 	w := &s.wus[wi]
 	w.results = append(w.results, ri)
 	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
@@ -411,7 +412,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		}
 		if r.st == stRunning {
 			v := &s.versions[r.view.VersionID]
-			h.estFlops[v.ProjectID] += r.ran * estimatedPeak(&r.view, v)
+			h.addEstimated(r.ran, &r.view, v)
 			if v.Resource.IsGPU() {
 				h.gpuFree += v.GPUUsage
 			} else {
@@ -531,29 +532,46 @@ func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
 	h.oneTimeDone = true
 }
 
-// finish records a result's final fate and frees what can be freed.
+// finish records a result's final fate and frees what can be freed. A
+// result whose runtime Science United-style accounting has yet to pay
+// for waits for its host's next account-manager call (or its departure)
+// before it is recorded.
 func (s *Sim) finish(ri int32) {
 	r := s.res(ri)
 	r.st = stOver
-	if s.cfg.Observer != nil {
-		hostIdx := r.view.HostID
-		v := &s.versions[r.view.VersionID]
-		s.rec = Record{View: &r.view, Host: s.hosts[hostIdx].h, Version: v, Flops: r.flopsDone,
-			Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: s.grantBuf,
-			EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target}
-		if r.view.ValidateState != policy.Valid {
-			for p := range s.grantBuf {
-				s.grantBuf[p] = 0
-			}
-		}
-		// Runtime accounting credits the time a job ran, whatever its fate.
-		for p, pol := range s.pols {
-			if ra, ok := pol.(policy.RuntimeAccounting); ok {
-				s.grantBuf[p] = ra.Accrued(&r.view, r.ran)
-			}
-		}
-		s.cfg.Observer.ResultDone(&s.rec)
+	r.resolvedAt = s.now
+	if len(s.ras) > 0 && r.host >= 0 && r.ran > r.amRan {
+		r.settling = true
+		return
 	}
+	s.record(ri)
+}
+
+// record gives the observer a final result's truth and the credit each
+// policy granted it: the workunit's credit if valid, for runtime
+// accounting what it paid for the result's runtime, whatever its fate.
+func (s *Sim) record(ri int32) {
+	if s.cfg.Observer == nil {
+		return
+	}
+	r := s.res(ri)
+	v := &s.versions[r.view.VersionID]
+	g := s.grantBuf
+	if r.view.ValidateState == policy.Valid {
+		copy(g, s.credit[int(r.wu)*s.npol:int(r.wu+1)*s.npol])
+	} else {
+		clear(g)
+	}
+	for k, p := range s.ras {
+		g[p] = 0
+		if j := int(ri)*len(s.ras) + k; j < len(s.paid) {
+			g[p] = s.paid[j] // a result that never ran has no slot
+		}
+	}
+	s.rec = Record{View: &r.view, Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
+		Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: g,
+		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target, Time: r.resolvedAt}
+	s.cfg.Observer.ResultDone(&s.rec)
 }
 
 // maybeFree returns a workunit and its results to the pools once nothing
@@ -564,8 +582,8 @@ func (s *Sim) maybeFree(wi int32) {
 		return
 	}
 	for _, ri := range w.results {
-		st := s.res(ri).st
-		if st != stOver && st != stCancelled && st != stUnsent {
+		r := s.res(ri)
+		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.settling {
 			return
 		}
 	}

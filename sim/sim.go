@@ -34,6 +34,9 @@ type result struct {
 	ok      bool // reported as a success (st >= stReported)
 	aborted bool // failAt is a cherry picker's abort, not an error
 	oneTime bool // carries a one_time_claim host's absurd value
+	// settling: final, but runtime accounting has not yet paid for all
+	// the time it ran; its record waits for the host's next call.
+	settling bool
 	// Truth.
 	runTotal  float64 // seconds of running the job needs on this host
 	remaining float64 // seconds of running left when last (re)started
@@ -44,7 +47,18 @@ type result struct {
 	flopsDone float64
 	eff       float64
 	estRun    float64 // the client's runtime estimate
-	view      policy.Result
+	// amRan is the runtime already settled by account-manager calls
+	// (paid, or lost when the host left); resolvedAt is when the result's
+	// fate became final.
+	amRan      float64
+	resolvedAt float64
+	view       policy.Result
+}
+
+// resultRef names a result slot in one of its lives.
+type resultRef struct {
+	ri  int32
+	gen uint32
 }
 
 type workunit struct {
@@ -76,9 +90,13 @@ type hostState struct {
 	rpcDay      int  // the day of the host's last scheduler RPC
 	oneTimeDone bool // a one_time_claim host has made its claim
 	// estFlops is the client's estimated credit per project, in FLOPs
-	// (runtime x reported peak FLOPS of the devices), for jobs that have
-	// stopped running; running jobs are added at each account-manager call.
-	estFlops []float64
+	// (runtime x reported peak FLOPS of the devices), CPU and GPU apart,
+	// for jobs that have stopped running; running jobs are added at each
+	// account-manager call.
+	estFlops [][2]float64
+	// unpaid lists the results sent to the host whose runtime account-
+	// manager calls may not have settled yet (only with runtime accounting).
+	unpaid []resultRef
 	h        *hosts.Host
 	arrived  bool
 	gone     bool
@@ -137,6 +155,11 @@ type Sim struct {
 	npol     int
 	ledgers  []Ledger
 	grantBuf []float64
+	// Runtime-accounting policies (Science United): their indexes in pols,
+	// and per result slot the credit each has paid for its runtime so far
+	// (paid[ri*len(ras)+k]).
+	ras   []int
+	paid  []float64
 	views    []*policy.Result
 	invalid  []*policy.Result
 	p50, p95 float64 // reported p_fpops percentiles
@@ -205,6 +228,11 @@ func New(cfg *Config) *Sim {
 		s.ledgers[i].init(len(s.hosts), s.world.MaxUsers, s.world.MaxTeams, len(s.versions), len(cfg.Projects))
 	}
 	s.grantBuf = make([]float64, s.npol)
+	for p, pol := range s.pols {
+		if _, ok := pol.(policy.RuntimeAccounting); ok {
+			s.ras = append(s.ras, p)
+		}
+	}
 	n := cfg.SampleHosts
 	for i := 0; i < len(s.hosts) && len(s.sample) < n; i++ {
 		if s.hosts[i].h.Arrival == 0 {
@@ -299,6 +327,7 @@ func (s *Sim) Run(progress func(float64)) {
 			s.q.push(event{t: s.now + 86400, kind: evDay})
 		case evEnd:
 			s.validatorPass()
+			s.settleAtEnd()
 			if s.cfg.Observer != nil {
 				s.cfg.Observer.Day(&DayState{Day: int(math.Round(s.now / 86400)), Time: s.now, Final: true, Sim: s})
 			}

@@ -194,6 +194,5 @@ func (s *Sim) grant(ri int32, credit []float64) {
 	r := s.res(ri)
 	for p := range s.ledgers {
 		s.ledgers[p].grant(&r.view, s.now, credit[p])
-		s.grantBuf[p] = credit[p]
 	}
 }

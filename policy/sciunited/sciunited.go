@@ -12,18 +12,19 @@ func init() {
 	policy.Register(&policy.Kind{
 		Name:     "sciunited",
 		Standard: true,
-		Doc:      "Science United's accounting: runtime x peak FLOPS reported at account-manager calls (seed 003)",
+		Doc: "Science United's accounting as deployed (its account-manager RPC handler, rpc.php): " +
+			"runtime x peak FLOPS reported at account-manager calls, each resource's increase limited to its plausible FLOPS x the time since the host's last call",
 		Options: []policy.OptionDoc{
-			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day (seed 003: 1/200 day at 1 GFLOPS)"},
-			{Name: "max_cpu_flops", Default: "100e9", Doc: "a reported CPU speed above it is implausible"},
+			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day (the accounting page: 1/200 day at 1 GFLOPS earns one credit)"},
+			{Name: "max_cpu_flops", Default: "100e9", Doc: "a reported speed per CPU above it is implausible"},
 			{Name: "max_cpus", Default: "256", Doc: "a reported CPU count above it is implausible"},
-			{Name: "max_gpu_flops", Default: "100e12", Doc: "a reported GPU peak above it is implausible"},
+			{Name: "max_gpu_flops", Default: "100e12", Doc: "a reported peak per GPU above it is implausible"},
 			{Name: "max_gpus", Default: "8", Doc: "a reported GPU count above it is implausible"},
-			{Name: "default_cpu_flops", Default: "4.3e9", Doc: "what an implausible CPU speed is reset to (the server's AVG_CPU_FPOPS)"},
+			{Name: "default_cpu_flops", Default: "1e9", Doc: "what an implausible CPU speed is reset to"},
 			{Name: "default_cpus", Default: "4", Doc: "what an implausible CPU count is reset to"},
-			{Name: "default_gpu_flops", Default: "5e12", Doc: "what an implausible GPU peak is reset to"},
+			{Name: "default_gpu_flops", Default: "100e9", Doc: "what an implausible GPU peak is reset to"},
 			{Name: "default_gpus", Default: "1", Doc: "what an implausible GPU count is reset to"},
-			{Name: "reconcile", Default: "0", Doc: "days between reconciliations with the project's validated credit (seed 003's possible addition): each (host, project) total is set to the peak-FLOP credit of its validated jobs, and users see decreases; 0 = never"},
+			{Name: "reconcile", Default: "0", Doc: "days between reconciliations with the project's validated credit (a possible addition the accounting page names): each (host, project) total is set to the peak-FLOP credit of its validated jobs, and users see decreases; 0 = never"},
 		},
 		New: New,
 	})
@@ -37,14 +38,18 @@ type Limits struct {
 
 // record is the accounting's state for one (host, project).
 type record struct {
-	seen  bool
-	time  float64 // of the last call
-	est   float64 // estimated FLOPs reported then
-	share float64 // credit granted over credit claimed at the last call (the clamp)
-	user  int
+	est   [2]float64 // estimated FLOPs reported at the last call: CPU, GPU
+	share [2]float64 // granted over claimed at the last call, per resource
 	// Reconciliation: credit granted so far, the project's validated
 	// credit for the host, and an adjustment due at the next call.
 	total, validated, pending float64
+}
+
+// hostCalls is when a host called: the time of its latest call and of
+// the call before (every project of a host is reported at one call).
+type hostCalls struct {
+	cur, prev     float64
+	seen, hasPrev bool
 }
 
 // dayKey indexes the daily history.
@@ -60,7 +65,8 @@ type Policy struct {
 	// Reconciliation totals: credit granted by calls, and the sum of the
 	// adjustments' sizes and of the adjustments.
 	granted, movedAbs, movedNet float64
-	records                     map[[2]int]*record
+	records                     []record // by host x project
+	calls                       []hostCalls
 	history                     map[dayKey]float64
 	world                       *policy.World
 }
@@ -79,8 +85,8 @@ func New(opts policy.Options) (policy.Policy, error) {
 	}{
 		{"max_cpu_flops", 100e9, &p.lim.MaxCPUFlops}, {"max_cpus", 256, &p.lim.MaxCPUs},
 		{"max_gpu_flops", 100e12, &p.lim.MaxGPUFlops}, {"max_gpus", 8, &p.lim.MaxGPUs},
-		{"default_cpu_flops", 4.3e9, &p.lim.DefaultCPUFlops}, {"default_cpus", 4, &p.lim.DefaultCPUs},
-		{"default_gpu_flops", 5e12, &p.lim.DefaultGPUFlops}, {"default_gpus", 1, &p.lim.DefaultGPUs},
+		{"default_cpu_flops", 1e9, &p.lim.DefaultCPUFlops}, {"default_cpus", 4, &p.lim.DefaultCPUs},
+		{"default_gpu_flops", 100e9, &p.lim.DefaultGPUFlops}, {"default_gpus", 1, &p.lim.DefaultGPUs},
 	} {
 		if *f.dst, err = opts.Float(f.name, f.def, true); err != nil {
 			return nil, err
@@ -100,7 +106,8 @@ func New(opts policy.Options) (policy.Policy, error) {
 // Init clears the accounting for a new replication.
 func (p *Policy) Init(w *policy.World) {
 	p.world = w
-	p.records = map[[2]int]*record{}
+	p.records = make([]record, w.MaxHosts*len(w.Projects))
+	p.calls = make([]hostCalls, w.MaxHosts)
 	p.history = map[dayKey]float64{}
 	p.nextRec = p.reconcile
 	p.granted, p.movedAbs, p.movedNet = 0, 0, 0
@@ -132,22 +139,19 @@ func (p *Policy) Tick(t policy.Tick) {
 		return
 	}
 	p.nextRec = t.Time + p.reconcile
-	for _, rec := range p.records {
-		if !rec.seen {
+	for h, hc := range p.calls {
+		if !hc.seen {
 			continue
 		}
-		rec.pending = rec.validated - rec.total
+		for k := range p.world.Projects {
+			rec := p.rec(h, k)
+			rec.pending = rec.validated - rec.total
+		}
 	}
 }
 
 func (p *Policy) rec(host, project int) *record {
-	k := [2]int{host, project}
-	rec := p.records[k]
-	if rec == nil {
-		rec = &record{}
-		p.records[k] = rec
-	}
-	return rec
+	return &p.records[host*len(p.world.Projects)+project]
 }
 
 // Sane returns the device speeds and counts the accounting believes:
@@ -171,36 +175,51 @@ func plausible(v, max, def float64) float64 {
 	return v
 }
 
-// Delta is the estimated FLOPs an account-manager call credits: the
-// increase since the last call, at most the plausible FLOPS x devices x
-// the wall time between the calls, never negative.
-func (l *Limits) Delta(c *policy.ClientReport, lastTime, lastEst float64) float64 {
+// Bounds are the most estimated FLOPs a call may credit for a project,
+// CPU and GPU apart: the plausible FLOPS of each resource's devices x
+// dt, the time since the host's previous call.
+func (l *Limits) Bounds(c *policy.ClientReport, dt float64) (cpu, gpu float64) {
 	cpuFlops, cpus, gpuFlops, gpus := l.Sane(c)
-	bound := (cpuFlops*cpus + gpuFlops*gpus) * (c.Time - lastTime)
-	d := c.EstimatedFlops - lastEst
-	if !(d > 0) {
-		return 0
-	}
-	return math.Min(d, bound)
+	return cpuFlops * cpus * dt, gpuFlops * gpus * dt
 }
 
-// ClientReport credits the delta since the host's last call for the
-// project; the first call only records the total. A pending
+// limit is one resource's credited increase: the reported increase d,
+// at most bound, never negative; and the share of d it is (what the
+// call pays per estimated FLOP of that resource).
+func limit(d, bound float64) (credited, share float64) {
+	if !(d > 0) {
+		if bound > 0 {
+			return 0, 1 // nothing claimed, nothing cut
+		}
+		return 0, 0
+	}
+	credited = math.Min(d, bound)
+	return credited, credited / d
+}
+
+// ClientReport credits the increase of the project's estimated credit
+// since the host's previous call, each resource limited to its plausible
+// FLOPS x the time since that call; an excess is lost, not carried. The
+// host's first call has no previous one and credits nothing; a project
+// first reported by a known host is limited like any other. A pending
 // reconciliation adjustment, possibly negative, is added.
 func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
-	rec := p.rec(c.HostID, c.ProjectID)
-	credit := 0.0
-	if rec.seen {
-		d := p.lim.Delta(c, rec.time, rec.est)
-		credit = policy.Finite(policy.FlopsToCredit(d, p.scale))
-		if raw := policy.FlopsToCredit(c.EstimatedFlops-rec.est, p.scale); raw > 0 {
-			rec.share = credit / raw
-		}
-		p.granted += credit
-	} else {
-		// Until a delta has been seen nothing was clamped.
-		rec.share = 1
+	hc := &p.calls[c.HostID]
+	if !hc.seen || c.Time != hc.cur {
+		hc.prev, hc.hasPrev = hc.cur, hc.seen
+		hc.cur, hc.seen = c.Time, true
 	}
+	dt := 0.0
+	if hc.hasPrev {
+		dt = c.Time - hc.prev
+	}
+	rec := p.rec(c.HostID, c.ProjectID)
+	cpuBound, gpuBound := p.lim.Bounds(c, dt)
+	cpu, cpuShare := limit(c.EstimatedCPUFlops-rec.est[0], cpuBound)
+	gpu, gpuShare := limit(c.EstimatedGPUFlops-rec.est[1], gpuBound)
+	credit := policy.Finite(policy.FlopsToCredit(cpu+gpu, p.scale))
+	rec.share = [2]float64{cpuShare, gpuShare}
+	p.granted += credit
 	if rec.pending != 0 {
 		p.movedAbs += math.Abs(rec.pending)
 		p.movedNet += rec.pending
@@ -211,7 +230,7 @@ func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
 	if credit != 0 {
 		p.history[dayKey{int(c.Time / policy.SecondsPerDay), c.UserID, c.ProjectID}] += credit
 	}
-	rec.seen, rec.time, rec.est = true, c.Time, c.EstimatedFlops
+	rec.est = [2]float64{c.EstimatedCPUFlops, c.EstimatedGPUFlops}
 	return credit
 }
 
@@ -230,22 +249,29 @@ func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
 		policy.Gauge{Name: "reconciled_net_fraction", Value: p.movedNet / p.granted})
 }
 
-// Accrued attributes credit to a result: its runtime x the plausible
-// peak FLOPS of the devices its version uses (an implausible reported
-// speed counts as the default, as at the calls), at the scale, times the
-// share of its claims the host's last call granted; nothing before the
-// host's first call.
+// Accrued is what the last call of r's host paid for runtime seconds of
+// r: the estimated FLOPs the client counted for them (runtime x the
+// reported speed of each device r's version uses) x the share of its
+// claim that call granted for that resource. Before a host's second
+// call it is 0.
 func (p *Policy) Accrued(r *policy.Result, runtime float64) float64 {
-	rec := p.records[[2]int{r.HostID, r.ProjectID}]
-	if rec == nil || !rec.seen {
+	rec := p.rec(r.HostID, r.ProjectID)
+	v := &p.world.Versions[r.VersionID]
+	credit := paid(rec.share[0], runtime, v.CPUUsage*r.HostPFpops, p.scale)
+	if v.Resource.IsGPU() {
+		credit += paid(rec.share[1], runtime, v.GPUUsage*r.HostGPUPeak, p.scale)
+	}
+	return policy.Finite(credit)
+}
+
+// paid is share x the credit of runtime seconds at flops; 0 when any is
+// 0, so that an absurd claim a call cut to nothing is not 0 x Inf. The
+// rate is converted first, so a speed near the float range stays finite.
+func paid(share, runtime, flops, scale float64) float64 {
+	if share == 0 || runtime == 0 || flops == 0 {
 		return 0
 	}
-	v := &p.world.Versions[r.VersionID]
-	peak := v.CPUUsage * plausible(r.HostPFpops, p.lim.MaxCPUFlops, p.lim.DefaultCPUFlops)
-	if v.Resource.IsGPU() {
-		peak += v.GPUUsage * plausible(r.HostGPUPeak, p.lim.MaxGPUFlops, p.lim.DefaultGPUFlops)
-	}
-	return policy.Finite(policy.FlopsToCredit(runtime*peak, p.scale) * rec.share)
+	return share * (runtime * policy.FlopsToCredit(flops, scale))
 }
 
 // History returns the daily history per user and project as CSV rows

@@ -14,14 +14,16 @@ func newPolicy(t *testing.T, opts policy.Options) *Policy {
 		t.Fatal(err)
 	}
 	p.Init(&policy.World{Projects: []policy.Project{{ID: 0, Name: "p"}, {ID: 1, Name: "q"}},
-		Versions: []policy.AppVersion{{ID: 0, Resource: policy.CPU, CPUUsage: 1}}})
+		Versions: []policy.AppVersion{{ID: 0, Resource: policy.CPU, CPUUsage: 1},
+			{ID: 1, Resource: policy.NVIDIA, CPUUsage: 0.1, GPUUsage: 1}},
+		MaxHosts: 4})
 	return p.(*Policy)
 }
 
 // call is an account-manager call of host 1 (user 7) for project 0 from
 // an 8-core 4 GFLOPS host without GPU.
 func call(t, est float64) *policy.ClientReport {
-	return &policy.ClientReport{Time: t, HostID: 1, UserID: 7, ProjectID: 0, EstimatedFlops: est, NCPUs: 8, CPUPeak: 4e9}
+	return &policy.ClientReport{Time: t, HostID: 1, UserID: 7, ProjectID: 0, EstimatedCPUFlops: est, NCPUs: 8, CPUPeak: 4e9}
 }
 
 func TestDeltasAndHistory(t *testing.T) {
@@ -46,57 +48,122 @@ func TestDeltasAndHistory(t *testing.T) {
 	}
 }
 
-// TestSanityCheck: a delta is at most the plausible FLOPS x devices x the
-// wall time; an implausible CPU speed is reset to the default.
+// TestSanityCheck: the deployed handler's values. A resource's increase
+// is at most its plausible FLOPS x devices x the time since the last
+// call; an implausible speed or count is reset to its default (1 GFLOPS
+// and 4 CPUs, 100 GFLOPS and 1 GPU).
 func TestSanityCheck(t *testing.T) {
 	lim := &newPolicy(t, nil).lim
 	for _, c := range []struct {
-		name        string
-		cpuPeak     float64
-		ncpus       int
-		delta, wall float64
-		want        float64
+		name          string
+		cpuPeak       float64
+		ncpus         int
+		gpuPeak       float64
+		ngpus         int
+		wantCPU, want float64
 	}{
-		{"plausible, under the bound", 4e9, 8, 1e13, 1000, 1e13},
-		{"plausible, over the bound", 4e9, 8, 1e15, 1000, 8 * 4e9 * 1000},
-		{"a lie below the limits passes", 90e9, 8, 90e9 * 8 * 1000, 1000, 90e9 * 8 * 1000},
-		{"implausible speed reset", 1e12, 8, 1e16, 1000, 8 * 4.3e9 * 1000},
-		{"implausible count reset", 4e9, 1000, 1e16, 1000, 4 * 4e9 * 1000},
+		{"plausible", 4e9, 8, 0, 0, 8 * 4e9 * 1000, 0},
+		{"a lie below the limits passes", 90e9, 8, 0, 0, 90e9 * 8 * 1000, 0},
+		{"implausible speed reset", 1e12, 8, 0, 0, 8 * 1e9 * 1000, 0},
+		{"implausible count reset", 4e9, 1000, 0, 0, 4 * 4e9 * 1000, 0},
+		{"plausible GPUs", 4e9, 4, 10e12, 2, 4 * 4e9 * 1000, 2 * 10e12 * 1000},
+		{"implausible GPU speed reset", 4e9, 4, 1e15, 2, 4 * 4e9 * 1000, 2 * 100e9 * 1000},
+		{"implausible GPU count reset", 4e9, 4, 10e12, 20, 4 * 4e9 * 1000, 1 * 10e12 * 1000},
 	} {
-		r := &policy.ClientReport{Time: 1000 + c.wall, EstimatedFlops: c.delta, NCPUs: c.ncpus, CPUPeak: c.cpuPeak}
-		if got := lim.Delta(r, 1000, 0); math.Abs(got-c.want) > 1e-6*c.want {
-			t.Errorf("%s: delta %g, want %g", c.name, got, c.want)
+		r := &policy.ClientReport{NCPUs: c.ncpus, CPUPeak: c.cpuPeak, NGPUs: c.ngpus, GPUPeak: c.gpuPeak}
+		cpu, gpu := lim.Bounds(r, 1000)
+		if math.Abs(cpu-c.wantCPU) > 1e-9*c.wantCPU || math.Abs(gpu-c.want) > 1e-9*c.want {
+			t.Errorf("%s: bounds %g, %g; want %g, %g", c.name, cpu, gpu, c.wantCPU, c.want)
 		}
-	}
-	gpu := &policy.ClientReport{Time: 2000, EstimatedFlops: 1e20, NCPUs: 4, CPUPeak: 4e9, NGPUs: 20, GPUPeak: 1e15}
-	if got, want := lim.Delta(gpu, 1000, 0), (4*4e9+1*5e12)*1000; got != want {
-		t.Errorf("implausible GPUs: %g, want %g", got, want)
 	}
 }
 
-// TestAccrued: a result's credit is its runtime x the plausible peak of
-// its devices at the scale, times the share the host's last call granted;
-// nothing before the host's first call.
+// TestResourcesLimitedApart: an excess of CPU estimated credit cannot
+// use room left by the GPU, and the excess is lost, not carried.
+func TestResourcesLimitedApart(t *testing.T) {
+	p := newPolicy(t, nil)
+	rep := func(t, cpu, gpu float64) *policy.ClientReport {
+		return &policy.ClientReport{Time: t, HostID: 2, ProjectID: 0, EstimatedCPUFlops: cpu, EstimatedGPUFlops: gpu,
+			NCPUs: 2, CPUPeak: 1e9, NGPUs: 1, GPUPeak: 1e12}
+	}
+	p.ClientReport(rep(0, 0, 0))
+	// 1000 s: CPU bound 2e12 FLOPs, GPU bound 1e15. CPU claims 10x its
+	// bound, the GPU a tenth of its own.
+	got := p.ClientReport(rep(1000, 2e13, 1e14))
+	want := policy.FlopsToCredit(2e12+1e14, policy.ScaleServer)
+	if math.Abs(got-want) > 1e-12*want {
+		t.Errorf("credit %v, want %v (CPU at its bound plus the GPU's claim)", got, want)
+	}
+	// The next interval's claims are measured from the reported totals:
+	// the cut CPU excess is gone.
+	got = p.ClientReport(rep(2000, 2e13+1e12, 1e14))
+	if want := policy.FlopsToCredit(1e12, policy.ScaleServer); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("after the cut: %v, want %v", got, want)
+	}
+}
+
+// TestHostLevelInterval: dt is the time since the host's previous call,
+// shared by every project it reports; a project first reported by a host
+// already known is limited to rate x dt, not refused.
+func TestHostLevelInterval(t *testing.T) {
+	p := newPolicy(t, nil)
+	q := func(t, est float64) *policy.ClientReport {
+		c := call(t, est)
+		c.ProjectID = 1
+		return c
+	}
+	p.ClientReport(call(0, 0))
+	p.ClientReport(call(1000, 0)) // the host's second call: project 1 not yet reported
+	if got := p.ClientReport(q(1000, 1e15)); got != policy.FlopsToCredit(8*4e9*1000, policy.ScaleServer) {
+		t.Errorf("new project on a known host: %v, want its rate x dt", got)
+	}
+	// The next call reports both projects at once: each has dt = 500.
+	p.ClientReport(call(1500, 1e12))
+	if got, want := p.ClientReport(q(1500, 1e15+1e12)), policy.FlopsToCredit(1e12, policy.ScaleServer); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("second project at the same call: %v, want %v", got, want)
+	}
+}
+
+// TestAccrued: what a call paid for a result's runtime is its estimated
+// FLOPs at the reported speed x the share of the claim the call granted;
+// nothing before the host's second call.
 func TestAccrued(t *testing.T) {
 	p := newPolicy(t, nil)
 	r := &policy.Result{HostID: 1, ProjectID: 0, VersionID: 0, HostPFpops: 4e9}
 	if got := p.Accrued(r, 21600); got != 0 {
-		t.Errorf("before the first call: %v", got)
+		t.Errorf("before any call: %v", got)
 	}
 	p.ClientReport(call(0, 0))
+	if got := p.Accrued(r, 21600); got != 0 {
+		t.Errorf("after the first call (which pays nothing): %v", got)
+	}
+	p.ClientReport(call(1000, 1e12))
 	// 21600 s at 4 GFLOPS = 8.64e13 FLOPs: 200 credits.
 	if got := p.Accrued(r, 21600); got != 200 {
-		t.Errorf("after the first call: %v, want 200", got)
-	}
-	// An implausible speed counts as the default 4.3 GFLOPS.
-	liar := &policy.Result{HostID: 1, ProjectID: 0, VersionID: 0, HostPFpops: 1e304}
-	if got, want := p.Accrued(liar, 21600), 200*4.3/4; math.Abs(got-want) > 1e-9 {
-		t.Errorf("implausible speed: %v, want %v", got, want)
+		t.Errorf("unclamped: %v, want 200", got)
 	}
 	// A host clamped to half its claim gets half.
-	p.ClientReport(call(1000, 2*8*4e9*1000))
+	p.ClientReport(call(2000, 1e12+2*8*4e9*1000))
 	if got := p.Accrued(r, 21600); math.Abs(got-100) > 1e-9 {
 		t.Errorf("clamped host: %v, want 100", got)
+	}
+	// An absurd speed cut to almost nothing stays finite and small.
+	liar := &policy.Result{HostID: 1, ProjectID: 0, VersionID: 0, HostPFpops: 1e303}
+	p.ClientReport(call(3000, 1e12+2*8*4e9*1000+21600*1e303))
+	if got := p.Accrued(liar, 21600); !(got > 0) || got > policy.FlopsToCredit(8*4e9*1000, policy.ScaleServer)*1.000001 {
+		t.Errorf("absurd speed: %v, want at most the call's bound", got)
+	}
+	// A GPU job: its CPU part at the CPU's share, its GPU part at the GPU's.
+	g := &policy.Result{HostID: 3, ProjectID: 0, VersionID: 1, HostPFpops: 2e9, HostGPUPeak: 1e12}
+	rep := func(t, cpu, gpu float64) *policy.ClientReport {
+		return &policy.ClientReport{Time: t, HostID: 3, ProjectID: 0, EstimatedCPUFlops: cpu, EstimatedGPUFlops: gpu,
+			NCPUs: 1, CPUPeak: 2e9, NGPUs: 1, GPUPeak: 1e12}
+	}
+	p.ClientReport(rep(0, 0, 0))
+	p.ClientReport(rep(1000, 4e12, 1e15)) // CPU claim 2x its bound: share 1/2; GPU exactly its bound
+	want := 0.5*policy.FlopsToCredit(1000*0.1*2e9, policy.ScaleServer) + policy.FlopsToCredit(1000*1e12, policy.ScaleServer)
+	if got := p.Accrued(g, 1000); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("GPU job: %v, want %v", got, want)
 	}
 }
 

@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"github.com/creditsim/creditsim/policy"
+)
+
+// This file is the client's side of runtime accounting (Science United):
+// the estimated credit a client reports to its account manager, and the
+// attribution of what the account manager pays to the results that ran.
+
+// addEstimated adds runtime seconds of a job to the host's estimated
+// credit for the job's project: runtime x the reported peak FLOPS of the
+// devices the job uses, CPU and GPU apart, as the client counts it
+// (client/work_fetch.cpp update_rec: per resource, instance-seconds x
+// the resource's speed).
+func (h *hostState) addEstimated(runtime float64, r *policy.Result, v *policy.AppVersion) {
+	cpu, gpu := estimatedPeak(r, v)
+	e := &h.estFlops[v.ProjectID]
+	e[0] += runtime * cpu
+	e[1] += runtime * gpu
+}
+
+// estimatedPeak is the peak FLOPS the client counts for a job's
+// estimated credit: the devices it uses at the speeds the client
+// reports, CPU and GPU.
+func estimatedPeak(r *policy.Result, v *policy.AppVersion) (cpu, gpu float64) {
+	cpu = v.CPUUsage * r.HostPFpops
+	if v.Resource.IsGPU() {
+		gpu = v.GPUUsage * r.HostGPUPeak
+	}
+	return cpu, gpu
+}
+
+// accountManagerCall is a client's call to its account manager: for each
+// project it reports the estimated credit accumulated so far (jobs that
+// stopped, plus the running ones up to now), and the runtime-accounting
+// policies grant what they make of it. A host that is off makes no call.
+func (s *Sim) accountManagerCall(i int) {
+	h := &s.hosts[i]
+	if h.gone {
+		return
+	}
+	if next := s.now + float64(s.cfg.Hosts.AccountManagerInterval); next < s.cfg.Duration {
+		s.q.push(event{t: next, kind: evAccountManager, a: int32(i)})
+	}
+	if !h.on {
+		return
+	}
+	for p := range s.cfg.Projects {
+		est := h.estFlops[p]
+		for _, ri := range h.running {
+			r := s.res(ri)
+			v := &s.versions[r.vid]
+			if v.ProjectID == p {
+				cpu, gpu := estimatedPeak(&r.view, v)
+				run := r.ran + (s.now - r.startedAt)
+				est[0] += run * cpu
+				est[1] += run * gpu
+			}
+		}
+		// One reused report: passed through an interface, a local would
+		// be allocated at every call.
+		c := &s.amReport
+		*c = policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
+			EstimatedCPUFlops: est[0], EstimatedGPUFlops: est[1], NCPUs: h.h.NCPUs, CPUPeak: h.pf,
+			NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
+		for k, pol := range s.pols {
+			if credit := pol.ClientReport(c); credit != 0 {
+				s.ledgers[k].grantClient(c, credit)
+			}
+		}
+	}
+	s.settle(i, true)
+}
+
+// trackRuntime puts a result that starts running on host h on the host's
+// list of runtime to settle, with nothing paid yet. A result that never
+// ran has nothing to settle.
+func (s *Sim) trackRuntime(h *hostState, ri int32) {
+	n := len(s.ras)
+	if n == 0 {
+		return
+	}
+	r := s.res(ri)
+	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: r.gen})
+	if need := (int(ri) + 1) * n; len(s.paid) < need {
+		// Grown a pool chunk at a time, as the results are.
+		s.paid = append(s.paid, make([]float64, resultChunk*n)...)
+	}
+}
+
+// clearPaid forgets what a result slot's previous occupant was paid.
+func (s *Sim) clearPaid(ri int32) {
+	if n := len(s.ras); n > 0 && int(ri)*n < len(s.paid) {
+		clear(s.paid[int(ri)*n : int(ri)*n+n])
+	}
+}
+
+// settle attributes runtime to host i's results after an account-manager
+// call (pay true: each policy pays for the runtime since the previous
+// call what its call just granted for it) or when the host leaves (pay
+// false: that runtime is never paid). Results that have stopped running
+// are then fully settled; those already final are recorded.
+func (s *Sim) settle(i int, pay bool) {
+	if len(s.ras) == 0 {
+		return
+	}
+	h := &s.hosts[i]
+	k := 0
+	for _, ref := range h.unpaid {
+		r := s.res(ref.ri)
+		if r.gen != ref.gen {
+			continue // freed since: its runtime was settled before
+		}
+		ran := r.ran
+		if r.st == stRunning && h.on {
+			ran += s.now - r.startedAt
+		}
+		if tail := ran - r.amRan; tail > 0 && pay {
+			s.pay(ref.ri, tail)
+		}
+		r.amRan = ran
+		if (r.st == stQueued || r.st == stRunning) && pay {
+			h.unpaid[k] = ref
+			k++
+			continue
+		}
+		if r.settling {
+			r.settling = false
+			s.record(ref.ri)
+			s.maybeFree(r.wu)
+		}
+	}
+	h.unpaid = h.unpaid[:k]
+}
+
+// pay adds to result ri's paid credit what each runtime-accounting
+// policy's last call for its host paid for runtime seconds of it.
+func (s *Sim) pay(ri int32, runtime float64) {
+	r := s.res(ri)
+	base := int(ri) * len(s.ras)
+	for k, p := range s.ras {
+		s.paid[base+k] += s.pols[p].(policy.RuntimeAccounting).Accrued(&r.view, runtime)
+	}
+}
+
+// settleAtEnd records the results still waiting for a call when the run
+// ends: the runtime since their host's last call is valued at that
+// call's rate, since the host, still attached, would be paid for it at
+// its next call.
+func (s *Sim) settleAtEnd() {
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		for _, ref := range h.unpaid {
+			r := s.res(ref.ri)
+			if r.gen != ref.gen || !r.settling {
+				continue
+			}
+			if tail := r.ran - r.amRan; tail > 0 {
+				s.pay(ref.ri, tail)
+			}
+			r.amRan = r.ran
+			r.settling = false
+			s.record(ref.ri)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/policy"
+	_ "github.com/creditsim/creditsim/policy/sciunited"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// departRec keeps what the observer sees of each result: its truth and
+// each policy's credit.
+type departRec struct {
+	view    policy.Result
+	flops   float64
+	runtime float64
+	eff     float64
+	peak    float64 // the host's true peak FLOPS for the job
+	depart  float64
+	granted []float64
+}
+
+type departObserver struct{ recs []departRec }
+
+func (o *departObserver) ResultDone(r *sim.Record) {
+	peak := r.Version.CPUUsage * r.Host.Whetstone
+	o.recs = append(o.recs, departRec{view: *r.View, flops: r.Flops, runtime: r.Runtime, eff: r.Efficiency,
+		peak: peak, depart: r.Host.Departure, granted: append([]float64(nil), r.Granted...)})
+}
+func (o *departObserver) Day(*sim.DayState) {}
+
+// TestDepartedHostsResults: a host that leaves abandons what it holds.
+// D of each result is the FLOPs it really did: none for a queued job,
+// the part it ran for a running one, all of them for a job that finished
+// but was never reported. The job-based systems grant those results
+// nothing; Science United's G of each result is what its calls paid for
+// the result's runtime, so over a departed host's results G adds up to
+// exactly what the host's calls were granted (runtime since its last
+// call is never paid).
+func TestDepartedHostsResults(t *testing.T) {
+	const jobFlops = 2.5e13 // rsc_fpops_est with no size error
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, v3pfc-boinc, sciunited]",
+		"hosts.initial=300", "hosts.arrivals_per_day=0", "hosts.lifetime={dist: exponential, mean: 6d}",
+		"duration=12d", "warmup=1d", "projects[0].apps[0].delay_bound=2d",
+		"hosts.report_delay=8h", "hosts.runtime_noise=0", "hosts.error_rate={dist: const, mean: 0}",
+		"projects[0].apps[0].size_error={dist: const, mean: 1}",
+		"projects[0].apps[0].versions[0].efficiency={dist: const, mean: 0.5}",
+		"projects[0].apps[0].versions[1].efficiency={dist: const, mean: 0.5}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &departObserver{}
+	cfg, err := runner.Config(s, 0, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := &recorder{}
+	cfg.Policies = append(cfg.Policies, sent)
+	x := sim.New(cfg)
+	x.Run(nil)
+	sentTo := map[int]int{}
+	for _, r := range sent.sent {
+		sentTo[r.HostID]++
+	}
+	end := float64(s.Duration)
+	hostsG := map[int]float64{}
+	recorded := map[int]int{}
+	var queued, running, unreported int
+	for _, r := range o.recs {
+		// The truth: with no noise FLOPs done = runtime x peak x efficiency.
+		if want := r.runtime * r.peak * r.eff; math.Abs(r.flops-want) > 1e-9*jobFlops {
+			t.Fatalf("result %d: FLOPs done %g, want runtime x peak x efficiency = %g", r.view.ID, r.flops, want)
+		}
+		abandoned := r.depart < end && r.view.Outcome == policy.NoReply && r.view.SentTime < r.depart
+		if abandoned {
+			switch {
+			case r.runtime == 0:
+				queued++
+			case math.Abs(r.flops-jobFlops) < 1e-9*jobFlops:
+				unreported++
+			default:
+				running++
+			}
+			if r.granted[0] != 0 || r.granted[1] != 0 {
+				t.Errorf("abandoned result %d granted %v by the job-based systems", r.view.ID, r.granted[:2])
+			}
+		}
+		if g := r.granted[2]; g < 0 || g > policy.FlopsToCredit(r.runtime*r.view.HostPFpops, 200)*(1+1e-12) {
+			t.Errorf("result %d: Science United paid %g for %g s at %g FLOPS", r.view.ID, g, r.runtime, r.view.HostPFpops)
+		}
+		hostsG[r.view.HostID] += r.granted[2]
+		if r.depart < end {
+			recorded[r.view.HostID]++
+		}
+	}
+	t.Logf("abandoned results: %d queued, %d running, %d finished but not reported", queued, running, unreported)
+	if queued == 0 || running == 0 || unreported == 0 {
+		t.Fatalf("the scenario must make hosts leave with queued (%d), running (%d) and unreported (%d) results", queued, running, unreported)
+	}
+	l := x.Ledger(2)
+	n := 0
+	for h, g := range hostsG {
+		if recorded[h] == 0 || recorded[h] != sentTo[h] {
+			continue // still on, or some result never resolved
+		}
+		n++
+		if total := l.Hosts[h].Total; math.Abs(g-total) > 1e-9*math.Max(total, 1) {
+			t.Errorf("departed host %d: Science United's G over its results %.10g, its calls granted %.10g", h, g, total)
+		}
+	}
+	t.Logf("%d departed hosts checked", n)
+	if n < 50 {
+		t.Errorf("only %d hosts left early enough to check", n)
+	}
+}
