@@ -34,17 +34,21 @@ func estimatedPeak(r *policy.Result, v *policy.AppVersion) (cpu, gpu float64) {
 // accountManagerCall is a client's call to its account manager: for each
 // project it reports the estimated credit accumulated so far (jobs that
 // stopped, plus the running ones up to now), and the runtime-accounting
-// policies grant what they make of it. A host that is off makes no call.
+// policies grant what they make of it. A host that is off when a call is
+// due makes it when it comes back on (the client calls once its next RPC
+// time has passed); the next call is due an interval after the last.
 func (s *Sim) accountManagerCall(i int) {
 	h := &s.hosts[i]
 	if h.gone {
 		return
 	}
+	if !h.on {
+		h.amDue = true
+		return
+	}
+	h.amDue = false
 	if next := s.now + float64(s.cfg.Hosts.AccountManagerInterval); next < s.cfg.Duration {
 		s.q.push(event{t: next, kind: evAccountManager, a: int32(i)})
-	}
-	if !h.on {
-		return
 	}
 	for p := range s.cfg.Projects {
 		est := h.estFlops[p]

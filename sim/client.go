@@ -87,6 +87,9 @@ func (s *Sim) toggle(i int, gen uint32) {
 		h.on = true
 		h.epoch++
 		s.resume(i)
+		if h.amDue {
+			s.accountManagerCall(i)
+		}
 		s.maybeContact(i)
 	} else {
 		s.pause(h)

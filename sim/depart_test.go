@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/rng"
 	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	_ "github.com/creditsim/creditsim/policy/sciunited"
 	"github.com/creditsim/creditsim/scenarios"
@@ -115,4 +117,96 @@ func TestDepartedHostsResults(t *testing.T) {
 	if n < 50 {
 		t.Errorf("only %d hosts left early enough to check", n)
 	}
+}
+
+// callRecorder records every account-manager call a policy is given.
+type callRecorder struct {
+	recorder
+	calls map[int][]float64 // per host, the times of its calls (project 0)
+}
+
+func (c *callRecorder) Init(w *policy.World) { c.recorder.Init(w); c.calls = map[int][]float64{} }
+func (c *callRecorder) ClientReport(r *policy.ClientReport) float64 {
+	if r.ProjectID == 0 {
+		c.calls[r.HostID] = append(c.calls[r.HostID], r.Time)
+	}
+	return 0
+}
+
+// TestAccountManagerCallsWhileOff: a call that falls due while the host
+// is off is made when it comes back on, and the next is due an interval
+// after it, as the client does (it calls once its next RPC time has
+// passed). The expected calls are rebuilt from each host's own
+// availability stream.
+func TestAccountManagerCallsWhileOff(t *testing.T) {
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=200", "hosts.arrivals_per_day=5",
+		"duration=8d", "warmup=1d", "projects[0].apps[0].delay_bound=2d",
+		"hosts.availability={model: on_fraction, on_fraction: 0.4, period: 1d}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := runner.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &callRecorder{}
+	cfg.Policies = []policy.Policy{rec}
+	x := sim.New(cfg)
+	x.Run(nil)
+	am, end := float64(s.Hosts.AccountManagerInterval), cfg.Duration
+	late := 0
+	for i, h := range x.Hosts() {
+		if h.Arrival >= end {
+			continue
+		}
+		stop := math.Min(end, h.Departure)
+		// The host's on/off timeline from its arrival.
+		p := hosts.NewPeriods(&cfg.Hosts.Availability, cfg.Seed, i)
+		var switches []float64 // times of each period's start
+		var ons []bool
+		for t := h.Arrival; t < stop; {
+			d, on := p.Next()
+			switches, ons = append(switches, t), append(ons, on)
+			t += d
+		}
+		onAt := func(t float64) (bool, float64) { // on at t, else the next time it comes on
+			k := 0
+			for k+1 < len(switches) && switches[k+1] <= t {
+				k++
+			}
+			if ons[k] {
+				return true, t
+			}
+			if k+1 < len(switches) {
+				return false, switches[k+1]
+			}
+			return false, math.Inf(1)
+		}
+		var want []float64
+		due := h.Arrival + am*rng.New(rng.Hash(cfg.Seed, rng.String("account-manager"), uint64(i))).Float64()
+		for due < stop {
+			on, at := onAt(due)
+			if !on {
+				late++
+			}
+			if at >= stop {
+				break
+			}
+			want = append(want, at)
+			due = at + am
+		}
+		got := rec.calls[i]
+		if len(got) != len(want) {
+			t.Fatalf("host %d: %d calls %v, want %d %v", i, len(got), got, len(want), want)
+		}
+		for k := range got {
+			if got[k] != want[k] {
+				t.Fatalf("host %d: call %d at %.6f d, want %.6f d", i, k, got[k]/86400, want[k]/86400)
+			}
+		}
+	}
+	if late == 0 {
+		t.Error("no call fell due while a host was off: the test shows nothing")
+	}
+	t.Logf("%d calls fell due while their host was off", late)
 }

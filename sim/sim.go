@@ -110,6 +110,7 @@ type hostState struct {
 	running  []int32
 	done     []int32
 	contact  bool // a contact event is scheduled
+	amDue    bool // an account-manager call fell due while the host was off
 	backoff  float64
 	nextTry  float64
 	pf, pi   float64    // reported benchmarks
