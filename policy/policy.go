@@ -219,10 +219,10 @@ type ClientReport struct {
 	// runtime x reported peak FLOPS of the CPUs and of the GPUs a
 	// project's jobs used.
 	EstimatedCPUFlops, EstimatedGPUFlops float64
-	NCPUs          int
-	CPUPeak        float64 // reported FLOPS per CPU
-	NGPUs          int
-	GPUPeak        float64 // reported FLOPS per GPU
+	NCPUs                                int
+	CPUPeak                              float64 // reported FLOPS per CPU
+	NGPUs                                int
+	GPUPeak                              float64 // reported FLOPS per GPU
 }
 
 // Policy is one credit system instance. Methods are called from one

@@ -96,28 +96,28 @@ type hostState struct {
 	estFlops [][2]float64
 	// unpaid lists the results sent to the host whose runtime account-
 	// manager calls may not have settled yet (only with runtime accounting).
-	unpaid []resultRef
-	h        *hosts.Host
-	arrived  bool
-	gone     bool
-	on       bool
-	epoch    uint32
-	periods  *hosts.Periods
-	rng      *rand.Rand
-	cpuFree  float64
-	gpuFree  float64
-	queue    []int32
-	running  []int32
-	done     []int32
-	contact  bool // a contact event is scheduled
-	amDue    bool // an account-manager call fell due while the host was off
-	backoff  float64
-	nextTry  float64
-	pf, pi   float64    // reported benchmarks
-	gpuPeak  float64    // reported
-	havs     []hav      // by version ID
-	usage    []float64  // device seconds per project, for resource share
-	est      [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
+	unpaid  []resultRef
+	h       *hosts.Host
+	arrived bool
+	gone    bool
+	on      bool
+	epoch   uint32
+	periods *hosts.Periods
+	rng     *rand.Rand
+	cpuFree float64
+	gpuFree float64
+	queue   []int32
+	running []int32
+	done    []int32
+	contact bool // a contact event is scheduled
+	amDue   bool // an account-manager call fell due while the host was off
+	backoff float64
+	nextTry float64
+	pf, pi  float64    // reported benchmarks
+	gpuPeak float64    // reported
+	havs    []hav      // by version ID
+	usage   []float64  // device seconds per project, for resource share
+	est     [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
 }
 
 type appState struct {
@@ -159,8 +159,8 @@ type Sim struct {
 	// Runtime-accounting policies (Science United): their indexes in pols,
 	// and per result slot the credit each has paid for its runtime so far
 	// (paid[ri*len(ras)+k]).
-	ras   []int
-	paid  []float64
+	ras      []int
+	paid     []float64
 	views    []*policy.Result
 	invalid  []*policy.Result
 	p50, p95 float64 // reported p_fpops percentiles
