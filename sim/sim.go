@@ -3,7 +3,6 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/creditsim/creditsim/internal/rng"
 	"github.com/creditsim/creditsim/model/hosts"
@@ -352,36 +351,4 @@ func (s *Sim) dayTick() {
 	if s.cfg.Observer != nil {
 		s.cfg.Observer.Day(&DayState{Day: s.day, Time: s.now, Sim: s})
 	}
-}
-
-// refreshPerfInfo recomputes the 50th and 95th percentiles of the reported
-// Whetstone of attached hosts, which cap reported CPU speed at send time
-// (sched_util.cpp; 3.3e9 until hosts are known).
-func (s *Sim) refreshPerfInfo() {
-	var v []float64
-	for i := range s.hosts {
-		h := &s.hosts[i]
-		if h.h.Arrival <= s.now && !h.gone {
-			pf, _ := h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
-			if pf > 0 {
-				v = append(v, pf)
-			}
-		}
-	}
-	if len(v) == 0 {
-		s.p50, s.p95 = 3.3e9, 3.3e9
-		return
-	}
-	sort.Float64s(v)
-	s.p50 = v[int(0.5*float64(len(v)-1))]
-	s.p95 = v[int(0.95*float64(len(v)-1))]
-}
-
-// cappedFpops is capped_host_fpops: a missing benchmark becomes the
-// median, and a reported speed is capped at 1.1 x the 95th percentile.
-func (s *Sim) cappedFpops(pf float64) float64 {
-	if pf <= 0 {
-		return s.p50
-	}
-	return math.Min(pf, 1.1*s.p95)
 }

@@ -1,7 +1,11 @@
 package sim
 
+// The scheduler: the RPC handler that hands out work (sched_send.cpp, sched_version.cpp) and receives results.
+
 import (
 	"math"
+
+	"sort"
 
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
@@ -206,103 +210,6 @@ func (s *Sim) pickApp(h *hostState, p int, gpu bool) int {
 	return last
 }
 
-// takeResult removes from the app's feeder the first unsent result whose
-// workunit has no other result on this host's user (BOINC's
-// one-result-per-user-per-workunit rule), generating a workunit when none
-// of the first 64 fits.
-func (s *Sim) takeResult(ai, host int) int32 {
-	a := &s.apps[ai]
-	if a.head > 1024 && a.head*2 > len(a.feeder) {
-		a.feeder = append(a.feeder[:0], a.feeder[a.head:]...)
-		a.head = 0
-	}
-	user := s.hosts[host].h.UserID
-	for k := a.head; k < len(a.feeder) && k < a.head+64; k++ {
-		ri := a.feeder[k]
-		r := s.res(ri)
-		if r.st != stUnsent {
-			// Cancelled while waiting: its workunit is gone.
-			s.takeAt(a, k)
-			r.gen++
-			s.freeRes = append(s.freeRes, ri)
-			continue
-		}
-		if !s.userHasResult(r.wu, user) {
-			s.takeAt(a, k)
-			return ri
-		}
-	}
-	wi := s.generate(ai)
-	k := len(a.feeder) - len(s.wus[wi].results)
-	ri := a.feeder[k]
-	s.takeAt(a, k)
-	return ri
-}
-
-// takeAt removes feeder entry k, keeping the order of the others.
-func (s *Sim) takeAt(a *appState, k int) {
-	copy(a.feeder[a.head+1:k+1], a.feeder[a.head:k])
-	a.head++
-}
-
-func (s *Sim) userHasResult(wi int32, user int) bool {
-	for _, ri := range s.wus[wi].results {
-		r := s.res(ri)
-		if r.st != stUnsent && r.st != stCancelled && r.view.UserID == user {
-			return true
-		}
-	}
-	return false
-}
-
-// generate creates one workunit of app ai and its initial results.
-func (s *Sim) generate(ai int) int32 {
-	a := &s.apps[ai]
-	var wi int32
-	if n := len(s.freeWU); n > 0 {
-		wi = s.freeWU[n-1]
-		s.freeWU = s.freeWU[:n-1]
-	} else {
-		wi = int32(len(s.wus))
-		s.wus = append(s.wus, workunit{})
-		for p := 0; p < s.npol; p++ {
-			s.credit = append(s.credit, 0)
-		}
-	}
-	w := &s.wus[wi]
-	res := w.results[:0]
-	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, results: res,
-		quorum: a.cfg.MinQuorum, target: a.cfg.TargetNResults}
-	if a.cfg.AdaptiveReplication {
-		// Created unreplicated; raised to the app's settings when the first
-		// result goes to an untrusted host.
-		w.quorum, w.target, w.unrepl = 1, 1, true
-	}
-	for k := 0; k < w.target; k++ {
-		s.newResult(wi)
-	}
-	return wi
-}
-
-// newResult adds an unsent result to workunit wi and the feeder.
-func (s *Sim) newResult(wi int32) int32 {
-	var ri int32
-	if n := len(s.freeRes); n > 0 {
-		ri = s.freeRes[n-1]
-		s.freeRes = s.freeRes[:n-1]
-	} else {
-		ri = s.results.add()
-	}
-	r := s.res(ri)
-	gen := r.gen + 1
-	*r = result{wu: wi, host: -1, gen: gen, st: stUnsent}
-	s.clearPaid(ri)
-	w := &s.wus[wi]
-	w.results = append(w.results, ri)
-	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
-	return ri
-}
-
 // send gives result ri to host i with version vid.
 func (s *Sim) send(i int, ri int32, vid int) {
 	h := &s.hosts[i]
@@ -370,9 +277,6 @@ func (s *Sim) report(ri int32) {
 		if hv.mjd < q {
 			hv.mjd = min(2*hv.mjd, q)
 		}
-		if est := r.view.RscFpopsEst; est > 0 {
-			hv.et.Update(r.view.ElapsedTime/est, policy.HAVParams)
-		}
 		w.nSuccess++
 	} else {
 		hv.mjd = max(1, min(hv.mjd, q)-1)
@@ -397,111 +301,6 @@ func (s *Sim) report(ri int32) {
 		w.queued = true
 		s.valQueue = append(s.valQueue, r.wu)
 	}
-}
-
-// timeout is the transitioner finding a result past its deadline.
-func (s *Sim) timeout(ri int, gen uint32) {
-	r := s.res(int32(ri))
-	if r.gen != gen || (r.st != stQueued && r.st != stRunning && r.st != stDone) {
-		return
-	}
-	if r.host >= 0 {
-		h := &s.hosts[r.host]
-		if r.st == stRunning && h.on {
-			r.ran += s.now - r.startedAt
-		}
-		if r.st == stRunning {
-			v := &s.versions[r.view.VersionID]
-			h.addEstimated(r.ran, &r.view, v)
-			if v.Resource.IsGPU() {
-				h.gpuFree += v.GPUUsage
-			} else {
-				h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
-			}
-		}
-		if r.st == stQueued || r.st == stRunning {
-			s.dropEstimate(h, r)
-		}
-		h.queue = remove(h.queue, int32(ri))
-		h.running = remove(h.running, int32(ri))
-		h.done = remove(h.done, int32(ri))
-		hv := &h.havs[r.view.VersionID]
-		q := s.cfg.Server.DailyResultQuota
-		if hv.mjd == 0 {
-			hv.mjd = q
-		}
-		hv.mjd = max(1, min(hv.mjd, q)-1)
-		hv.consecValid = 0
-		r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
-		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
-			r.flopsDone = s.wus[r.wu].w.Flops * math.Min(r.ran/r.runTotal, 1)
-		}
-		s.startJobs(int(r.host))
-	}
-	r.view.Outcome = policy.NoReply
-	r.view.ReceivedTime = s.now
-	for _, p := range s.pols {
-		p.Reported(&r.view)
-	}
-	s.wus[r.wu].nError++
-	s.finish(int32(ri))
-	s.retry(r.wu)
-}
-
-func remove(l []int32, x int32) []int32 {
-	for k, y := range l {
-		if y == x {
-			return append(l[:k], l[k+1:]...)
-		}
-	}
-	return l
-}
-
-// retry issues another result after an error, unless the workunit has
-// failed or no longer needs one.
-func (s *Sim) retry(wi int32) {
-	w := &s.wus[wi]
-	a := s.apps[w.app].cfg
-	if w.failed {
-		s.maybeFree(wi)
-		return
-	}
-	if w.nError >= a.MaxErrorResults || len(w.results) >= a.MaxTotalResults {
-		s.failWU(wi)
-		return
-	}
-	if w.assim {
-		s.maybeFree(wi)
-		return
-	}
-	// Results still able to succeed.
-	alive := 0
-	for _, ri := range w.results {
-		st := s.res(ri).st
-		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
-			st == stReported && s.res(ri).ok && s.res(ri).view.ValidateState != policy.Invalid {
-			alive++
-		}
-	}
-	if alive < w.target {
-		s.newResult(wi)
-	}
-}
-
-// failWU marks a workunit failed: unsent results are cancelled; results
-// in progress still count for their hosts but grant nothing.
-func (s *Sim) failWU(wi int32) {
-	w := &s.wus[wi]
-	w.failed = true
-	for _, ri := range w.results {
-		switch s.res(ri).st {
-		case stUnsent:
-			s.res(ri).st = stCancelled
-		case stReported:
-			s.finish(ri)
-		}
-	}
-	s.maybeFree(wi)
 }
 
 // oneTimeClaim lets a one_time_claim host put its absurd value into the
@@ -532,106 +331,34 @@ func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
 	h.oneTimeDone = true
 }
 
-// finish records a result's final fate and frees what can be freed. A
-// result whose runtime Science United-style accounting has yet to pay
-// for waits for its host's next account-manager call (or its departure)
-// before it is recorded.
-func (s *Sim) finish(ri int32) {
-	r := s.res(ri)
-	r.st = stOver
-	r.resolvedAt = s.now
-	if len(s.ras) > 0 && r.host >= 0 && r.ran > r.amRan {
-		r.settling = true
-		return
-	}
-	s.record(ri)
-}
-
-// record gives the observer a final result's truth and the credit each
-// policy granted it: the workunit's credit if valid, for runtime
-// accounting what it paid for the result's runtime, whatever its fate.
-func (s *Sim) record(ri int32) {
-	if s.cfg.Observer == nil {
-		return
-	}
-	r := s.res(ri)
-	v := &s.versions[r.view.VersionID]
-	g := s.grantBuf
-	if r.view.ValidateState == policy.Valid {
-		copy(g, s.credit[int(r.wu)*s.npol:int(r.wu+1)*s.npol])
-	} else {
-		clear(g)
-	}
-	for k, p := range s.ras {
-		g[p] = 0
-		if j := int(ri)*len(s.ras) + k; j < len(s.paid) {
-			g[p] = s.paid[j] // a result that never ran has no slot
+// refreshPerfInfo recomputes the 50th and 95th percentiles of the reported
+// Whetstone of attached hosts, which cap reported CPU speed at send time
+// (sched_util.cpp; 3.3e9 until hosts are known).
+func (s *Sim) refreshPerfInfo() {
+	var v []float64
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		if h.h.Arrival <= s.now && !h.gone {
+			pf, _ := h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
+			if pf > 0 {
+				v = append(v, pf)
+			}
 		}
 	}
-	s.rec = Record{View: &r.view, Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
-		Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: g,
-		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target, Time: r.resolvedAt}
-	s.cfg.Observer.ResultDone(&s.rec)
-}
-
-// maybeFree returns a workunit and its results to the pools once nothing
-// refers to them any more.
-func (s *Sim) maybeFree(wi int32) {
-	w := &s.wus[wi]
-	if !w.assim && !w.failed {
+	if len(v) == 0 {
+		s.p50, s.p95 = 3.3e9, 3.3e9
 		return
 	}
-	for _, ri := range w.results {
-		r := s.res(ri)
-		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.settling {
-			return
-		}
-	}
-	for _, ri := range w.results {
-		r := s.res(ri)
-		if r.st == stUnsent || r.st == stCancelled {
-			// Still in the feeder: freed when taken. Freeing it here too
-			// would hand the slot out twice.
-			r.st = stCancelled
-			continue
-		}
-		r.gen++
-		s.freeRes = append(s.freeRes, ri)
-	}
-	w.results = w.results[:0]
-	w.gen++
-	s.freeWU = append(s.freeWU, wi)
+	sort.Float64s(v)
+	s.p50 = v[int(0.5*float64(len(v)-1))]
+	s.p95 = v[int(0.95*float64(len(v)-1))]
 }
 
-type deadline struct {
-	t   float64
-	ri  int32
-	gen uint32
-}
-
-// addDeadline records a sent result's deadline in its app's FIFO and arms
-// the app's timeout event if none is pending.
-func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
-	a := &s.apps[ai]
-	a.deadlines.push(deadline{t: t, ri: ri, gen: gen})
-	if !a.dlArmed {
-		a.dlArmed = true
-		s.q.push(event{t: t, kind: evTimeout, a: int32(ai)})
+// cappedFpops is capped_host_fpops: a missing benchmark becomes the
+// median, and a reported speed is capped at 1.1 x the 95th percentile.
+func (s *Sim) cappedFpops(pf float64) float64 {
+	if pf <= 0 {
+		return s.p50
 	}
-}
-
-// expire times out every result of app ai whose deadline has come, in
-// send order, and re-arms the event for the next deadline.
-func (s *Sim) expire(ai int) {
-	a := &s.apps[ai]
-	a.dlArmed = false
-	for !a.deadlines.empty() && a.deadlines.front().t <= s.now {
-		d := *a.deadlines.front()
-		a.deadlines.pop()
-		s.timeout(int(d.ri), d.gen)
-	}
-	if !a.deadlines.empty() {
-		a.dlArmed = true
-		s.q.push(event{t: a.deadlines.front().t, kind: evTimeout, a: int32(ai)})
-	}
+	return math.Min(pf, 1.1*s.p95)
 }

@@ -1,5 +1,7 @@
 package sim
 
+// The validator: quorums, canonical results, credit and the host-version rows it updates.
+
 import (
 	"github.com/creditsim/creditsim/policy"
 )
@@ -97,13 +99,19 @@ func (s *Sim) validate(wi int32) {
 			s.invalid = append(s.invalid, &r.view)
 		}
 	}
-	s.updateHAVs(wi)
+	// The validator computes credit from the host-version rows as they are
+	// now, and only then counts the results valid or invalid
+	// (validator.cpp: assign_credit_set before is_valid).
+	for _, rv := range s.views {
+		s.showHAV(rv)
+	}
 	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
 	base := int(wi) * s.npol
 	for p, pol := range s.pols {
 		s.credit[base+p] = policy.Finite(pol.Validated(&s.val))
 	}
+	s.updateHAVs(wi)
 	w.assim = true
 	for _, ri := range w.results {
 		r := s.res(ri)
@@ -165,10 +173,21 @@ func (s *Sim) updateHAVs(wi int32) {
 	}
 }
 
-// updateHAV applies the validator's dispatch rules: valid adds one to
-// consecutive_valid (not for a job deliberately sent once) and to
-// max_jobs_per_day (uncapped); invalid resets consecutive_valid and takes
-// one off a quota above the project's.
+// showHAV gives a result's view the host-version row as it is now.
+func (s *Sim) showHAV(v *policy.Result) {
+	if h := &s.hosts[v.HostID]; !h.gone {
+		hv := &h.havs[v.VersionID]
+		v.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+	}
+}
+
+// updateHAV applies the validator's rules to a host-version row: valid
+// adds one to consecutive_valid (not for a job deliberately sent once:
+// is_unreplicated) and to max_jobs_per_day (uncapped), and, as the
+// credit computation does, a sample of elapsed time over rsc_fpops_est
+// to the runtime statistics unless the result is a runtime outlier;
+// invalid resets consecutive_valid and takes one off a quota above the
+// project's.
 func (s *Sim) updateHAV(r *result) {
 	if r.host < 0 {
 		return
@@ -180,6 +199,13 @@ func (s *Sim) updateHAV(r *result) {
 			hv.consecValid++
 		}
 		hv.mjd++
+		if est := r.view.RscFpopsEst; est > 0 && !runtimeOutlier(&r.view) {
+			elapsed := r.view.ElapsedTime
+			if elapsed < 1e-6 {
+				elapsed = r.view.CPUTime
+			}
+			hv.et.Update(elapsed/est, policy.HAVParams)
+		}
 	} else {
 		hv.consecValid = 0
 		if hv.mjd > s.cfg.Server.DailyResultQuota {
@@ -195,4 +221,12 @@ func (s *Sim) grant(ri int32, credit []float64) {
 	for p := range s.ledgers {
 		s.ledgers[p].grant(&r.view, s.now, credit[p])
 	}
+}
+
+// runtimeOutlier reports whether the server keeps a result out of the
+// runtime statistics: flagged by the project, or sent with a failed or
+// missing benchmark (flops_estimate 1e9 or <= 0, which get_pfc replaces
+// and flags).
+func runtimeOutlier(v *policy.Result) bool {
+	return v.RuntimeOutlier || v.FlopsEstimate <= 0 || v.FlopsEstimate == 1e9
 }

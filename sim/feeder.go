@@ -1,0 +1,100 @@
+package sim
+
+// The feeder: workunits and their unsent results, in the order the scheduler takes them.
+
+// takeResult removes from the app's feeder the first unsent result whose
+// workunit has no other result on this host's user (BOINC's
+// one-result-per-user-per-workunit rule), generating a workunit when none
+// of the first 64 fits.
+func (s *Sim) takeResult(ai, host int) int32 {
+	a := &s.apps[ai]
+	if a.head > 1024 && a.head*2 > len(a.feeder) {
+		a.feeder = append(a.feeder[:0], a.feeder[a.head:]...)
+		a.head = 0
+	}
+	user := s.hosts[host].h.UserID
+	for k := a.head; k < len(a.feeder) && k < a.head+64; k++ {
+		ri := a.feeder[k]
+		r := s.res(ri)
+		if r.st != stUnsent {
+			// Cancelled while waiting: its workunit is gone.
+			s.takeAt(a, k)
+			r.gen++
+			s.freeRes = append(s.freeRes, ri)
+			continue
+		}
+		if !s.userHasResult(r.wu, user) {
+			s.takeAt(a, k)
+			return ri
+		}
+	}
+	wi := s.generate(ai)
+	k := len(a.feeder) - len(s.wus[wi].results)
+	ri := a.feeder[k]
+	s.takeAt(a, k)
+	return ri
+}
+
+// takeAt removes feeder entry k, keeping the order of the others.
+func (s *Sim) takeAt(a *appState, k int) {
+	copy(a.feeder[a.head+1:k+1], a.feeder[a.head:k])
+	a.head++
+}
+
+func (s *Sim) userHasResult(wi int32, user int) bool {
+	for _, ri := range s.wus[wi].results {
+		r := s.res(ri)
+		if r.st != stUnsent && r.st != stCancelled && r.view.UserID == user {
+			return true
+		}
+	}
+	return false
+}
+
+// generate creates one workunit of app ai and its initial results.
+func (s *Sim) generate(ai int) int32 {
+	a := &s.apps[ai]
+	var wi int32
+	if n := len(s.freeWU); n > 0 {
+		wi = s.freeWU[n-1]
+		s.freeWU = s.freeWU[:n-1]
+	} else {
+		wi = int32(len(s.wus))
+		s.wus = append(s.wus, workunit{})
+		for p := 0; p < s.npol; p++ {
+			s.credit = append(s.credit, 0)
+		}
+	}
+	w := &s.wus[wi]
+	res := w.results[:0]
+	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, results: res,
+		quorum: a.cfg.MinQuorum, target: a.cfg.TargetNResults}
+	if a.cfg.AdaptiveReplication {
+		// Created unreplicated; raised to the app's settings when the first
+		// result goes to an untrusted host.
+		w.quorum, w.target, w.unrepl = 1, 1, true
+	}
+	for k := 0; k < w.target; k++ {
+		s.newResult(wi)
+	}
+	return wi
+}
+
+// newResult adds an unsent result to workunit wi and the feeder.
+func (s *Sim) newResult(wi int32) int32 {
+	var ri int32
+	if n := len(s.freeRes); n > 0 {
+		ri = s.freeRes[n-1]
+		s.freeRes = s.freeRes[:n-1]
+	} else {
+		ri = s.results.add()
+	}
+	r := s.res(ri)
+	gen := r.gen + 1
+	*r = result{wu: wi, host: -1, gen: gen, st: stUnsent}
+	s.clearPaid(ri)
+	w := &s.wus[wi]
+	w.results = append(w.results, ri)
+	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
+	return ri
+}

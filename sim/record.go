@@ -1,0 +1,49 @@
+package sim
+
+// The what the engine tells the observer about each result when its fate is final.
+
+import (
+	"github.com/creditsim/creditsim/policy"
+)
+
+// finish records a result's final fate and frees what can be freed. A
+// result whose runtime Science United-style accounting has yet to pay
+// for waits for its host's next account-manager call (or its departure)
+// before it is recorded.
+func (s *Sim) finish(ri int32) {
+	r := s.res(ri)
+	r.st = stOver
+	r.resolvedAt = s.now
+	if len(s.ras) > 0 && r.host >= 0 && r.ran > r.amRan {
+		r.settling = true
+		return
+	}
+	s.record(ri)
+}
+
+// record gives the observer a final result's truth and the credit each
+// policy granted it: the workunit's credit if valid, for runtime
+// accounting what it paid for the result's runtime, whatever its fate.
+func (s *Sim) record(ri int32) {
+	if s.cfg.Observer == nil {
+		return
+	}
+	r := s.res(ri)
+	v := &s.versions[r.view.VersionID]
+	g := s.grantBuf
+	if r.view.ValidateState == policy.Valid {
+		copy(g, s.credit[int(r.wu)*s.npol:int(r.wu+1)*s.npol])
+	} else {
+		clear(g)
+	}
+	for k, p := range s.ras {
+		g[p] = 0
+		if j := int(ri)*len(s.ras) + k; j < len(s.paid) {
+			g[p] = s.paid[j] // a result that never ran has no slot
+		}
+	}
+	s.rec = Record{View: &r.view, Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
+		Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: g,
+		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target, Time: r.resolvedAt}
+	s.cfg.Observer.ResultDone(&s.rec)
+}

@@ -1,0 +1,176 @@
+package sim
+
+// The transitioner: deadlines, timeouts, re-issue and failed workunits, and freeing what nothing refers to.
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+type deadline struct {
+	t   float64
+	ri  int32
+	gen uint32
+}
+
+// addDeadline records a sent result's deadline in its app's FIFO and arms
+// the app's timeout event if none is pending.
+func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
+	a := &s.apps[ai]
+	a.deadlines.push(deadline{t: t, ri: ri, gen: gen})
+	if !a.dlArmed {
+		a.dlArmed = true
+		s.q.push(event{t: t, kind: evTimeout, a: int32(ai)})
+	}
+}
+
+// expire times out every result of app ai whose deadline has come, in
+// send order, and re-arms the event for the next deadline.
+func (s *Sim) expire(ai int) {
+	a := &s.apps[ai]
+	a.dlArmed = false
+	for !a.deadlines.empty() && a.deadlines.front().t <= s.now {
+		d := *a.deadlines.front()
+		a.deadlines.pop()
+		s.timeout(int(d.ri), d.gen)
+	}
+	if !a.deadlines.empty() {
+		a.dlArmed = true
+		s.q.push(event{t: a.deadlines.front().t, kind: evTimeout, a: int32(ai)})
+	}
+}
+
+// timeout is the transitioner finding a result past its deadline.
+func (s *Sim) timeout(ri int, gen uint32) {
+	r := s.res(int32(ri))
+	if r.gen != gen || (r.st != stQueued && r.st != stRunning && r.st != stDone) {
+		return
+	}
+	if r.host >= 0 {
+		h := &s.hosts[r.host]
+		if r.st == stRunning && h.on {
+			r.ran += s.now - r.startedAt
+		}
+		if r.st == stRunning {
+			v := &s.versions[r.view.VersionID]
+			h.addEstimated(r.ran, &r.view, v)
+			if v.Resource.IsGPU() {
+				h.gpuFree += v.GPUUsage
+			} else {
+				h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
+			}
+		}
+		if r.st == stQueued || r.st == stRunning {
+			s.dropEstimate(h, r)
+		}
+		h.queue = remove(h.queue, int32(ri))
+		h.running = remove(h.running, int32(ri))
+		h.done = remove(h.done, int32(ri))
+		hv := &h.havs[r.view.VersionID]
+		q := s.cfg.Server.DailyResultQuota
+		if hv.mjd == 0 {
+			hv.mjd = q
+		}
+		hv.mjd = max(1, min(hv.mjd, q)-1)
+		hv.consecValid = 0
+		r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
+			r.flopsDone = s.wus[r.wu].w.Flops * math.Min(r.ran/r.runTotal, 1)
+		}
+		s.startJobs(int(r.host))
+	}
+	r.view.Outcome = policy.NoReply
+	r.view.ReceivedTime = s.now
+	for _, p := range s.pols {
+		p.Reported(&r.view)
+	}
+	s.wus[r.wu].nError++
+	s.finish(int32(ri))
+	s.retry(r.wu)
+}
+
+func remove(l []int32, x int32) []int32 {
+	for k, y := range l {
+		if y == x {
+			return append(l[:k], l[k+1:]...)
+		}
+	}
+	return l
+}
+
+// retry issues another result after an error, unless the workunit has
+// failed or no longer needs one.
+func (s *Sim) retry(wi int32) {
+	w := &s.wus[wi]
+	a := s.apps[w.app].cfg
+	if w.failed {
+		s.maybeFree(wi)
+		return
+	}
+	if w.nError >= a.MaxErrorResults || len(w.results) >= a.MaxTotalResults {
+		s.failWU(wi)
+		return
+	}
+	if w.assim {
+		s.maybeFree(wi)
+		return
+	}
+	// Results still able to succeed.
+	alive := 0
+	for _, ri := range w.results {
+		st := s.res(ri).st
+		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
+			st == stReported && s.res(ri).ok && s.res(ri).view.ValidateState != policy.Invalid {
+			alive++
+		}
+	}
+	if alive < w.target {
+		s.newResult(wi)
+	}
+}
+
+// failWU marks a workunit failed: unsent results are cancelled; results
+// in progress still count for their hosts but grant nothing.
+func (s *Sim) failWU(wi int32) {
+	w := &s.wus[wi]
+	w.failed = true
+	for _, ri := range w.results {
+		switch s.res(ri).st {
+		case stUnsent:
+			s.res(ri).st = stCancelled
+		case stReported:
+			s.finish(ri)
+		}
+	}
+	s.maybeFree(wi)
+}
+
+// maybeFree returns a workunit and its results to the pools once nothing
+// refers to them any more.
+func (s *Sim) maybeFree(wi int32) {
+	w := &s.wus[wi]
+	if !w.assim && !w.failed {
+		return
+	}
+	for _, ri := range w.results {
+		r := s.res(ri)
+		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.settling {
+			return
+		}
+	}
+	for _, ri := range w.results {
+		r := s.res(ri)
+		if r.st == stUnsent || r.st == stCancelled {
+			// Still in the feeder: freed when taken. Freeing it here too
+			// would hand the slot out twice.
+			r.st = stCancelled
+			continue
+		}
+		r.gen++
+		s.freeRes = append(s.freeRes, ri)
+	}
+	w.results = w.results[:0]
+	w.gen++
+	s.freeWU = append(s.freeWU, wi)
+}
