@@ -52,6 +52,8 @@ const (
 	ClientError                // the client reported a computation error
 	Aborted                    // the client (its user) aborted the result
 	NoReply                    // the deadline passed without a report
+	// NumOutcomes is the number of outcomes.
+	NumOutcomes = iota
 )
 
 var outcomeNames = [...]string{"success", "client_error", "aborted", "no_reply"}

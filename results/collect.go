@@ -98,8 +98,12 @@ type Collector struct {
 	counted     int64
 	// Σ|R - T| and ΣT of runtime estimates against true runtimes.
 	estAbsErr, estRuntime float64
-	total                 []float64
-	days                  []dayRow
+	// Counted results by outcome, and the deserved credit of all counted
+	// results and of those that timed out.
+	outcomes       [policy.NumOutcomes]int64
+	dAll, dNoReply float64
+	total          []float64
+	days           []dayRow
 	// Every valid job of the sample hosts, for the dynamics plots and
 	// sample-jobs.csv: sampleOf[host] is its place in SampleHosts (-1:
 	// not sampled); jobG holds npol credits per job.
@@ -170,11 +174,16 @@ func (c *Collector) ResultDone(r *sim.Record) {
 		return
 	}
 	c.counted++
+	c.outcomes[v.Outcome]++
 	if v.Outcome == policy.Success && r.Runtime > 0 {
 		c.estAbsErr += math.Abs(r.EstRuntime - r.Runtime)
 		c.estRuntime += r.Runtime
 	}
 	d := policy.FlopsToCredit(r.Flops, c.refScale)
+	c.dAll += d
+	if v.Outcome == policy.NoReply {
+		c.dNoReply += d
+	}
 	class := 0
 	if r.Version.Resource.IsGPU() {
 		class = 1
@@ -274,6 +283,24 @@ func (c *Collector) RuntimeEstimateError() float64 {
 		return c.estAbsErr / c.estRuntime
 	}
 	return math.NaN()
+}
+
+// Outcomes are the fractions of counted results that ended in each
+// outcome (success, client_error, aborted, no_reply), and the share of
+// the counted deserved credit that was in results that timed out
+// (no_reply_share_of_deserved): work the credit systems never saw.
+func (c *Collector) Outcomes() Figures {
+	f := Figures{"no_reply_share_of_deserved": math.NaN()}
+	for o, n := range c.outcomes {
+		f[policy.Outcome(o).String()] = math.NaN()
+		if c.counted > 0 {
+			f[policy.Outcome(o).String()] = float64(n) / float64(c.counted)
+		}
+	}
+	if c.dAll > 0 {
+		f["no_reply_share_of_deserved"] = c.dNoReply / c.dAll
+	}
+	return f
 }
 
 func (c *Collector) hostProject(host, project int) *hostProj {

@@ -53,8 +53,14 @@ type Summary struct {
 	// RuntimeEstimateError is the server's runtime estimates' error,
 	// Σ|R - T| / ΣT, averaged over replications (the same for every
 	// policy: estimates are dispatch, not credit).
-	RuntimeEstimateError Num                       `json:"runtime_estimate_error"`
-	Policies             map[string]*PolicySummary `json:"policies"`
+	RuntimeEstimateError Num `json:"runtime_estimate_error"`
+	// Outcomes says how counted results ended, the same for every
+	// policy: the fractions that ended in each outcome, and the share of
+	// deserved credit in results that timed out (no_reply), which no
+	// credit system pays; a large one means dispatch, not credit, drives
+	// the figures. Means over replications.
+	Outcomes map[string]Num            `json:"outcomes"`
+	Policies map[string]*PolicySummary `json:"policies"`
 }
 
 // PolicySummary holds one policy instance's figures, each the mean over

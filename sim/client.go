@@ -126,43 +126,115 @@ func (s *Sim) resume(i int) {
 	s.startJobs(i)
 }
 
-// startJobs starts queued jobs, in order, while devices are free.
+// startJobs starts queued jobs while devices are free, each time the one
+// the client's CPU scheduler picks (pickJob).
 func (s *Sim) startJobs(i int) {
 	h := &s.hosts[i]
-	if !h.on || h.cpuFree < 1e-6 && h.gpuFree < 1e-6 {
+	if !h.on || len(h.queue) == 0 {
 		return
 	}
-	k := 0
-	for qi, ri := range h.queue {
-		if h.cpuFree < 1e-6 && h.gpuFree < 1e-6 {
-			k += copy(h.queue[k:], h.queue[qi:])
-			break
-		}
-		r := s.res(ri)
-		v := &s.versions[r.vid]
-		if v.Resource.IsGPU() {
-			if h.gpuFree+1e-9 < v.GPUUsage {
-				h.queue[k] = ri
-				k++
-				continue
+	for _, gpu := range [2]bool{false, true} {
+		for len(h.queue) > 0 && (gpu && h.gpuFree > 1e-6 || !gpu && h.cpuFree > 1e-6) {
+			k := s.pickJob(h, gpu)
+			if k < 0 {
+				break
 			}
-			h.gpuFree -= v.GPUUsage
-		} else {
-			need := math.Min(v.CPUUsage, float64(h.h.NCPUs))
-			if h.cpuFree+1e-9 < need {
-				h.queue[k] = ri
-				k++
-				continue
+			ri := h.queue[k]
+			h.queue = append(h.queue[:k], h.queue[k+1:]...)
+			r := s.res(ri)
+			v := &s.versions[r.vid]
+			if gpu {
+				h.gpuFree -= v.GPUUsage
+			} else {
+				h.cpuFree -= math.Min(v.CPUUsage, float64(h.h.NCPUs))
 			}
-			h.cpuFree -= need
+			r.st = stRunning
+			r.startedAt = s.now
+			s.q.push(event{t: s.now + r.remaining, kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
+			h.running = append(h.running, ri)
+			s.trackRuntime(h, ri)
 		}
-		r.st = stRunning
-		r.startedAt = s.now
-		s.q.push(event{t: s.now + r.remaining, kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
-		h.running = append(h.running, ri)
-		s.trackRuntime(h, ri)
 	}
-	h.queue = h.queue[:k]
+}
+
+// fits reports whether a job of version v can start on the host's free
+// devices.
+func fits(h *hostState, v *policy.AppVersion) bool {
+	if v.Resource.IsGPU() {
+		return h.gpuFree+1e-9 >= v.GPUUsage
+	}
+	return h.cpuFree+1e-9 >= math.Min(v.CPUUsage, float64(h.h.NCPUs))
+}
+
+// pickJob returns the index in the host's queue of the job its CPU
+// scheduler starts next on a resource (cpu_sched.cpp), -1 when none
+// fits: first the jobs its round-robin simulation predicts will miss
+// their deadlines, earliest deadline first; then by project priority
+// (resource share against the device time the project has had), in
+// list order within a project.
+func (s *Sim) pickJob(h *hostState, gpu bool) int {
+	best := -1
+	if s.clientDelay(h, gpu) > 0 {
+		for k, ri := range h.queue {
+			r := s.res(ri)
+			v := &s.versions[r.vid]
+			if r.danger && v.Resource.IsGPU() == gpu && fits(h, v) && (best < 0 || r.deadline < s.res(h.queue[best]).deadline) {
+				best = k
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	if len(s.cfg.Projects) == 1 {
+		for k, ri := range h.queue {
+			if v := &s.versions[s.res(ri).vid]; v.Resource.IsGPU() == gpu && fits(h, v) {
+				return k
+			}
+		}
+		return -1
+	}
+	prio := s.projectPriorities(h)
+	top := 0
+	for p := range prio {
+		if prio[p] > prio[top] {
+			top = p
+		}
+	}
+	for k, ri := range h.queue {
+		v := &s.versions[s.res(ri).vid]
+		if v.Resource.IsGPU() != gpu || !fits(h, v) {
+			continue
+		}
+		if best < 0 || prio[v.ProjectID] > prio[s.versions[s.res(h.queue[best]).vid].ProjectID] {
+			best = k
+			if v.ProjectID == top {
+				break // nothing can beat the first job of the top project
+			}
+		}
+	}
+	return best
+}
+
+// projectPriorities is each project's priority on the host: its share
+// of the resource shares less its share of the device time the host has
+// given the projects so far.
+func (s *Sim) projectPriorities(h *hostState) []float64 {
+	total, shares := 0.0, 0.0
+	for p := range s.cfg.Projects {
+		total += h.usage[p]
+		shares += s.cfg.Projects[p].ResourceShare
+	}
+	prio := s.prioBuf[:0]
+	for p := range s.cfg.Projects {
+		x := s.cfg.Projects[p].ResourceShare / shares
+		if total > 0 {
+			x -= h.usage[p] / total
+		}
+		prio = append(prio, x)
+	}
+	s.prioBuf = prio
+	return prio
 }
 
 // prepare draws how long result ri will run on host i, and whether it
@@ -365,4 +437,70 @@ func (s *Sim) contact(i int) {
 	}
 	s.startJobs(i)
 	s.maybeContact(i)
+}
+
+// clientDelay is the delay the client reports for a resource (rrSim),
+// without simulating while no job can be late yet: after a simulation
+// in which none was, the next is due after half the least slack between
+// a job's predicted end and its deadline (sooner if a job is sent).
+func (s *Sim) clientDelay(h *hostState, gpu bool) float64 {
+	c := 0
+	if gpu {
+		c = 1
+	}
+	if s.now < h.rrNext[c] {
+		return 0
+	}
+	delay, slack := s.rrSim(h, gpu)
+	h.rrNext[c] = s.now
+	if delay == 0 {
+		h.rrNext[c] += slack / 2
+	}
+	return delay
+}
+
+// clientRemaining is the client's estimate of the computing time a job
+// still needs: the server's estimate for a queued job, the fraction not
+// yet done of it for a running one.
+func (s *Sim) clientRemaining(h *hostState, r *result) float64 {
+	if r.st != stRunning || r.runTotal <= 0 {
+		return r.estRun
+	}
+	ran := r.ran
+	if h.on {
+		ran += s.now - r.startedAt
+	}
+	return r.estRun * math.Max(0, 1-ran/r.runTotal)
+}
+
+// rrSim is the client's round-robin simulation of one resource
+// (rr_sim.cpp), simplified to a fluid: jobs run in the client's order
+// (running ones, then the queue) on their share of the instances, at
+// the fraction of time the host computes, from the client's estimates.
+// A job is predicted to end when both it and all the work before it on
+// the resource are done. It marks the jobs predicted to miss their
+// deadlines and returns the busy time per instance of those jobs (the
+// delay the client reports to the scheduler, 0 when none is late) and
+// the least time any job's predicted end is ahead of its deadline.
+func (s *Sim) rrSim(h *hostState, gpu bool) (delay, slack float64) {
+	work := 0.0
+	slack = math.Inf(1)
+	for _, lst := range [2][]int32{h.running, h.queue} {
+		for _, ri := range lst {
+			r := s.res(ri)
+			if s.versions[r.vid].Resource.IsGPU() != gpu {
+				continue
+			}
+			left := s.clientRemaining(h, r)
+			share := s.instanceShare(h, int(r.vid))
+			work += left * share
+			end := s.now + math.Max(left, work)/s.availFrac
+			r.danger = end > r.deadline
+			if r.danger {
+				delay += left * share
+			}
+			slack = math.Min(slack, r.deadline-end)
+		}
+	}
+	return delay, slack
 }

@@ -17,8 +17,13 @@ func (s *Sim) takeResult(ai, host int) int32 {
 		ri := a.feeder[k]
 		r := s.res(ri)
 		if r.st != stUnsent {
-			// Cancelled while waiting: its workunit is gone.
+			// Cancelled while waiting: its workunit no longer needs it. The
+			// workunit may still be waiting for others, and must forget it
+			// before the slot is reused, or freeing the workunit would free
+			// the slot a second time.
 			s.takeAt(a, k)
+			w := &s.wus[r.wu]
+			w.results = remove(w.results, ri)
 			r.gen++
 			s.freeRes = append(s.freeRes, ri)
 			continue
@@ -33,6 +38,19 @@ func (s *Sim) takeResult(ai, host int) int32 {
 	ri := a.feeder[k]
 	s.takeAt(a, k)
 	return ri
+}
+
+// untake puts back a result the scheduler took but did not send, at the
+// head of its app's feeder.
+func (s *Sim) untake(ai int, ri int32) {
+	a := &s.apps[ai]
+	if a.head == 0 {
+		a.feeder = append(a.feeder, 0)
+		copy(a.feeder[1:], a.feeder)
+		a.head++
+	}
+	a.head--
+	a.feeder[a.head] = ri
 }
 
 // takeAt removes feeder entry k, keeping the order of the others.

@@ -12,23 +12,12 @@ import (
 )
 
 // projectFor picks the attached project to ask for work on a resource:
-// the one furthest below its resource share of this host's device time.
+// the one with work for it furthest below its resource share of this
+// host's device time.
 func (s *Sim) projectFor(h *hostState, gpu bool) int {
 	best, bestPrio := -1, math.Inf(-1)
-	total, shares := 0.0, 0.0
-	for p := range s.cfg.Projects {
-		total += h.usage[p]
-		shares += s.cfg.Projects[p].ResourceShare
-	}
-	for p := range s.cfg.Projects {
-		if !s.projectHasWork(h, p, gpu) {
-			continue
-		}
-		prio := s.cfg.Projects[p].ResourceShare / shares
-		if total > 0 {
-			prio -= h.usage[p] / total
-		}
-		if prio > bestPrio {
+	for p, prio := range s.projectPriorities(h) {
+		if prio > bestPrio && s.projectHasWork(h, p, gpu) {
 			best, bestPrio = p, prio
 		}
 	}
@@ -44,14 +33,50 @@ func (s *Sim) projectHasWork(h *hostState, p int, gpu bool) bool {
 	return false
 }
 
-// projectedFlops is the server's speed estimate for a (host, version):
-// from the host's runtime statistics once it has 10 samples, else peak.
+// Constants of the scheduler's runtime estimates (sched_version.cpp).
+const (
+	minHostSamples    = 10  // MIN_HOST_SAMPLES: host statistics used above it
+	minVersionSamples = 100 // MIN_VERSION_SAMPLES: version statistics used above it
+	etRatioLimit      = 250 // ET_RATIO_LIMIT: host statistics at most this x the entry estimate
+	gpuCPURatio       = 10  // GPU_CPU_RATIO: a GPU counts as 10 CPU cores before statistics
+)
+
+// projectedFlops is the scheduler's speed estimate for a job of version
+// vid on the host (estimate_flops, sched_version.cpp), in three tiers:
+// the host's own elapsed-time statistics once it has more than 10
+// samples (at most 250 x the peak); else, for a version with more than
+// 100 PFC samples, its peak over the version's mean PFC ratio (peak x
+// the version's mean efficiency); else a conservative p_fpops x (CPUs +
+// 10 x GPUs used). An anonymous-platform version has only the first
+// tier, else the speed its app_info.xml states (the device's peak here).
 func (s *Sim) projectedFlops(h *hostState, vid int) float64 {
-	hv := &h.havs[vid]
-	if hv.et.N >= 10 && hv.et.Avg > 0 {
-		return 1 / hv.et.Avg
+	peak := s.flopsEstimate(h, vid)
+	if hv := &h.havs[vid]; hv.et.N > minHostSamples && hv.et.Avg > 0 {
+		return math.Min(1/hv.et.Avg, etRatioLimit*peak)
 	}
-	return s.flopsEstimate(h, vid)
+	v := &s.versions[vid]
+	if v.Anonymous {
+		return peak
+	}
+	if av := &s.avPFC[vid]; av.N > minVersionSamples && av.Avg > 0 {
+		return peak / av.Avg
+	}
+	pf := h.pf
+	if pf <= 0 {
+		pf = s.p50
+	}
+	return pf * (v.CPUUsage + gpuCPURatio*v.GPUUsage)
+}
+
+// estimatedDuration is the scheduler's runtime estimate for a job of
+// version vid on the host in wall time: rsc_fpops_est (1e12 when not
+// positive) over the projected speed, over the fraction of time the host
+// computes (clamped to [0.1, 1], sched_send.cpp).
+func (s *Sim) estimatedDuration(h *hostState, vid int, est float64) float64 {
+	if est <= 0 {
+		est = 1e12
+	}
+	return est / s.projectedFlops(h, vid) / s.availFrac
 }
 
 // flopsEstimate is the peak FLOPS the scheduler assumes for a job of
@@ -137,6 +162,11 @@ func (s *Sim) requestWork(i int) int {
 			continue
 		}
 		room := s.inProgressRoom(h, gpu)
+		// The deadline check (check_deadline): the delay the client
+		// reports, from jobs it predicts will miss their deadlines, grows
+		// with each job added to the reply; while it is 0 nothing is
+		// refused, otherwise a job that would end past its delay bound is.
+		delay := s.clientDelay(h, gpu)
 		for sent < s.cfg.Server.MaxJobsPerRPC && room > 0 && s.queuedSeconds(h, gpu) < target {
 			ai := s.pickApp(h, p, gpu)
 			if ai < 0 {
@@ -154,6 +184,13 @@ func (s *Sim) requestWork(i int) int {
 			if ri < 0 {
 				break
 			}
+			dur := s.estimatedDuration(h, vid, s.wus[s.res(ri).wu].w.Est)
+			if delay > 0 && delay+dur > float64(s.apps[ai].cfg.DelayBound) {
+				s.untake(ai, ri)
+				s.deadlineRefusals++
+				break
+			}
+			delay += dur * s.instanceShare(h, vid)
 			s.send(i, ri, vid)
 			hv.nToday++
 			sent++
@@ -244,15 +281,23 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		HAV: policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd},
 	}
 	s.oneTimeClaim(h, r, v)
-	r.estRun = w.w.Est / s.projectedFlops(h, vid)
-	if v.Resource.IsGPU() {
-		h.est[1] += r.estRun
-	} else {
-		h.est[0] += r.estRun
+	est := w.w.Est
+	if est <= 0 {
+		est = 1e12
 	}
+	r.estRun = est / s.projectedFlops(h, vid)
+	c := 0
+	if v.Resource.IsGPU() {
+		c = 1
+	}
+	h.est[c] += r.estRun
+	r.deadline = s.now + float64(a.DelayBound)
+	// The new job ends at the latest when all the host's work on the
+	// resource is done: the client must look again before its slack is gone.
+	h.rrNext[c] = math.Min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
 	s.prepare(i, ri)
 	h.queue = append(h.queue, ri)
-	s.addDeadline(int(w.app), ri, r.gen, s.now+float64(a.DelayBound))
+	s.addDeadline(int(w.app), ri, r.gen, r.deadline)
 	for _, p := range s.pols {
 		p.Sent(&r.view)
 	}
@@ -361,4 +406,14 @@ func (s *Sim) cappedFpops(pf float64) float64 {
 		return s.p50
 	}
 	return math.Min(pf, 1.1*s.p95)
+}
+
+// instanceShare is the share of the host's instances of its resource a
+// job of version vid uses: CPUs used over CPUs, or GPUs over GPUs.
+func (s *Sim) instanceShare(h *hostState, vid int) float64 {
+	v := &s.versions[vid]
+	if v.Resource.IsGPU() {
+		return v.GPUUsage / float64(h.h.NGPUs)
+	}
+	return math.Min(v.CPUUsage, float64(h.h.NCPUs)) / float64(h.h.NCPUs)
 }

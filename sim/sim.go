@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -33,6 +34,7 @@ type result struct {
 	ok      bool // reported as a success (st >= stReported)
 	aborted bool // failAt is a cherry picker's abort, not an error
 	oneTime bool // carries a one_time_claim host's absurd value
+	danger  bool // the client predicts it will miss its deadline
 	// settling: final, but runtime accounting has not yet paid for all
 	// the time it ran; its record waits for the host's next call.
 	settling bool
@@ -46,6 +48,7 @@ type result struct {
 	flopsDone float64
 	eff       float64
 	estRun    float64 // the client's runtime estimate
+	deadline  float64 // report deadline: sent time + delay bound
 	// amRan is the runtime already settled by account-manager calls
 	// (paid, or lost when the host left); resolvedAt is when the result's
 	// fate became final.
@@ -110,6 +113,9 @@ type hostState struct {
 	done    []int32
 	contact bool // a contact event is scheduled
 	amDue   bool // an account-manager call fell due while the host was off
+	// rrNext is, per resource (CPU, GPU), when the client's round-robin
+	// simulation must next run: before it, no job can be late.
+	rrNext  [2]float64
 	backoff float64
 	nextTry float64
 	pf, pi  float64    // reported benchmarks
@@ -155,6 +161,14 @@ type Sim struct {
 	npol     int
 	ledgers  []Ledger
 	grantBuf []float64
+	// avPFC is each version's app_version.pfc as the server keeps it, for
+	// runtime estimates; availFrac the fraction of time hosts compute, as
+	// the scheduler sees it (on_frac, clamped to [0.1, 1]).
+	avPFC     []policy.Average
+	availFrac float64
+	// deadlineRefusals counts jobs the deadline check kept out of replies.
+	deadlineRefusals int64
+	prioBuf          []float64
 	// Runtime-accounting policies (Science United): their indexes in pols,
 	// and per result slot the credit each has paid for its runtime so far
 	// (paid[ri*len(ras)+k]).
@@ -205,6 +219,8 @@ func New(cfg *Config) *Sim {
 		}
 	}
 	s.world.Versions = s.versions
+	s.avPFC = make([]policy.Average, len(s.versions))
+	s.availFrac = math.Min(1, math.Max(0.1, cfg.Hosts.Availability.ExpectedOnFraction()))
 	s.world.End = cfg.Duration
 	s.stopSending = cfg.Duration
 	for _, a := range s.apps {
@@ -319,6 +335,17 @@ func (s *Sim) Run(progress func(float64)) {
 			s.q.push(event{t: s.now + s.cfg.Server.FeederPeriod, kind: evFeeder})
 		case evAccountManager:
 			s.accountManagerCall(int(e.a))
+		}
+		switch e.kind {
+		case evHostArrive, evHostDepart, evAvailability, evJobDone, evContact, evAccountManager:
+			h := &s.hosts[e.a]
+			for _, ri := range h.queue {
+				if st := s.res(ri).st; st != stQueued {
+					inRun := false
+					for _, x := range h.running { if x == ri { inRun = true } }
+					panic(fmt.Sprint("host ", e.a, " queue has state ", st, " after event ", e.kind, " t ", s.now, " r.host ", s.res(ri).host, " inRunning ", inRun, " qlen ", len(h.queue), " running ", len(h.running), " ri ", ri, " queue ", h.queue, " running ", h.running))
+				}
+			}
 		case evDay:
 			s.dayTick()
 			if progress != nil {

@@ -185,25 +185,32 @@ func (s *Sim) showHAV(v *policy.Result) {
 // adds one to consecutive_valid (not for a job deliberately sent once:
 // is_unreplicated) and to max_jobs_per_day (uncapped), and, as the
 // credit computation does, a sample of elapsed time over rsc_fpops_est
-// to the runtime statistics unless the result is a runtime outlier;
-// invalid resets consecutive_valid and takes one off a quota above the
-// project's.
+// to the host's runtime statistics and one of PFC over rsc_fpops_est to
+// the version's, unless the result is a runtime outlier; invalid resets
+// consecutive_valid and takes one off a quota above the project's.
 func (s *Sim) updateHAV(r *result) {
+	valid := r.view.ValidateState == policy.Valid
+	est := r.view.RscFpopsEst
+	usable := valid && est > 0 && !runtimeOutlier(&r.view)
+	elapsed := r.view.ElapsedTime
+	if elapsed < 1e-6 {
+		elapsed = r.view.CPUTime
+	}
+	if x := elapsed * r.view.FlopsEstimate / est; usable && !s.versions[r.view.VersionID].Anonymous && x >= 1e-4 && x <= 1e4 {
+		// The version's PFC statistics, which the scheduler's estimates use.
+		s.avPFC[r.view.VersionID].Update(x, policy.AVParams)
+	}
 	if r.host < 0 {
 		return
 	}
 	hv := &s.hosts[r.host].havs[r.view.VersionID]
 	w := &s.wus[r.wu]
-	if r.view.ValidateState == policy.Valid {
+	if valid {
 		if !(w.target == 1 && s.apps[w.app].cfg.TargetNResults > 1) {
 			hv.consecValid++
 		}
 		hv.mjd++
-		if est := r.view.RscFpopsEst; est > 0 && !runtimeOutlier(&r.view) {
-			elapsed := r.view.ElapsedTime
-			if elapsed < 1e-6 {
-				elapsed = r.view.CPUTime
-			}
+		if usable {
 			hv.et.Update(elapsed/est, policy.HAVParams)
 		}
 	} else {

@@ -134,14 +134,19 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		CountedToDay:            results.Num(win.To / 86400),
 		Policies:                map[string]*results.PolicySummary{},
 	}
-	var estErr []results.Figures
+	var estErr, outcomes []results.Figures
 	for _, o := range outs {
 		summary.Results += o.sim.Results()
 		summary.Events += o.sim.Events()
 		summary.CountedResults += o.col.Counted()
 		estErr = append(estErr, results.Figures{"e": o.col.RuntimeEstimateError()})
+		outcomes = append(outcomes, o.col.Outcomes())
 	}
 	summary.RuntimeEstimateError = results.Num(results.AggregateFigures(estErr)["e"].Mean)
+	summary.Outcomes = map[string]results.Num{}
+	for k, a := range results.AggregateFigures(outcomes) {
+		summary.Outcomes[k] = results.Num(a.Mean)
+	}
 	for p, name := range names {
 		var reps []results.Figures
 		for _, o := range outs {

@@ -196,6 +196,18 @@ func NewPeriods(a *Availability, seed uint64, id int) *Periods {
 	return &Periods{a: a, r: rng.New(rng.Hash(seed, rng.String("availability"), uint64(id)))}
 }
 
+// ExpectedOnFraction is the long-run fraction of time a host is on.
+func (a *Availability) ExpectedOnFraction() float64 {
+	switch a.Model {
+	case "always":
+		return 1
+	case "on_fraction":
+		return a.OnFraction
+	}
+	on, off := a.OnPeriod.MeanValue(), a.OffPeriod.MeanValue()
+	return on / (on + off)
+}
+
 // Next returns the length of the next period and whether the host is on in it.
 func (p *Periods) Next() (float64, bool) {
 	p.on = !p.on
