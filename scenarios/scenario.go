@@ -74,6 +74,9 @@ type Server struct {
 	// A client that hits the limit gets no work and backs off.
 	MaxJobsInProgress    int `yaml:"max_jobs_in_progress"`
 	MaxJobsInProgressGPU int `yaml:"max_jobs_in_progress_gpu"`
+	// IgnoreDelayBound is config.ignore_delay_bound: the scheduler sends
+	// work without checking it can be done before its deadline.
+	IgnoreDelayBound bool `yaml:"ignore_delay_bound"`
 }
 
 // Output holds settings of what a run writes.

@@ -408,6 +408,9 @@ func (s *Sim) contactEvent(i int) {
 	s.maybeContact(i)
 }
 
+// workFetchPeriod is how often the client's work fetch runs (seconds).
+const workFetchPeriod = 60
+
 // contact is a scheduler RPC: report finished results, then ask for work.
 func (s *Sim) contact(i int) {
 	h := &s.hosts[i]
@@ -432,8 +435,10 @@ func (s *Sim) contact(i int) {
 		}
 		h.nextTry = s.now + h.backoff
 	} else {
+		// The client's work fetch runs once a minute (WORK_FETCH_PERIOD):
+		// it asks again for what a reply did not bring only after that.
 		h.backoff = 0
-		h.nextTry = s.now
+		h.nextTry = s.now + workFetchPeriod
 	}
 	s.startJobs(i)
 	s.maybeContact(i)

@@ -17,6 +17,8 @@ type Server struct {
 	// running per CPU core and per GPU; 0 is no limit.
 	MaxJobsInProgress    int
 	MaxJobsInProgressGPU int
+	// IgnoreDelayBound turns the deadline check off.
+	IgnoreDelayBound bool
 }
 
 // Config is one replication of a scenario.

@@ -185,7 +185,7 @@ func (s *Sim) requestWork(i int) int {
 				break
 			}
 			dur := s.estimatedDuration(h, vid, s.wus[s.res(ri).wu].w.Est)
-			if delay > 0 && delay+dur > float64(s.apps[ai].cfg.DelayBound) {
+			if delay > 0 && delay+dur > float64(s.apps[ai].cfg.DelayBound) && !s.cfg.Server.IgnoreDelayBound {
 				s.untake(ai, ri)
 				s.deadlineRefusals++
 				break

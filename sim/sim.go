@@ -293,6 +293,10 @@ func (s *Sim) PoolSizes() (results, freeResults, wus, freeWUs, feeder int) {
 	return int(s.results.n), len(s.freeRes), len(s.wus), len(s.freeWU), feeder
 }
 
+// DeadlineRefusals returns how many jobs the scheduler's deadline check
+// kept out of replies.
+func (s *Sim) DeadlineRefusals() int64 { return s.deadlineRefusals }
+
 // Now returns the simulated time.
 func (s *Sim) Now() float64 { return s.now }
 
@@ -342,7 +346,11 @@ func (s *Sim) Run(progress func(float64)) {
 			for _, ri := range h.queue {
 				if st := s.res(ri).st; st != stQueued {
 					inRun := false
-					for _, x := range h.running { if x == ri { inRun = true } }
+					for _, x := range h.running {
+						if x == ri {
+							inRun = true
+						}
+					}
 					panic(fmt.Sprint("host ", e.a, " queue has state ", st, " after event ", e.kind, " t ", s.now, " r.host ", s.res(ri).host, " inRunning ", inRun, " qlen ", len(h.queue), " running ", len(h.running), " ri ", ri, " queue ", h.queue, " running ", h.running))
 				}
 			}

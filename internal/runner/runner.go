@@ -35,6 +35,7 @@ func Config(s *scenarios.Scenario, r int, obs sim.Observer) (*sim.Config, error)
 			MaxJobsPerRPC:        s.Server.MaxJobsPerRPC,
 			MaxJobsInProgress:    s.Server.MaxJobsInProgress,
 			MaxJobsInProgressGPU: s.Server.MaxJobsInProgressGPU,
+			IgnoreDelayBound:     s.Server.IgnoreDelayBound,
 		},
 		Hosts:       &s.Hosts,
 		Projects:    s.Projects,

@@ -12,11 +12,13 @@
 //	replicas   boinc-pre2010 (default): 1 or 2 valid claims grant the
 //	           minimum, 3 or more drop the highest and lowest and average
 //	           the rest, claims under 0.001 are ignored; or min; or mean
-//	gpu        cpu_time (default): GPU jobs claim like CPU jobs, CPU time x
-//	           benchmark, so they are under-credited; app_claim: a GPU app
-//	           that counts its FLOPs claims them (seed 000: "some
-//	           applications determine claimed credit themselves"), others
-//	           fall back to CPU time
+//	gpu        app_claim (default): a GPU app determines its claimed credit
+//	           itself (BOINC's credit page: "some applications determine
+//	           claimed credit themselves"): its counted FLOPs x scale when
+//	           it counts them, otherwise its workunit's estimate
+//	           (rsc_fpops_est x scale); cpu_time: GPU jobs claim like CPU
+//	           jobs, CPU time x benchmark, the under-crediting the later
+//	           CreditNew design pages complain about
 package v1peak
 
 import (
@@ -26,13 +28,13 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "v1peak",
-		Doc:      "first credit system: benchmark x CPU time (seed 000)",
+		Doc:      "first credit system: benchmark x CPU time (BOINC's credit page)",
 		Standard: true,
 		Options: []policy.OptionDoc{
 			{Name: "scale", Default: "100", Doc: "Cobblestones per GFLOPS-day"},
 			{Name: "benchmark", Default: "mean", Doc: "mean (of Whetstone and Dhrystone) | whetstone"},
 			{Name: "replicas", Default: "boinc-pre2010", Doc: "boinc-pre2010 | min | mean"},
-			{Name: "gpu", Default: "cpu_time", Doc: "cpu_time (fallback, under-credits GPUs) | app_claim"},
+			{Name: "gpu", Default: "app_claim", Doc: "app_claim: a GPU app claims for itself, its counted FLOPs or else its workunit's estimate, x scale | cpu_time: CPU time x benchmark like a CPU job (under-credits GPUs)"},
 		},
 		New: New,
 	})
@@ -47,6 +49,7 @@ type Policy struct {
 	appClaim  bool
 	claims    []float64
 	gpu       []bool // by version ID
+	counts    []bool // by version ID: the app counts its FLOPs
 }
 
 // New returns an instance configured by opts.
@@ -64,7 +67,7 @@ func New(opts policy.Options) (policy.Policy, error) {
 	if p.rule, err = opts.Choice("replicas", "boinc-pre2010", policy.ReplicaRules...); err != nil {
 		return nil, err
 	}
-	g, err := opts.Choice("gpu", "cpu_time", "cpu_time", "app_claim")
+	g, err := opts.Choice("gpu", "app_claim", "app_claim", "cpu_time")
 	if err != nil {
 		return nil, err
 	}
@@ -72,11 +75,13 @@ func New(opts policy.Options) (policy.Policy, error) {
 	return p, nil
 }
 
-// Init notes which versions use a GPU; the first system keeps no other state.
+// Init notes which versions use a GPU and which count their FLOPs; the
+// first system keeps no other state.
 func (p *Policy) Init(w *policy.World) {
 	p.gpu = make([]bool, len(w.Versions))
+	p.counts = make([]bool, len(w.Versions))
 	for i, v := range w.Versions {
-		p.gpu[i] = v.Resource.IsGPU()
+		p.gpu[i], p.counts[i] = v.Resource.IsGPU(), v.CountsFlops
 	}
 }
 
@@ -84,9 +89,13 @@ func (p *Policy) Init(w *policy.World) {
 func (p *Policy) Scale() float64 { return p.scale }
 
 // Claim returns the credit result r claims.
-func (p *Policy) Claim(r *policy.Result, gpu bool) float64 {
-	if gpu && p.appClaim && r.CountedFlops > 0 {
-		return policy.Finite(policy.FlopsToCredit(r.CountedFlops, p.scale))
+func (p *Policy) Claim(r *policy.Result) float64 {
+	if p.gpu[r.VersionID] && p.appClaim {
+		flops := r.RscFpopsEst
+		if p.counts[r.VersionID] {
+			flops = r.CountedFlops
+		}
+		return policy.Finite(policy.FlopsToCredit(flops, p.scale))
 	}
 	return policy.BenchmarkClaim(r, p.whetstone, p.scale)
 }
@@ -95,7 +104,7 @@ func (p *Policy) Claim(r *policy.Result, gpu bool) float64 {
 func (p *Policy) Validated(v *policy.Validation) float64 {
 	p.claims = p.claims[:0]
 	for _, r := range v.Valid {
-		p.claims = append(p.claims, p.Claim(r, p.gpu[r.VersionID]))
+		p.claims = append(p.claims, p.Claim(r))
 	}
 	return policy.CombineReplicas(p.rule, p.claims)
 }

@@ -13,7 +13,7 @@ func newPolicy(t *testing.T, opts policy.Options) *Policy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Init(&policy.World{Versions: []policy.AppVersion{{Resource: policy.CPU}, {ID: 1, Resource: policy.NVIDIA}}})
+	p.Init(&policy.World{Versions: []policy.AppVersion{{Resource: policy.CPU}, {ID: 1, Resource: policy.NVIDIA, CountsFlops: true}, {ID: 2, Resource: policy.NVIDIA}}})
 	return p.(*Policy)
 }
 
@@ -22,13 +22,13 @@ func newPolicy(t *testing.T, opts policy.Options) *Policy {
 func TestEinsteinAtHomeClaim(t *testing.T) {
 	p := newPolicy(t, nil)
 	r := &policy.Result{HostPFpops: 1394.01e6, HostPIops: 2630.73e6, CPUTime: 37698.16}
-	if got := p.Claim(r, false); math.Abs(got-87.80) > 0.005 {
+	if got := p.Claim(r); math.Abs(got-87.80) > 0.005 {
 		t.Errorf("claim = %.4f, want 87.80", got)
 	}
 	// Seeds 001/004: C1 = whetstone x cpu_time.
 	w := newPolicy(t, policy.Options{"benchmark": "whetstone"})
 	want := 37698.16 * 1394.01e6 * 100 / 86400e9
-	if got := w.Claim(r, false); math.Abs(got-want) > 1e-9 {
+	if got := w.Claim(r); math.Abs(got-want) > 1e-9 {
 		t.Errorf("whetstone claim = %v, want %v", got, want)
 	}
 }
@@ -37,11 +37,11 @@ func TestEinsteinAtHomeClaim(t *testing.T) {
 func TestReferenceComputer(t *testing.T) {
 	p := newPolicy(t, nil)
 	r := &policy.Result{HostPFpops: 1e9, HostPIops: 1e9, CPUTime: 86400}
-	if got := p.Claim(r, false); got != 100 {
+	if got := p.Claim(r); got != 100 {
 		t.Errorf("got %v, want 100", got)
 	}
 	s := newPolicy(t, policy.Options{"scale": "200"})
-	if got := s.Claim(r, false); got != 200 {
+	if got := s.Claim(r); got != 200 {
 		t.Errorf("scale 200: got %v", got)
 	}
 }
@@ -74,16 +74,28 @@ func TestReplicaRules(t *testing.T) {
 	}
 }
 
+// TestGPUClaims: by default a GPU app claims for itself, its counted
+// FLOPs when it counts them, otherwise its workunit's estimate; with gpu
+// cpu_time a GPU job with little CPU time claims little.
 func TestGPUClaims(t *testing.T) {
-	// A GPU job with little CPU time claims little under the fallback, and
-	// its counted FLOPs with app_claim.
-	r := &policy.Result{VersionID: 1, HostPFpops: 4e9, HostPIops: 4e9, CPUTime: 100, CountedFlops: 8.64e14}
+	r := &policy.Result{VersionID: 1, HostPFpops: 4e9, HostPIops: 4e9, CPUTime: 100, CountedFlops: 8.64e14, RscFpopsEst: 4.32e14}
 	v := &policy.Validation{Valid: []*policy.Result{r}}
-	if got, want := newPolicy(t, nil).Validated(v), 100*4e9*100/86400e9; math.Abs(got-want) > 1e-12 {
-		t.Errorf("cpu_time fallback: %v, want %v", got, want)
+	if got := newPolicy(t, nil).Validated(v); math.Abs(got-1000) > 1e-9 {
+		t.Errorf("app_claim, counted: %v, want 1000", got)
 	}
-	if got := newPolicy(t, policy.Options{"gpu": "app_claim"}).Validated(v); math.Abs(got-1000) > 1e-9 {
-		t.Errorf("app_claim: %v, want 1000", got)
+	if got, want := newPolicy(t, policy.Options{"gpu": "cpu_time"}).Validated(v), 100*4e9*100/86400e9; math.Abs(got-want) > 1e-12 {
+		t.Errorf("cpu_time: %v, want %v", got, want)
+	}
+	nc := *r
+	nc.VersionID = 2 // a GPU version that does not count
+	if got := newPolicy(t, nil).Validated(&policy.Validation{Valid: []*policy.Result{&nc}}); math.Abs(got-500) > 1e-9 {
+		t.Errorf("app_claim, estimate: %v, want 500", got)
+	}
+	// CPU jobs are unaffected.
+	cpu := *r
+	cpu.VersionID = 0
+	if got, want := newPolicy(t, nil).Validated(&policy.Validation{Valid: []*policy.Result{&cpu}}), 100*4e9*100/86400e9; math.Abs(got-want) > 1e-12 {
+		t.Errorf("CPU job: %v, want %v", got, want)
 	}
 }
 

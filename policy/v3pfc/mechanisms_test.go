@@ -324,3 +324,75 @@ func TestTiming(t *testing.T) {
 		}
 	}
 }
+
+// newGPUOnly returns base (with overrides) in a world of one app with
+// only an NVIDIA version, which the server scales by 0.1 x its mean.
+func newGPUOnly(t *testing.T, base string, opts policy.Options) *Policy {
+	t.Helper()
+	p, err := policy.New(policy.Spec{Name: "test", Base: base, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Init(&policy.World{
+		Apps:     []policy.App{{ID: 0, Name: "g", MinQuorum: 1, TargetNResults: 1, DelayBound: 86400}},
+		Versions: []policy.AppVersion{{ID: 0, AppID: 0, Name: "gpu", Resource: policy.NVIDIA, CPUUsage: 0.1, GPUUsage: 1}},
+		MaxHosts: 200,
+	})
+	return p.(*Policy)
+}
+
+// TestAVCache: the validator credits from its cached copy of the
+// version. When the feeder first scales a GPU-only version (by 0.1), the
+// server's validator keeps paying the unscaled PFC until it writes the
+// version's statistics after a pass and finds the row changed; with
+// av_cache fresh the new scale is used from the feeder tick on. Under
+// timing continuous the option changes nothing.
+func TestAVCache(t *testing.T) {
+	run := func(opts policy.Options) (before, afterTick, afterPass float64) {
+		p := newGPUOnly(t, "v3pfc-boinc", opts)
+		now := 0.0
+		// 101 samples from different hosts, flushed at a pass end: the
+		// version has statistics but no scale yet.
+		for h := 0; h < 101; h++ {
+			now += 10
+			validate(p, now, result(h, 0, 1000, 1e11, now-1000))
+		}
+		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now})
+		before = validate(p, now+1, result(150, 0, 1000, 1e11, now))
+		p.Tick(policy.Tick{Kind: policy.FeederTick, Time: now + 2}) // scale 0.1 is set
+		afterTick = validate(p, now+3, result(151, 0, 1000, 1e11, now))
+		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now + 4}) // writes, finds the change, re-reads
+		afterPass = validate(p, now+5, result(152, 0, 1000, 1e11, now))
+		return
+	}
+	b, tick, pass := run(nil)
+	t.Logf("validator cache: %.4g before the scale, %.4g after the feeder tick, %.4g after the next pass", b, tick, pass)
+	if !near(tick, b, 1e-12) || !near(pass, 0.1*b, 1e-9) {
+		t.Errorf("av_cache validator: %g, %g, %g; want the unscaled credit until the pass, then a tenth", b, tick, pass)
+	}
+	b, tick, pass = run(policy.Options{"av_cache": "fresh"})
+	if !near(tick, 0.1*b, 1e-9) || !near(pass, 0.1*b, 1e-9) {
+		t.Errorf("av_cache fresh: %g, %g, %g; want a tenth from the feeder tick on", b, tick, pass)
+	}
+	// A change of at most 1e-6 is not seen: the conditional update succeeds.
+	p := newGPUOnly(t, "v3pfc-boinc", nil)
+	v := &p.vers[0]
+	v.Scale = 0.5
+	p.c.validatorScale(v)
+	v.Scale = 0.5 + 5e-7
+	p.c.refreshCache(v)
+	if v.ValScale != 0.5 {
+		t.Errorf("a change of 5e-7 was seen: cached %v", v.ValScale)
+	}
+	v.Scale = 0.6
+	p.c.refreshCache(v)
+	if v.ValScale != 0.6 {
+		t.Errorf("a change of 0.1 was not seen: cached %v", v.ValScale)
+	}
+	// Continuous timing has no cache.
+	c := newGPUOnly(t, "v3pfc-boinc", policy.Options{"timing": "continuous"})
+	c.vers[0].Scale = 0.3
+	if got := c.c.validatorScale(&c.vers[0]); got != 0.3 {
+		t.Errorf("continuous: scale %v, want the row's 0.3", got)
+	}
+}

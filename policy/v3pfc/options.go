@@ -22,6 +22,7 @@ type Config struct {
 	GPUOnlyFactor    float64 // the server's 0.1
 	MedianHosts      bool    // PFCmean(V) = median over hosts of PFCmean(H, V)
 	Timing           string  // "batched" (validator flush + feeder tick) | "continuous"
+	AVCache          string  // "validator" (cached pfc_scale, re-read on a write conflict) | "fresh"
 	HostNorm         bool
 	HostSamples      float64
 	HostCap          float64 // 0 = none
@@ -52,6 +53,7 @@ var optSpecs = []optSpec{
 	{policy.OptionDoc{Name: "gpu_only_factor", Default: "0.1", Doc: "the server's DEFAULT_GPU_SCALE"}, nil},
 	{policy.OptionDoc{Name: "median_hosts", Default: "false", Doc: "PFCmean(V) = median over hosts of PFCmean(H, V) (seed 001's proposal against cheating hosts)"}, []string{"false", "true"}},
 	{policy.OptionDoc{Name: "timing", Default: "batched", Doc: "batched: version samples fold in at the end of a validator pass, scales change at feeder ticks (600 s, server); continuous: at once (designs)"}, []string{"batched", "continuous"}},
+	{policy.OptionDoc{Name: "av_cache", Default: "validator", Doc: "validator: credit uses the validator's cached copy of each version's pfc_scale, read when it first meets the version and re-read only when it writes the version's statistics after a pass and finds the feeder changed the scale by more than 1e-6 (the server); fresh: a new scale is used from the next feeder tick (the designs); no effect with timing: continuous"}, []string{"validator", "fresh"}},
 	{policy.OptionDoc{Name: "host_norm", Default: "true", Doc: "Scale(H) = PFCmean(V) / PFCmean(H, V)"}, []string{"true", "false"}},
 	{policy.OptionDoc{Name: "host_samples", Default: "10", Doc: "host samples needed before host scaling (the version needs version_samples)"}, nil},
 	{policy.OptionDoc{Name: "host_cap", Default: "10", Doc: "upper cap of Scale(H); 0 = none (v2); there is no floor"}, nil},
@@ -91,7 +93,7 @@ func parse(opts policy.Options) (*Config, error) {
 	c := &Config{
 		PeakSource: vals["peak"], FailedBench: vals["failed_benchmark"], Sanity: vals["sanity"],
 		Averaging: vals["averaging"], VersionNorm: vals["version_norm"], GPUOnly: vals["gpu_only"],
-		MedianHosts: vals["median_hosts"] == "true", Timing: vals["timing"], HostNorm: vals["host_norm"] == "true",
+		MedianHosts: vals["median_hosts"] == "true", Timing: vals["timing"], AVCache: vals["av_cache"], HostNorm: vals["host_norm"] == "true",
 		Anonymous: vals["anonymous"], Replicas: vals["replicas"], OneTime: vals["one_time"], Cherry: vals["cherry"],
 		ProbationRearm: vals["probation_rearm"], ProbationCapsOne: vals["probation_caps_scale"] == "true",
 	}
@@ -126,14 +128,14 @@ var Presets = []*policy.Preset{
 		Doc: "the CreditNew design page, version 29 (seed 001)",
 		Options: policy.Options{
 			"scale": "100", "peak": "reported", "failed_benchmark": "none", "sanity": "default_pfc", "max_granted_credit": "0",
-			"averaging": "design", "gpu_only": "central", "timing": "continuous", "anonymous": "app_average",
+			"averaging": "design", "gpu_only": "central", "timing": "continuous", "av_cache": "fresh", "anonymous": "app_average",
 			"replicas": "mean_trusted", "one_time": "probation", "one_time_factor": "20",
 		}},
 	{Name: "v3pfc-design-v2", Kind: "v3pfc", Standard: true,
 		Doc: "the CreditNew design page, version 2 (seed 004)",
 		Options: policy.Options{
 			"peak": "reported", "failed_benchmark": "none", "sanity": "none", "max_granted_credit": "0",
-			"averaging": "est_weighted", "version_norm": "min", "gpu_only": "central", "timing": "continuous",
+			"averaging": "est_weighted", "version_norm": "min", "gpu_only": "central", "timing": "continuous", "av_cache": "fresh",
 			"host_cap": "0", "anonymous": "app_average", "replicas": "min", "one_time": "cap", "one_time_factor": "10",
 			"cherry": "reset",
 		}},

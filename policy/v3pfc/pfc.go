@@ -78,16 +78,20 @@ type HostVersion struct {
 
 // Version is an app_version row: statistics and scale.
 type Version struct {
-	ID      int // dense version ID
-	PFC     policy.Average
-	W       ratioAverage
-	Scale   float64   // pfc_scale; 0 = not scaled
-	Median  float64   // median of host averages (median_hosts)
-	Pending []float64 // samples waiting for the validator's flush (batched)
-	PendW   [][2]float64
-	Gpu     bool
-	App     int
-	Anon    bool
+	ID     int // dense version ID
+	PFC    policy.Average
+	W      ratioAverage
+	Scale  float64 // pfc_scale; 0 = not scaled
+	Median float64 // median of host averages (median_hosts)
+	// ValScale is the pfc_scale of the validator's cached copy of the
+	// row (av_cache: validator), read at first use (ValLoaded).
+	ValScale  float64
+	ValLoaded bool
+	Pending   []float64 // samples waiting for the validator's flush (batched)
+	PendW     [][2]float64
+	Gpu       bool
+	App       int
+	Anon      bool
 }
 
 // App is what the calculation reads of an app.
@@ -220,8 +224,8 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 	} else {
 		hs := c.hostScale(j, hv, v, now)
 		pfc = raw
-		if v.Scale != 0 {
-			pfc *= v.Scale
+		if scale := c.validatorScale(v); scale != 0 {
+			pfc *= scale
 			if hs != 0 {
 				pfc *= hs
 				mode = Normal
@@ -243,6 +247,33 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 		hv.Turnaround.Update(j.Received-j.Sent, policy.HAVParams)
 	}
 	return pfc, mode
+}
+
+// validatorScale is the pfc_scale credit uses: with av_cache validator
+// (and batched timing) the validator's cached copy, read when it first
+// meets the version; otherwise the row's current one.
+func (c *Config) validatorScale(v *Version) float64 {
+	if !c.cachesVersions() {
+		return v.Scale
+	}
+	if !v.ValLoaded {
+		v.ValScale, v.ValLoaded = v.Scale, true
+	}
+	return v.ValScale
+}
+
+// cachesVersions reports whether the validator works from cached copies
+// of the app versions (av_cache validator; only with batched timing).
+func (c *Config) cachesVersions() bool { return c.AVCache == "validator" && c.Timing == "batched" }
+
+// refreshCache is write_modified_app_versions for a version with samples
+// to write: the conditional update fails when the feeder has changed
+// pfc_scale by more than 1e-6 since the validator read the row, and the
+// validator then re-reads it, which brings the new scale.
+func (c *Config) refreshCache(v *Version) {
+	if c.cachesVersions() && v.ValLoaded && math.Abs(v.Scale-v.ValScale) > 1e-6 {
+		v.ValScale = v.Scale
+	}
 }
 
 // versionSample queues or applies one PFC/E sample of version v.

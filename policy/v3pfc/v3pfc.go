@@ -233,6 +233,7 @@ func (p *Policy) Tick(t policy.Tick) {
 		if p.c.Timing == "batched" {
 			for i := range p.vers {
 				if len(p.vers[i].Pending) > 0 || len(p.vers[i].PendW) > 0 {
+					p.c.refreshCache(&p.vers[i])
 					p.c.flush(&p.vers[i])
 				}
 			}
