@@ -29,6 +29,31 @@ type Scenario struct {
 	Hosts          hosts.Config   `yaml:"hosts"`
 	Projects       []jobs.Project `yaml:"projects"`
 	Output         Output         `yaml:"output"`
+	// Claims are figures the scenario says a run shows, with their
+	// bounds; `creditsim scenarios --figures` checks them.
+	Claims []Claim `yaml:"claims,omitempty"`
+}
+
+// Claim is one figure a scenario says a run shows: a policy instance's
+// figure (summary.json's dotted name, e.g. cheat_ratio.fake_results),
+// or its ratio to another figure (Vs), within [Min, Max]. Set lists
+// overrides of the run it is checked on (--set syntax), and Variant says
+// in a few words what they change.
+type Claim struct {
+	Text    string     `yaml:"text"`
+	Policy  string     `yaml:"policy"`
+	Figure  string     `yaml:"figure"`
+	Vs      *FigureRef `yaml:"vs,omitempty"`
+	Min     *float64   `yaml:"min,omitempty"`
+	Max     *float64   `yaml:"max,omitempty"`
+	Set     []string   `yaml:"set,omitempty"`
+	Variant string     `yaml:"variant,omitempty"`
+}
+
+// FigureRef names one policy instance's figure.
+type FigureRef struct {
+	Policy string `yaml:"policy"`
+	Figure string `yaml:"figure"`
 }
 
 // PolicySpec names a policy instance: a kind or preset (Base, default the
@@ -172,6 +197,30 @@ func (s *Scenario) Validate() []param.FieldError {
 			} else {
 				pk.Fail("name", p.Name, err.Error())
 			}
+		}
+	}
+	for i, c := range s.Claims {
+		ck := k.Field("claims").Index(i)
+		if c.Text == "" {
+			ck.Fail("text", c.Text, "say in words what the claim shows")
+		}
+		if c.Figure == "" {
+			ck.Fail("figure", c.Figure, "name a figure of summary.json")
+		}
+		if !seen[c.Policy] {
+			ck.Fail("policy", c.Policy, "not one of the scenario's policy instances")
+		}
+		if c.Vs != nil && !seen[c.Vs.Policy] {
+			ck.Field("vs").Fail("policy", c.Vs.Policy, "not one of the scenario's policy instances")
+		}
+		if len(c.Set) > 0 && c.Variant == "" {
+			ck.Fail("variant", c.Variant, "say in a few words what set changes")
+		}
+		if c.Min == nil && c.Max == nil {
+			ck.Fail("min", param.Raw("(none)"), "give min, max or both")
+		}
+		if c.Min != nil && c.Max != nil && !(*c.Min <= *c.Max) {
+			ck.Fail("max", *c.Max, fmt.Sprintf("is below min (%g)", *c.Min))
 		}
 	}
 	sv := k.Field("server")

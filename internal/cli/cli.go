@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -39,7 +40,10 @@ Usage:
   creditsim sweep SWEEP.yaml [flags]  run a parameter sweep
   creditsim merge DIR... [-o OUT]     join a sharded sweep's folders
   creditsim validate FILE|NAME        check a scenario and print it resolved
-  creditsim scenarios [NAME]          list built-in scenarios, or print one
+  creditsim scenarios [NAME...]       list built-in scenarios, or print them
+  creditsim scenarios --figures [NAME...]
+                                      run built-ins at 300 hosts and print their
+                                      claims, bounds and figures as a table
   creditsim policies                  list credit policies, presets and options
   creditsim version
 
@@ -249,7 +253,25 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	figures := fs.Bool("figures", false, "")
+	workers := fs.Int("j", 0, "")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "creditsim scenarios: %v\n\n%s", err, usage)
+		return ExitInput
+	}
+	for _, n := range pos {
+		if _, ok := scenarios.Builtin(n); !ok {
+			fmt.Fprintf(stderr, "creditsim scenarios: no built-in scenario %q (built-ins: %s)\n", n, strings.Join(scenarios.Names(), ", "))
+			return ExitInput
+		}
+	}
+	if *figures {
+		return scenarioFigures(pos, *workers, stdout, stderr)
+	}
+	if len(pos) == 0 {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, n := range scenarios.Names() {
 			fmt.Fprintf(tw, "%s\t%s\n", n, scenarios.Summary(n))
@@ -257,12 +279,44 @@ func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 		tw.Flush()
 		return ExitOK
 	}
-	b, ok := scenarios.Builtin(args[0])
-	if !ok {
-		fmt.Fprintf(stderr, "creditsim scenarios: no built-in scenario %q (built-ins: %s)\n", args[0], strings.Join(scenarios.Names(), ", "))
-		return ExitInput
+	for _, n := range pos {
+		b, _ := scenarios.Builtin(n)
+		stdout.Write(b)
 	}
-	stdout.Write(b)
+	return ExitOK
+}
+
+// scenarioFigures runs the named built-ins (all without names) at the
+// claim size and prints the Markdown table of their claims; exit 1 if a
+// claim fails.
+func scenarioFigures(names []string, workers int, stdout, stderr io.Writer) int {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var rs []runner.ClaimResult
+	var err error
+	if len(names) == 0 {
+		rs, err = runner.CheckLibrary(workers)
+	} else {
+		for _, n := range names {
+			var r []runner.ClaimResult
+			if r, err = runner.CheckClaims(n, workers); err != nil {
+				break
+			}
+			rs = append(rs, r...)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "creditsim scenarios: %v\n", err)
+		return ExitRun
+	}
+	fmt.Fprint(stdout, runner.ClaimsTable(rs))
+	for _, r := range rs {
+		if !r.Holds {
+			fmt.Fprintf(stderr, "creditsim scenarios: %s: claim %q does not hold: %s %s = %s\n", r.Scenario, r.Claim.Text, r.Claim.Policy, r.Claim.Figure, runner.FormatClaimValue(r.Value))
+			return ExitRun
+		}
+	}
 	return ExitOK
 }
 

@@ -1,0 +1,204 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// ClaimSize is the world a scenario's claims are checked on: 300 hosts
+// (fewer if the scenario has fewer), one replication.
+var ClaimSize = []string{"replications=1"}
+
+// claimHosts is the host count of the claim runs.
+const claimHosts = 300
+
+// ClaimResult is one claim checked on a run.
+type ClaimResult struct {
+	Scenario string
+	Claim    scenarios.Claim
+	Value    float64 // NaN when the figure is undefined or unknown
+	Holds    bool
+}
+
+// CheckClaims runs the scenario name (a built-in or a file) at the claim
+// size, once for each distinct list of overrides its claims name, and
+// checks every claim. Runs share at most workers cores.
+func CheckClaims(name string, workers int) ([]ClaimResult, error) {
+	s, err := claimRun(name, nil)
+	if err != nil {
+		return nil, err
+	}
+	var sets []string // distinct Set lists, as joined keys
+	byKey := map[string][]string{}
+	for _, c := range s.Claims {
+		k := strings.Join(c.Set, "\x00")
+		if _, ok := byKey[k]; !ok {
+			sets = append(sets, k)
+			byKey[k] = c.Set
+		}
+	}
+	sums := make(map[string]*results.Summary, len(sets))
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(workers, 1))
+	for _, k := range sets {
+		wg.Add(1)
+		go func(k string) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			sum, err := runClaims(name, byKey[k])
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			sums[k] = sum
+		}(k)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	out := make([]ClaimResult, len(s.Claims))
+	for i, c := range s.Claims {
+		sum := sums[strings.Join(c.Set, "\x00")]
+		v := figureOf(sum, c.Policy, c.Figure)
+		if c.Vs != nil {
+			v /= figureOf(sum, c.Vs.Policy, c.Vs.Figure)
+		}
+		holds := !math.IsNaN(v) && !math.IsInf(v, 0)
+		if c.Min != nil {
+			holds = holds && v >= *c.Min
+		}
+		if c.Max != nil {
+			holds = holds && v <= *c.Max
+		}
+		out[i] = ClaimResult{Scenario: s.Name, Claim: c, Value: v, Holds: holds}
+	}
+	return out, nil
+}
+
+// claimRun loads the scenario at the claim size with extra overrides.
+func claimRun(name string, set []string) (*scenarios.Scenario, error) {
+	s, err := scenarios.Open(name, nil)
+	if err != nil {
+		return nil, err
+	}
+	over := append([]string{}, ClaimSize...)
+	if s.Hosts.Initial > claimHosts {
+		over = append(over, fmt.Sprintf("hosts.initial=%d", claimHosts))
+	}
+	return scenarios.Open(name, append(over, set...))
+}
+
+func runClaims(name string, set []string) (*results.Summary, error) {
+	s, err := claimRun(name, set)
+	if err != nil {
+		return nil, err
+	}
+	oc, err := Run(s, Options{Workers: 1, NoPlots: true})
+	if err != nil {
+		return nil, err
+	}
+	return oc.Summary, nil
+}
+
+// figureOf is a policy's figure by its dotted name, NaN when undefined.
+func figureOf(s *results.Summary, policy, figure string) float64 {
+	ps := s.Policies[policy]
+	if ps == nil {
+		return math.NaN()
+	}
+	v, ok := ps.Flat()[figure]
+	if !ok {
+		return math.NaN()
+	}
+	return float64(v)
+}
+
+// ClaimsTable is the Markdown table of checked claims that README
+// embeds, one row per claim, in the order given.
+func ClaimsTable(rs []ClaimResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Each built-in scenario run with %d hosts (or fewer if it has fewer) and one replication, seed as in the file; `creditsim scenarios --figures` prints this table and a test checks that README shows what it prints.\n\n", claimHosts)
+	b.WriteString("| scenario | claim | figure | bound | measured |\n|---|---|---|---|---|\n")
+	last := ""
+	for _, r := range rs {
+		name := ""
+		if r.Scenario != last {
+			name = "`" + r.Scenario + "`"
+			last = r.Scenario
+		}
+		c := r.Claim
+		fig := c.Policy + " " + c.Figure
+		if c.Vs != nil {
+			fig += " / " + c.Vs.Policy + " " + c.Vs.Figure
+		}
+		if c.Variant != "" {
+			fig += " (" + c.Variant + ")"
+		}
+		mark := ""
+		if !r.Holds {
+			mark = " **(fails)**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s%s |\n", name, c.Text, fig, bound(c), FormatClaimValue(r.Value), mark)
+	}
+	return b.String()
+}
+
+// bound writes a claim's interval.
+func bound(c scenarios.Claim) string {
+	switch {
+	case c.Min != nil && c.Max != nil:
+		return fmt.Sprintf("%s to %s", FormatClaimValue(*c.Min), FormatClaimValue(*c.Max))
+	case c.Min != nil:
+		return "≥ " + FormatClaimValue(*c.Min)
+	default:
+		return "≤ " + FormatClaimValue(*c.Max)
+	}
+}
+
+// FormatClaimValue writes 3 significant digits, "undefined" for NaN.
+func FormatClaimValue(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "undefined"
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// CheckLibrary checks every built-in scenario's claims, scenarios in
+// name order, sharing workers cores.
+func CheckLibrary(workers int) ([]ClaimResult, error) {
+	names := scenarios.Names()
+	sort.Strings(names)
+	per := make([][]ClaimResult, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(workers, 1))
+	for i, n := range names {
+		wg.Add(1)
+		go func(i int, n string) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			per[i], errs[i] = CheckClaims(n, 1)
+		}(i, n)
+	}
+	wg.Wait()
+	var out []ClaimResult
+	for i := range names {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], errs[i])
+		}
+		out = append(out, per[i]...)
+	}
+	return out, nil
+}
