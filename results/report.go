@@ -28,6 +28,7 @@ var Definitions = []struct{ Name, Text string }{
 	{"settle_days", "Per internal series (scales, min_avg_pfc, factors): the last day it left ±5% of its final value. Smaller = settles sooner."},
 	{"rac_gflops", "RAC / 100 and RAC / 200 over honest hosts' true GFLOPS under the same 7-day weighting. 1 = that reading of RAC is the host's true speed."},
 	{"runtime_estimate_error", "Σ|R − T| / ΣT of the server's runtime estimates against true runtimes. 0 = exact."},
+	{"outcomes", "How counted results ended, the same for every policy: the fractions that succeeded, failed on the client, were aborted or timed out (no reply), and the share of the deserved credit in results that timed out, which no job-based system pays. A large share means dispatch, not credit, drives the figures."},
 }
 
 type reportRow struct {
@@ -38,6 +39,7 @@ type reportRow struct {
 
 type reportData struct {
 	S           *Summary
+	Outcomes    []struct{ Name, Value string }
 	Description string
 	Rows        []reportRow
 	Defs        []struct{ Name, Text string }
@@ -76,6 +78,9 @@ Values are means over replications with 95% intervals in brackets.</p>
 <table><tr><th>policy</th><th>scale</th><th>honest G/D</th><th>device</th><th>host CV</th><th>host p95/p5</th><th>project</th><th>worst account</th><th>total credit</th></tr>
 {{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Scale}}</td><td>{{.Honest}}</td><td>{{.Device}}</td><td>{{.HostCV}}</td><td>{{.HostRange}}</td><td>{{.Project}}</td><td>{{.Worst}}</td><td>{{.Total}}</td></tr>
 {{end}}</table>
+<h2>How results ended</h2>
+<p>The same for every policy (see <code>outcomes</code> below).</p>
+<table><tr>{{range .Outcomes}}<th>{{.Name}}</th>{{end}}</tr><tr>{{range .Outcomes}}<td>{{.Value}}</td>{{end}}</tr></table>
 <h2>What each figure means</h2>
 <dl>{{range .Defs}}<dt>{{.Name}}</dt><dd>{{.Text}}</dd>{{end}}</dl>
 <h2>Plots</h2>
@@ -92,6 +97,14 @@ Values are means over replications with 95% intervals in brackets.</p>
 // output folder) and the scenario as run.
 func Report(s *Summary, names []string, description string, plots []Plot, scenario []byte) ([]byte, error) {
 	d := reportData{S: s, Description: description, Defs: Definitions, Plots: plots, Scenario: string(scenario)}
+	for _, o := range []struct{ key, name string }{{"success", "success"}, {"client_error", "client error"},
+		{"aborted", "aborted"}, {"no_reply", "no reply (timed out)"}, {"no_reply_share_of_deserved", "deserved credit in timed-out results"}} {
+		v := "–"
+		if x, ok := s.Outcomes[o.key]; ok && !math.IsNaN(float64(x)) {
+			v = strconv.FormatFloat(100*float64(x), 'f', 2, 64) + "%"
+		}
+		d.Outcomes = append(d.Outcomes, struct{ Name, Value string }{o.name, v})
+	}
 	for _, n := range names {
 		ps := s.Policies[n]
 		ci := func(k string) [2]Num { return ps.CI95[k] }

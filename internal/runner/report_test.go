@@ -2,13 +2,17 @@ package runner
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
+
+	"github.com/creditsim/creditsim/results"
 
 	"github.com/creditsim/creditsim/scenarios"
 )
@@ -34,7 +38,17 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<table>", "<td>v3pfc-boinc</td>", "honest_ratio", "cheat_ratio", "min_quorum"} {
+	sum, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary results.Summary
+	if err := json.Unmarshal(sum, &summary); err != nil {
+		t.Fatal(err)
+	}
+	success := strconv.FormatFloat(100*float64(summary.Outcomes["success"]), 'f', 2, 64) + "%"
+	for _, want := range []string{"<table>", "<td>v3pfc-boinc</td>", "honest_ratio", "cheat_ratio", "min_quorum",
+		"How results ended", "<td>" + success + "</td>"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("report.html lacks %q", want)
 		}
