@@ -1,16 +1,14 @@
 package policy
 
-// SecondsPerDay is BOINC's SECONDS_PER_DAY.
-const SecondsPerDay = 86400.0
+import "github.com/creditsim/creditsim/boinc"
 
-// Historic Cobblestone scales, in credits per GFLOPS-day.
+// SecondsPerDay is BOINC's SECONDS_PER_DAY.
+const SecondsPerDay = boinc.SecondsPerDay
+
+// Historic Cobblestone scales, in credits per GFLOPS-day (package boinc's).
 const (
-	// ScaleClassic is the first and second systems' scale (seed 000:
-	// "GigaFLOPs = RAC/100") and design v29's C = F*100/86400e9.
-	ScaleClassic = 100.0
-	// ScaleServer is the server's COBBLESTONE_SCALE = 200/86400e9 and
-	// Science United's scale.
-	ScaleServer = 200.0
+	ScaleClassic = boinc.ScaleClassic
+	ScaleServer  = boinc.ScaleServer
 )
 
 // FlopsToCredit converts FLOPs to Cobblestones at scale credits per

@@ -102,3 +102,14 @@ func Finite(x float64) float64 {
 	}
 	return x
 }
+
+// ReportedPeak is the peak FLOPS of the devices a result's version uses,
+// at the speeds its host reports: CPUs used x reported Whetstone, and
+// for a GPU version GPUs used x the reported GPU peak (0 otherwise).
+func ReportedPeak(r *Result, v *AppVersion) (cpu, gpu float64) {
+	cpu = v.CPUUsage * r.HostPFpops
+	if v.Resource.IsGPU() {
+		gpu = v.GPUUsage * r.HostGPUPeak
+	}
+	return cpu, gpu
+}

@@ -4,70 +4,36 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/creditsim/creditsim/boinc"
 )
 
-// Resource is the processing resource an app version uses.
-type Resource uint8
-
-// Resources, as BOINC's proc types.
-const (
-	CPU Resource = iota
-	NVIDIA
-	AMD
-	IntelGPU
-	AppleGPU
+// The vocabulary policies share with the engine and the models lives in
+// package boinc; these names keep policy code reading as before.
+type (
+	// Resource is the processing resource an app version uses.
+	Resource = boinc.Resource
+	// Outcome is a result's outcome as the server records it.
+	Outcome = boinc.Outcome
+	// ValidateState is a result's validation state.
+	ValidateState = boinc.ValidateState
 )
 
-var resourceNames = [...]string{"cpu", "nvidia", "amd", "intel_gpu", "apple_gpu"}
-
-func (r Resource) String() string {
-	if int(r) < len(resourceNames) {
-		return resourceNames[r]
-	}
-	return fmt.Sprintf("resource(%d)", r)
-}
-
-// IsGPU reports whether r is a GPU type.
-func (r Resource) IsGPU() bool { return r != CPU }
-
-// ParseResource returns the Resource named s.
-func ParseResource(s string) (Resource, bool) {
-	for i, n := range resourceNames {
-		if n == s {
-			return Resource(i), true
-		}
-	}
-	return 0, false
-}
-
-// ResourceNames lists the valid resource names.
-func ResourceNames() []string { return resourceNames[:] }
-
-// Outcome is a result's outcome as the server records it.
-type Outcome uint8
-
-// Outcomes.
+// Resources, outcomes and validation states (package boinc's).
 const (
-	Success     Outcome = iota // the client reported a completed result
-	ClientError                // the client reported a computation error
-	Aborted                    // the client (its user) aborted the result
-	NoReply                    // the deadline passed without a report
-	// NumOutcomes is the number of outcomes.
-	NumOutcomes = iota
-)
-
-var outcomeNames = [...]string{"success", "client_error", "aborted", "no_reply"}
-
-func (o Outcome) String() string { return outcomeNames[o] }
-
-// ValidateState is a result's validation state.
-type ValidateState uint8
-
-// Validation states.
-const (
-	Unvalidated ValidateState = iota
-	Valid
-	Invalid
+	CPU         = boinc.CPU
+	NVIDIA      = boinc.NVIDIA
+	AMD         = boinc.AMD
+	IntelGPU    = boinc.IntelGPU
+	AppleGPU    = boinc.AppleGPU
+	Success     = boinc.Success
+	ClientError = boinc.ClientError
+	Aborted     = boinc.Aborted
+	NoReply     = boinc.NoReply
+	NumOutcomes = boinc.NumOutcomes
+	Unvalidated = boinc.Unvalidated
+	Valid       = boinc.Valid
+	Invalid     = boinc.Invalid
 )
 
 // Project, App and AppVersion are what the server knows of the project

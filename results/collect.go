@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/sim"
@@ -250,7 +251,6 @@ func (c *Collector) Day(d *sim.DayState) {
 	for p := 0; p < c.npol; p++ {
 		l := d.Sim.Ledger(p)
 		row.credit = append(row.credit, l.Day)
-		l.Day = 0
 		var rac []float64
 		for _, h := range sample {
 			rac = append(rac, l.Hosts[h].RAC.Decayed(d.Time, policy.CreditHalfLife))
@@ -350,7 +350,7 @@ func (c *Collector) spread(wu int64, g []float64) {
 // nothing can still be waiting.
 func (c *Collector) dropStaleFirsts(now float64) {
 	for wu, k := range c.firsts {
-		if now-c.firstT[k] > 30*86400 {
+		if now-c.firstT[k] > 30*boinc.SecondsPerDay {
 			delete(c.firsts, wu)
 			c.freeSlots = append(c.freeSlots, k)
 		}

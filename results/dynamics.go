@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -153,7 +154,7 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 		if _, ok := byHost[j.host]; !ok {
 			hostOrder = append(hostOrder, j.host)
 		}
-		day := j.t / 86400
+		day := j.t / boinc.SecondsPerDay
 		if g > 0 && !math.IsInf(g, 0) {
 			byHost[j.host] = append(byHost[j.host], plotter.XY{X: day, Y: g})
 			lo, hi = math.Min(lo, g), math.Max(hi, g)

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
@@ -149,7 +150,7 @@ func (c *Collector) kindHostDays(kind hosts.Kind) float64 {
 		}
 		from, to := math.Max(h.Arrival, c.win.From), math.Min(h.Departure, c.win.To)
 		if to > from {
-			t += (to - from) / 86400
+			t += (to - from) / boinc.SecondsPerDay
 		}
 	}
 	return t

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"strconv"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -26,7 +27,7 @@ func (c *Collector) HostRows(w *csv.Writer, rep int, policies []string) {
 		}
 		row := []string{strconv.Itoa(rep + 1), strconv.Itoa(h.ID), strconv.Itoa(h.UserID), strconv.Itoa(h.TeamID),
 			h.Behaviour.Kind.String(), h.Platform, strconv.Itoa(h.NCPUs), FormatFloat(h.Whetstone / 1e9),
-			gpu, strconv.Itoa(h.NGPUs), FormatFloat(h.GPUPeak / 1e9), FormatFloat(h.Arrival / 86400), FormatFloat(h.Departure / 86400),
+			gpu, strconv.Itoa(h.NGPUs), FormatFloat(h.GPUPeak / 1e9), FormatFloat(h.Arrival / boinc.SecondsPerDay), FormatFloat(h.Departure / boinc.SecondsPerDay),
 			strconv.Itoa(a.n), eff, gflops, FormatFloat(a.d)}
 		for p := range policies {
 			l := c.sim.Ledger(p)
@@ -121,7 +122,7 @@ func (c *Collector) SampleJobs(policies []string) []byte {
 	}
 	w.Write(head)
 	for i, j := range c.jobs {
-		row := []string{FormatFloat(j.t / 86400), strconv.Itoa(j.host), FormatFloat(j.d)}
+		row := []string{FormatFloat(j.t / boinc.SecondsPerDay), strconv.Itoa(j.host), FormatFloat(j.d)}
 		for _, g := range c.jobG[i*c.npol : (i+1)*c.npol] {
 			row = append(row, FormatFloat(g))
 		}

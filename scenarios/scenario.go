@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/jobs"
 	"github.com/creditsim/creditsim/model/param"
@@ -119,15 +120,15 @@ func Default() Scenario {
 	return Scenario{
 		Seed:           1,
 		Replications:   3,
-		Duration:       param.Duration(30 * 86400),
-		Warmup:         param.Duration(7 * 86400),
+		Duration:       param.Duration(30 * boinc.SecondsPerDay),
+		Warmup:         param.Duration(7 * boinc.SecondsPerDay),
 		ReferenceScale: policy.ScaleServer,
 		Policies:       pols,
 		Server: Server{
 			DailyResultQuota: 100,
 			ValidatorPeriod:  param.Duration(60),
 			FeederPeriod:     param.Duration(600),
-			PerfInfoPeriod:   param.Duration(86400),
+			PerfInfoPeriod:   param.Duration(boinc.SecondsPerDay),
 			MaxJobsPerRPC:    100,
 		},
 		Hosts:  hosts.Default(),

@@ -14,21 +14,10 @@ import (
 // (client/work_fetch.cpp update_rec: per resource, instance-seconds x
 // the resource's speed).
 func (h *hostState) addEstimated(runtime float64, r *policy.Result, v *policy.AppVersion) {
-	cpu, gpu := estimatedPeak(r, v)
+	cpu, gpu := policy.ReportedPeak(r, v)
 	e := &h.estFlops[v.ProjectID]
 	e[0] += runtime * cpu
 	e[1] += runtime * gpu
-}
-
-// estimatedPeak is the peak FLOPS the client counts for a job's
-// estimated credit: the devices it uses at the speeds the client
-// reports, CPU and GPU.
-func estimatedPeak(r *policy.Result, v *policy.AppVersion) (cpu, gpu float64) {
-	cpu = v.CPUUsage * r.HostPFpops
-	if v.Resource.IsGPU() {
-		gpu = v.GPUUsage * r.HostGPUPeak
-	}
-	return cpu, gpu
 }
 
 // accountManagerCall is a client's call to its account manager: for each
@@ -56,7 +45,7 @@ func (s *Sim) accountManagerCall(i int) {
 			r := s.res(ri)
 			v := &s.versions[r.vid]
 			if v.ProjectID == p {
-				cpu, gpu := estimatedPeak(&r.view, v)
+				cpu, gpu := policy.ReportedPeak(&r.view, v)
 				run := r.ran + (s.now - r.startedAt)
 				est[0] += run * cpu
 				est[1] += run * gpu

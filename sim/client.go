@@ -3,7 +3,8 @@ package sim
 import (
 	"math"
 
-	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/boinc/rng"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
@@ -414,7 +415,7 @@ const workFetchPeriod = 60
 // contact is a scheduler RPC: report finished results, then ask for work.
 func (s *Sim) contact(i int) {
 	h := &s.hosts[i]
-	if day := int(s.now / 86400); day != h.rpcDay {
+	if day := int(s.now / boinc.SecondsPerDay); day != h.rpcDay {
 		// n_jobs_today restarts when the previous RPC was on another day
 		// (sched_send.cpp), not at midnight for everyone.
 		h.rpcDay = day

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/boinc/rng"
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"

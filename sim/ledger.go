@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/creditsim/creditsim/policy"
+import (
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/policy"
+)
 
 // Account is an entity's credit: total and recent average (RAC).
 type Account struct {
@@ -68,7 +71,7 @@ func (l *Ledger) decayIdle(now float64) {
 // user's, team's and project's accounts. update_average's work start is
 // the call time less a day, as the trickle-credit path does.
 func (l *Ledger) grantClient(c *policy.ClientReport, credit float64) {
-	start := c.Time - 86400
+	start := c.Time - boinc.SecondsPerDay
 	l.Hosts[c.HostID].add(c.Time, start, credit)
 	l.Users[c.UserID].add(c.Time, start, credit)
 	if c.TeamID > 0 {

@@ -1,11 +1,11 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
-	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/boinc/rng"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/jobs"
 	"github.com/creditsim/creditsim/policy"
@@ -206,7 +206,7 @@ func New(cfg *Config) *Sim {
 			st := appState{cfg: a, proj: pi, stream: jobs.NewStream(a, cfg.Seed, rng.Hash(rng.String(p.Name), rng.String(a.Name)))}
 			for vi := range a.Versions {
 				v := &a.Versions[vi]
-				r, _ := policy.ParseResource(v.Resource)
+				r, _ := boinc.ParseResource(v.Resource)
 				vid := len(s.versions)
 				s.versions = append(s.versions, policy.AppVersion{ID: vid, AppID: id, ProjectID: pi, Name: v.Name,
 					Platform: v.Platform, PlanClass: v.PlanClass, Resource: r, CPUUsage: v.CPUUsage,
@@ -310,7 +310,7 @@ func (s *Sim) Run(progress func(float64)) {
 	s.nextPerf = s.cfg.Server.PerfInfoPeriod
 	s.q.push(event{t: s.cfg.Server.ValidatorPeriod, kind: evValidator})
 	s.q.push(event{t: s.cfg.Server.FeederPeriod, kind: evFeeder})
-	s.q.push(event{t: 86400, kind: evDay})
+	s.q.push(event{t: boinc.SecondsPerDay, kind: evDay})
 	s.q.push(event{t: s.cfg.Duration, kind: evEnd})
 	for s.q.Len() > 0 {
 		e := s.q.pop()
@@ -339,32 +339,17 @@ func (s *Sim) Run(progress func(float64)) {
 			s.q.push(event{t: s.now + s.cfg.Server.FeederPeriod, kind: evFeeder})
 		case evAccountManager:
 			s.accountManagerCall(int(e.a))
-		}
-		switch e.kind {
-		case evHostArrive, evHostDepart, evAvailability, evJobDone, evContact, evAccountManager:
-			h := &s.hosts[e.a]
-			for _, ri := range h.queue {
-				if st := s.res(ri).st; st != stQueued {
-					inRun := false
-					for _, x := range h.running {
-						if x == ri {
-							inRun = true
-						}
-					}
-					panic(fmt.Sprint("host ", e.a, " queue has state ", st, " after event ", e.kind, " t ", s.now, " r.host ", s.res(ri).host, " inRunning ", inRun, " qlen ", len(h.queue), " running ", len(h.running), " ri ", ri, " queue ", h.queue, " running ", h.running))
-				}
-			}
 		case evDay:
 			s.dayTick()
 			if progress != nil {
 				progress(s.now / s.cfg.Duration)
 			}
-			s.q.push(event{t: s.now + 86400, kind: evDay})
+			s.q.push(event{t: s.now + boinc.SecondsPerDay, kind: evDay})
 		case evEnd:
 			s.validatorPass()
 			s.settleAtEnd()
 			if s.cfg.Observer != nil {
-				s.cfg.Observer.Day(&DayState{Day: int(math.Round(s.now / 86400)), Time: s.now, Final: true, Sim: s})
+				s.cfg.Observer.Day(&DayState{Day: int(math.Round(s.now / boinc.SecondsPerDay)), Time: s.now, Final: true, Sim: s})
 			}
 			return
 		}
@@ -385,5 +370,9 @@ func (s *Sim) dayTick() {
 	}
 	if s.cfg.Observer != nil {
 		s.cfg.Observer.Day(&DayState{Day: s.day, Time: s.now, Sim: s})
+	}
+	// Each ledger's Day counts the credit of one day: the observer has read it.
+	for i := range s.ledgers {
+		s.ledgers[i].Day = 0
 	}
 }

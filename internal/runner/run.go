@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
@@ -71,7 +72,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	win := Window(s)
 	if win.To <= win.From {
 		return nil, fmt.Errorf("nothing can be counted: warm-up (%gd) plus the longest delay bound leave no time before the end (%gd)",
-			float64(s.Warmup)/86400, float64(s.Duration)/86400)
+			float64(s.Warmup)/boinc.SecondsPerDay, float64(s.Duration)/boinc.SecondsPerDay)
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -128,10 +129,10 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	summary := &results.Summary{
 		Tool: Version, Scenario: s.Name, ScenarioSHA256: sum, Seed: s.Seed, Replications: s.Replications,
 		CobblestonePerGFLOPSDay: results.Num(s.ReferenceScale),
-		SimulatedDays:           results.Num(float64(s.Duration) / 86400),
-		WarmupDays:              results.Num(float64(s.Warmup) / 86400),
-		CountedFromDay:          results.Num(win.From / 86400),
-		CountedToDay:            results.Num(win.To / 86400),
+		SimulatedDays:           results.Num(float64(s.Duration) / boinc.SecondsPerDay),
+		WarmupDays:              results.Num(float64(s.Warmup) / boinc.SecondsPerDay),
+		CountedFromDay:          results.Num(win.From / boinc.SecondsPerDay),
+		CountedToDay:            results.Num(win.To / boinc.SecondsPerDay),
 		Policies:                map[string]*results.PolicySummary{},
 	}
 	var estErr, outcomes []results.Figures

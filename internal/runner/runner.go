@@ -5,7 +5,7 @@
 package runner
 
 import (
-	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/boinc/rng"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/param"
-	"github.com/creditsim/creditsim/policy"
 )
 
 // Config describes a host population.
@@ -103,7 +103,7 @@ func Default() Config {
 	return Config{
 		Initial:        2000,
 		ArrivalsPerDay: 20,
-		Lifetime:       param.Dist{Kind: "exponential", Mean: 180 * 86400},
+		Lifetime:       param.Dist{Kind: "exponential", Mean: 180 * boinc.SecondsPerDay},
 		HostsPerUser:   param.Dist{Kind: "choice", Values: []float64{1, 2, 3, 5}, Weights: []float64{0.75, 0.15, 0.07, 0.03}},
 		Teams:          100,
 		TeamShare:      0.4,
@@ -122,15 +122,15 @@ func Default() Config {
 		Availability: Availability{
 			Model:      "weibull",
 			OnFraction: 0.7,
-			Period:     param.Duration(86400),
+			Period:     param.Duration(boinc.SecondsPerDay),
 			OnPeriod:   param.Dist{Kind: "weibull", Shape: 0.393, Scale: 2.964 * 3600},
 			OffPeriod:  param.Dist{Kind: "lognormal", Mean: 6 * 3600, CV: 2},
 		},
 		ErrorRate:              param.Const(0.02),
 		InvalidRate:            param.Const(0.005),
 		RuntimeNoise:           0.05,
-		WorkBuffer:             param.Duration(0.5 * 86400),
-		WorkBufferMin:          param.Duration(0.1 * 86400),
+		WorkBuffer:             param.Duration(0.5 * boinc.SecondsPerDay),
+		WorkBufferMin:          param.Duration(0.1 * boinc.SecondsPerDay),
 		ReportDelay:            param.Duration(3600),
 		AccountManagerInterval: param.Duration(12 * 3600),
 	}
@@ -166,7 +166,7 @@ func (c *Config) Validate(k param.Check) {
 			gpu.Fail("vendors", param.Raw("[]"), "GPU hosts need at least one vendor")
 		}
 		for i, v := range c.GPU.Vendors {
-			r, ok := policy.ParseResource(v.Vendor)
+			r, ok := boinc.ParseResource(v.Vendor)
 			if !ok || !r.IsGPU() {
 				gpu.Field("vendors").Index(i).Fail("vendor", v.Vendor, "unknown GPU vendor (known: nvidia, amd, intel_gpu, apple_gpu)")
 			}

@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/creditsim/creditsim/internal/rng"
-	"github.com/creditsim/creditsim/policy"
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/boinc/rng"
 )
 
 // Host is one volunteer computer. Benchmarks here are the truth; what the
@@ -20,7 +20,7 @@ type Host struct {
 	Whetstone float64 // true peak FLOPS per CPU
 	Dhrystone float64 // true integer ops per second per CPU
 
-	GPUVendor policy.Resource // CPU when the host has no GPU
+	GPUVendor boinc.Resource // CPU when the host has no GPU
 	NGPUs     int
 	GPUPeak   float64 // true peak FLOPS per GPU
 
@@ -34,7 +34,7 @@ type Host struct {
 }
 
 // HasGPU reports whether the host has a GPU of type r.
-func (h *Host) HasGPU(r policy.Resource) bool { return h.NGPUs > 0 && h.GPUVendor == r }
+func (h *Host) HasGPU(r boinc.Resource) bool { return h.NGPUs > 0 && h.GPUVendor == r }
 
 // Stream names.
 var (
@@ -71,7 +71,7 @@ func (p *Population) advanceArrival() {
 		p.nextT = math.Inf(1)
 		return
 	}
-	p.nextT += p.arrivals.ExpFloat64() * 86400 / p.cfg.ArrivalsPerDay
+	p.nextT += p.arrivals.ExpFloat64() * boinc.SecondsPerDay / p.cfg.ArrivalsPerDay
 }
 
 // Next returns the next host in arrival order, or nil when no more hosts
@@ -178,8 +178,8 @@ func pickPlatform(ps []PlatformShare, u float64) string {
 	return ps[pick(len(ps), func(i int) float64 { return ps[i].Share }, u)].Name
 }
 
-func pickVendor(vs []VendorShare, u float64) policy.Resource {
-	r, _ := policy.ParseResource(vs[pick(len(vs), func(i int) float64 { return vs[i].Share }, u)].Vendor)
+func pickVendor(vs []VendorShare, u float64) boinc.Resource {
+	r, _ := boinc.ParseResource(vs[pick(len(vs), func(i int) float64 { return vs[i].Share }, u)].Vendor)
 	return r
 }
 

@@ -3,8 +3,8 @@ package jobs
 import (
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/param"
-	"github.com/creditsim/creditsim/policy"
 )
 
 // Project is one BOINC project.
@@ -86,7 +86,7 @@ func DefaultApp() App {
 		Weight:          1,
 		SizeError:       param.Dist{Kind: "lognormal", Mean: 1, CV: 0.1},
 		BoundFactor:     10,
-		DelayBound:      param.Duration(7 * 86400),
+		DelayBound:      param.Duration(7 * boinc.SecondsPerDay),
 		MinQuorum:       2,
 		TargetNResults:  2,
 		MaxErrorResults: 3,
@@ -204,9 +204,9 @@ func (a *App) validate(k param.Check, platforms map[string]bool) {
 }
 
 func (v *Version) validate(k param.Check, platforms map[string]bool) {
-	r, ok := policy.ParseResource(v.Resource)
+	r, ok := boinc.ParseResource(v.Resource)
 	if !ok {
-		k.Fail("resource", v.Resource, "unknown resource (known: "+strings.Join(policy.ResourceNames(), ", ")+")")
+		k.Fail("resource", v.Resource, "unknown resource (known: "+strings.Join(boinc.ResourceNames(), ", ")+")")
 	}
 	if v.Name == "" {
 		v.Name = v.Platform + "-" + v.Resource

@@ -1,7 +1,7 @@
 package jobs
 
 import (
-	"github.com/creditsim/creditsim/internal/rng"
+	"github.com/creditsim/creditsim/boinc/rng"
 )
 
 // Workunit is one job as generated: what the server is told (Est, Bound)

@@ -6,10 +6,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"go.yaml.in/yaml/v3"
 )
 
-var unitSeconds = map[string]float64{"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+var unitSeconds = map[string]float64{"s": 1, "m": 60, "h": 3600, "d": boinc.SecondsPerDay, "w": 7 * boinc.SecondsPerDay}
 
 // ParseDuration parses "30s", "10m", "8h", "60d", "2w" (a finite,
 // non-negative number and a unit) into seconds.

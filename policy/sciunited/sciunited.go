@@ -257,10 +257,8 @@ func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
 func (p *Policy) Accrued(r *policy.Result, runtime float64) float64 {
 	rec := p.rec(r.HostID, r.ProjectID)
 	v := &p.world.Versions[r.VersionID]
-	credit := paid(rec.share[0], runtime, v.CPUUsage*r.HostPFpops, p.scale)
-	if v.Resource.IsGPU() {
-		credit += paid(rec.share[1], runtime, v.GPUUsage*r.HostGPUPeak, p.scale)
-	}
+	cpu, gpu := policy.ReportedPeak(r, v)
+	credit := paid(rec.share[0], runtime, cpu, p.scale) + paid(rec.share[1], runtime, gpu, p.scale)
 	return policy.Finite(credit)
 }
 

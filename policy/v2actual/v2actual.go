@@ -120,7 +120,8 @@ func (p *Policy) Claim(r *policy.Result) float64 {
 	case v.CountsFlops:
 		return policy.Finite(policy.FlopsToCredit(r.CountedFlops, p.scale) * p.factor)
 	case v.Resource.IsGPU() && p.gpuRule == "peak_elapsed":
-		peak := v.CPUUsage*r.HostPFpops + v.GPUUsage*r.HostGPUPeak
+		cpu, gpu := policy.ReportedPeak(r, v)
+		peak := cpu + gpu
 		return policy.Finite(policy.FlopsToCredit(peak*r.ElapsedTime, p.scale))
 	case v.Resource.IsGPU() && p.gpuRule == "fixed":
 		return p.gpuCredit

@@ -84,11 +84,8 @@ func (p *Policy) job(r *policy.Result) Job {
 	fe := r.FlopsEstimate
 	if p.c.PeakSource == "reported" {
 		// The designs: usage x the device's peak, as the host reports it.
-		v := &p.world.Versions[r.VersionID]
-		fe = v.CPUUsage * r.HostPFpops
-		if v.Resource.IsGPU() {
-			fe += v.GPUUsage * r.HostGPUPeak
-		}
+		cpu, gpu := policy.ReportedPeak(r, &p.world.Versions[r.VersionID])
+		fe = cpu + gpu
 	}
 	return Job{
 		Elapsed: r.ElapsedTime, CPUTime: r.CPUTime, FlopsEstimate: fe,
