@@ -31,6 +31,17 @@ var Definitions = []struct{ Name, Text string }{
 	{"outcomes", "How counted results ended, the same for every policy: the fractions that succeeded, failed on the client, were aborted or timed out (no reply), and the share of the deserved credit in results that timed out, which no job-based system pays. A large share means dispatch, not credit, drives the figures."},
 }
 
+type scoreCell struct {
+	Text  string
+	Best  bool
+	Class string
+}
+
+type scoreHTMLRow struct {
+	Policy string
+	Cells  []scoreCell
+}
+
 type reportRow struct {
 	Name                                                     string
 	Scale, Honest, Device, HostCV, HostRange, Project, Worst string
@@ -39,6 +50,9 @@ type reportRow struct {
 
 type reportData struct {
 	S           *Summary
+	Score       *Scorecard
+	ScoreHead   [NumScoreColumns]struct{ Group, Name, Ideal string }
+	ScoreRows   []scoreHTMLRow
 	Outcomes    []struct{ Name, Value string }
 	Description string
 	Rows        []reportRow
@@ -68,12 +82,22 @@ table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.3em .6em;tex
 th{background:#eee}td:first-child,th:first-child{text-align:left}
 figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#444}
 pre{background:#f6f6f6;padding:1em;overflow:auto}dt{font-family:monospace;margin-top:.5em}
+td.bad{color:#b00020}th[colspan]{text-align:center}
 </style></head><body>
 <h1>creditsim report: {{.S.Scenario}}</h1>
 <p>{{.Description}}</p>
 <p>{{.S.Replications}} replication(s), seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
 {{.S.CountedResults}} of {{.S.Results}} results counted. D is credited at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
 Values are means over replications with 95% intervals in brackets.</p>
+<section id="scorecard">
+<h2>Scorecard</h2>
+<p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from cheat ratios against the CreditNew design's bound of 1.1. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality outside [1/1.1, 1.1], a cheat ratio above 1.1, or, for behaviours that do no work, more than a tenth of an honest host's credit per day.</p>
+<table><tr><th rowspan="2">policy</th><th colspan="3">fairness</th><th colspan="3">cheat resistance</th><th>calibration</th></tr>
+<tr>{{range .ScoreHead}}<th>{{.Name}}<br><small>ideal {{.Ideal}}</small></th>{{end}}</tr>
+{{range .ScoreRows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{if .Best}}<b>{{.Text}}</b>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
+{{end}}</table>
+<ul>{{range .Score.Verdict}}<li>{{.}}</li>{{end}}</ul>
+</section>
 <h2>Headline figures</h2>
 <table><tr><th>policy</th><th>scale</th><th>honest G/D</th><th>device</th><th>host CV</th><th>host p95/p5</th><th>project</th><th>worst account</th><th>total credit</th></tr>
 {{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Scale}}</td><td>{{.Honest}}</td><td>{{.Device}}</td><td>{{.HostCV}}</td><td>{{.HostRange}}</td><td>{{.Project}}</td><td>{{.Worst}}</td><td>{{.Total}}</td></tr>
@@ -97,6 +121,26 @@ Values are means over replications with 95% intervals in brackets.</p>
 // output folder) and the scenario as run.
 func Report(s *Summary, names []string, description string, plots []Plot, scenario []byte) ([]byte, error) {
 	d := reportData{S: s, Description: description, Defs: Definitions, Plots: plots, Scenario: string(scenario)}
+	d.Score = NewScorecard(s, names)
+	d.ScoreHead = ScoreColumns
+	for i, r := range d.Score.Rows {
+		row := scoreHTMLRow{Policy: r.Policy}
+		for c := 0; c < NumScoreColumns; c++ {
+			t := FormatScore(r.Values[c])
+			if c == ColCheat && r.CheatKind != "" {
+				t += " (" + r.CheatKind + ")"
+			}
+			if c == ColPerDay && r.PerDayKind != "" {
+				t += " (" + r.PerDayKind + ")"
+			}
+			cl := ""
+			if r.Flag[c] {
+				cl = "bad"
+			}
+			row.Cells = append(row.Cells, scoreCell{Text: t, Best: d.Score.Best[c] == i, Class: cl})
+		}
+		d.ScoreRows = append(d.ScoreRows, row)
+	}
 	for _, o := range []struct{ key, name string }{{"success", "success"}, {"client_error", "client error"},
 		{"aborted", "aborted"}, {"no_reply", "no reply (timed out)"}, {"no_reply_share_of_deserved", "deserved credit in timed-out results"}} {
 		v := "–"

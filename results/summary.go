@@ -64,7 +64,8 @@ type Summary struct {
 }
 
 // PolicySummary holds one policy instance's figures, each the mean over
-// replications (null where undefined), with 95% intervals in CI95.
+// replications (geometric for ratio figures; null where undefined), with
+// 95% intervals in CI95.
 type PolicySummary struct {
 	Scale                 Num            `json:"scale"`
 	DeviceNeutrality      Num            `json:"device_neutrality"`
@@ -94,8 +95,14 @@ type PolicySummary struct {
 	// RACGFLOPS is, for readings "100" and "200", the mean over honest
 	// hosts of RAC/reading against their true GFLOPS under the same
 	// 7-day weighting (1 = RAC/reading reads true speed).
-	RACGFLOPS map[string]Num    `json:"rac_gflops"`
-	CI95      map[string][2]Num `json:"ci95"`
+	RACGFLOPS map[string]Num `json:"rac_gflops"`
+	// CI95 holds each figure's 95% interval over replications (geometric
+	// for ratio figures, see AggregateFigures), CI95LowCut the figures
+	// whose arithmetic interval was cut at 0, and PerReplication each
+	// figure's value in each replication.
+	CI95           map[string][2]Num `json:"ci95"`
+	CI95LowCut     []string          `json:"ci95_low_cut,omitempty"`
+	PerReplication map[string][]Num  `json:"per_replication"`
 }
 
 // Aggregate is a figure over replications.
@@ -103,11 +110,40 @@ type Aggregate struct {
 	Mean    float64 // NaN if no replication defines it
 	Low, Hi float64 // NaN with fewer than two values
 	N       int
+	// Geometric: Mean and the interval were taken on the logarithms.
+	// LowCut: an arithmetic interval's low bound was cut at 0.
+	Geometric, LowCut bool
 }
 
-// AggregateFigures combines per-replication figures: the mean of the
-// defined values, and mean ± t(0.975, n-1) s/√n.
+// Additive reports whether a figure is summed or differenced in nature
+// (slopes, totals, days), summarised by the arithmetic mean; the others
+// are ratios or non-negative spreads, summarised by the geometric mean
+// (DESIGN section 10's replications rule).
+func Additive(name string) bool {
+	switch name {
+	case "scale", "host_gd_efficiency_slope", "total_credit":
+		return true
+	}
+	return strings.HasPrefix(name, "settle_days.")
+}
+
+// AggregateFigures combines per-replication figures, as DESIGN section 10
+// says: a ratio figure (not Additive) whose values are all positive by
+// the geometric mean with the interval exp(m ± t(0.975, n-1) s/√n) of
+// the logarithms, which cannot go below 0; any other by the arithmetic
+// mean ± t(0.975, n-1) s/√n, a ratio figure's low bound cut at 0. No
+// interval with fewer than two values; NaN and Inf are not values.
 func AggregateFigures(reps []Figures) map[string]Aggregate {
+	return aggregate(reps, func(k string) bool { return !Additive(k) })
+}
+
+// AggregateArithmetic combines per-replication figures by the arithmetic
+// mean (fractions and errors that may be 0).
+func AggregateArithmetic(reps []Figures) map[string]Aggregate {
+	return aggregate(reps, func(string) bool { return false })
+}
+
+func aggregate(reps []Figures, ratio func(string) bool) map[string]Aggregate {
 	keys := map[string]bool{}
 	for _, f := range reps {
 		for k := range f {
@@ -122,22 +158,70 @@ func AggregateFigures(reps []Figures) map[string]Aggregate {
 				v = append(v, x)
 			}
 		}
-		a := Aggregate{Mean: math.NaN(), Low: math.NaN(), Hi: math.NaN(), N: len(v)}
-		if len(v) > 0 {
-			a.Mean = stat.Mean(v, nil)
-		}
-		if len(v) >= 2 {
-			t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975)
-			h := t * stat.StdDev(v, nil) / math.Sqrt(float64(len(v)))
-			a.Low, a.Hi = a.Mean-h, a.Mean+h
-		}
-		out[k] = a
+		out[k] = aggregateValues(v, ratio(k))
 	}
 	return out
 }
 
-// NewPolicySummary fills a PolicySummary from aggregated figures.
-func NewPolicySummary(scale float64, agg map[string]Aggregate) *PolicySummary {
+func aggregateValues(v []float64, ratio bool) Aggregate {
+	a := Aggregate{Mean: math.NaN(), Low: math.NaN(), Hi: math.NaN(), N: len(v)}
+	if len(v) == 0 {
+		return a
+	}
+	positive := true
+	for _, x := range v {
+		positive = positive && x > 0
+	}
+	if ratio && positive {
+		logs := make([]float64, len(v))
+		for i, x := range v {
+			logs[i] = math.Log(x)
+		}
+		m, h := meanHalfWidth(logs)
+		a.Mean, a.Geometric = math.Exp(m), true
+		if len(v) >= 2 {
+			a.Low, a.Hi = math.Exp(m-h), math.Exp(m+h)
+		}
+		return a
+	}
+	m, h := meanHalfWidth(v)
+	a.Mean = m
+	if len(v) >= 2 {
+		a.Low, a.Hi = m-h, m+h
+		if ratio && a.Low < 0 {
+			a.Low, a.LowCut = 0, true
+		}
+	}
+	return a
+}
+
+// meanHalfWidth returns the mean and t(0.975, n-1) s/√n of v, computed
+// on v scaled by its largest magnitude so that huge values do not
+// overflow; the half-width is NaN for fewer than two values.
+func meanHalfWidth(v []float64) (mean, half float64) {
+	big := 0.0
+	for _, x := range v {
+		big = math.Max(big, math.Abs(x))
+	}
+	if big == 0 {
+		return 0, 0
+	}
+	w := make([]float64, len(v))
+	for i, x := range v {
+		w[i] = x / big
+	}
+	mean = stat.Mean(w, nil) * big
+	if len(v) < 2 {
+		return mean, math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975)
+	return mean, t * stat.StdDev(w, nil) / math.Sqrt(float64(len(v))) * big
+}
+
+// NewPolicySummary fills a PolicySummary from each replication's figures:
+// aggregated as AggregateFigures does, and each replication's values.
+func NewPolicySummary(scale float64, reps []Figures) *PolicySummary {
+	agg := AggregateFigures(reps)
 	get := func(k string) Num {
 		if a, ok := agg[k]; ok {
 			return Num(a.Mean)
@@ -158,6 +242,7 @@ func NewPolicySummary(scale float64, agg map[string]Aggregate) *PolicySummary {
 		CheatRatio:                  map[string]Num{},
 		CheatCreditPerDay:           map[string]Num{},
 		CI95:                        map[string][2]Num{},
+		PerReplication:              map[string][]Num{},
 		CreditSpread:                get("credit_spread"),
 		DeviceNeutralityByPlanClass: map[string]Num{},
 		CrossProject:                map[string]Num{},
@@ -179,8 +264,20 @@ func NewPolicySummary(scale float64, agg map[string]Aggregate) *PolicySummary {
 		}
 		if !math.IsNaN(a.Low) {
 			ps.CI95[k] = [2]Num{Num(a.Low), Num(a.Hi)}
+			if a.LowCut {
+				ps.CI95LowCut = append(ps.CI95LowCut, k)
+			}
 		}
+		per := make([]Num, len(reps))
+		for r, f := range reps {
+			per[r] = Num(math.NaN())
+			if x, ok := f[k]; ok {
+				per[r] = Num(x)
+			}
+		}
+		ps.PerReplication[k] = per
 	}
+	sort.Strings(ps.CI95LowCut)
 	return ps
 }
 

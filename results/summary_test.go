@@ -6,18 +6,32 @@ import (
 	"testing"
 )
 
+// TestAggregateFigures: DESIGN section 10's replications rule. A ratio
+// figure is summarised by the geometric mean with a log-scale interval;
+// an additive one arithmetically; a ratio figure with a zero value
+// arithmetically with its low bound cut at 0; huge values keep finite,
+// non-zero intervals; NaN and Inf are not values.
 func TestAggregateFigures(t *testing.T) {
 	reps := []Figures{
-		{"a": 1, "b": math.NaN(), "c": 5},
-		{"a": 2, "b": math.NaN()},
-		{"a": 3, "b": math.NaN(), "c": math.Inf(1)},
+		{"honest_ratio": 1, "total_credit": 1, "cheat_ratio.x": 0, "b": math.NaN(), "c": 5, "worst_account_ratio": 3.8e288, "host_gd_efficiency_slope": 1e300},
+		{"honest_ratio": 2, "total_credit": 2, "cheat_ratio.x": 1, "b": math.NaN(), "worst_account_ratio": 3.9e288, "host_gd_efficiency_slope": 2e300},
+		{"honest_ratio": 4, "total_credit": 3, "cheat_ratio.x": 2, "b": math.NaN(), "c": math.Inf(1), "worst_account_ratio": 4e288, "host_gd_efficiency_slope": 3e300},
 	}
 	agg := AggregateFigures(reps)
-	a := agg["a"]
-	// mean 2, s = 1, t(0.975, 2) = 4.302652729911275.
-	h := 4.302652729911275 / math.Sqrt(3)
-	if a.Mean != 2 || math.Abs(a.Low-(2-h)) > 1e-9 || math.Abs(a.Hi-(2+h)) > 1e-9 || a.N != 3 {
-		t.Errorf("a: %+v", a)
+	t975 := 4.302652729911275 // t(0.975, 2)
+	g := agg["honest_ratio"]
+	// logs 0, ln 2, 2 ln 2: mean ln 2, s = ln 2.
+	h := t975 * math.Ln2 / math.Sqrt(3)
+	if !g.Geometric || math.Abs(g.Mean-2) > 1e-12 || math.Abs(g.Low-math.Exp(math.Ln2-h)) > 1e-9 || math.Abs(g.Hi-math.Exp(math.Ln2+h)) > 1e-9 || g.Low <= 0 {
+		t.Errorf("geometric: %+v", g)
+	}
+	a := agg["total_credit"]
+	h = t975 / math.Sqrt(3)
+	if a.Geometric || a.Mean != 2 || math.Abs(a.Low-(2-h)) > 1e-9 || math.Abs(a.Hi-(2+h)) > 1e-9 || a.N != 3 {
+		t.Errorf("arithmetic: %+v", a)
+	}
+	if z := agg["cheat_ratio.x"]; z.Geometric || z.Mean != 1 || z.Low != 0 || !z.LowCut || !(z.Hi > 1) {
+		t.Errorf("ratio with a zero: %+v", z)
 	}
 	if b := agg["b"]; !math.IsNaN(b.Mean) || b.N != 0 {
 		t.Errorf("b: %+v", b)
@@ -26,7 +40,19 @@ func TestAggregateFigures(t *testing.T) {
 	if c := agg["c"]; c.Mean != 5 || !math.IsNaN(c.Low) || c.N != 1 {
 		t.Errorf("c: %+v", c)
 	}
-	ps := NewPolicySummary(100, agg)
+	if x := agg["worst_account_ratio"]; !(x.Low > 0 && x.Low < x.Mean && x.Mean < x.Hi) || math.IsInf(x.Hi, 0) {
+		t.Errorf("huge ratios: %+v", x)
+	}
+	if x := agg["host_gd_efficiency_slope"]; x.Mean != 2e300 || !(x.Low < x.Mean && x.Mean < x.Hi) || math.IsInf(x.Low, 0) || math.IsInf(x.Hi, 0) {
+		t.Errorf("huge additive values: %+v", x)
+	}
+	ps := NewPolicySummary(100, reps)
+	if got := ps.PerReplication["honest_ratio"]; len(got) != 3 || got[2] != 4 {
+		t.Errorf("per_replication %v", got)
+	}
+	if len(ps.CI95LowCut) != 1 || ps.CI95LowCut[0] != "cheat_ratio.x" {
+		t.Errorf("ci95_low_cut %v", ps.CI95LowCut)
+	}
 	js, err := JSON(ps)
 	if err != nil {
 		t.Fatal(err)

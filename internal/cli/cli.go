@@ -213,15 +213,7 @@ func printHeadline(w io.Writer, oc *runner.Outcome) {
 	s := oc.Summary
 	fmt.Fprintf(w, "%s: %d replication(s), seed %d, %g days (%g warm-up), D at %g credits/GFLOPS-day\n\n",
 		s.Scenario, s.Replications, s.Seed, float64(s.SimulatedDays), float64(s.WarmupDays), float64(s.CobblestonePerGFLOPSDay))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "policy\tscale\thonest G/D\tdevice\thost CV\tproject\tworst account\ttotal credit")
-	for _, name := range oc.Policies {
-		p := s.Policies[name]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, fmtNum(p.Scale), fmtNum(p.HonestRatio),
-			fmtNum(p.DeviceNeutrality), fmtNum(p.HostNeutralityCV), fmtNum(p.ProjectNeutrality),
-			fmtNum(p.WorstAccountRatio), fmtNum(p.TotalCredit))
-	}
-	tw.Flush()
+	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) int {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 )
 
@@ -73,4 +74,36 @@ func TestLibrary(t *testing.T) {
 		return
 	}
 	t.Errorf("README's table of the library's claims is not what the runs give; rerun with -update. The runs give:\n%s", table)
+}
+
+// TestLibraryIntervals: no interval in any built-in's summary has a
+// negative bound for a figure that cannot be negative (ratios, spreads),
+// and every figure keeps its value per replication.
+func TestLibraryIntervals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every built-in scenario")
+	}
+	for _, n := range scenarios.Names() {
+		t.Run(n, func(t *testing.T) {
+			t.Parallel()
+			s, err := scenarios.Open(n, []string{"hosts.initial=100", "replications=2"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			oc, err := Run(s, Options{Workers: 1, NoPlots: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p, ps := range oc.Summary.Policies {
+				for k, ci := range ps.CI95 {
+					if !results.Additive(k) && float64(ci[0]) < 0 {
+						t.Errorf("%s %s: interval [%v, %v] below 0", p, k, ci[0], ci[1])
+					}
+				}
+				if got := ps.PerReplication["honest_ratio"]; len(got) != 2 {
+					t.Errorf("%s: per_replication honest_ratio %v, want 2 values", p, got)
+				}
+			}
+		})
+	}
 }

@@ -143,9 +143,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		estErr = append(estErr, results.Figures{"e": o.col.RuntimeEstimateError()})
 		outcomes = append(outcomes, o.col.Outcomes())
 	}
-	summary.RuntimeEstimateError = results.Num(results.AggregateFigures(estErr)["e"].Mean)
+	summary.RuntimeEstimateError = results.Num(results.AggregateArithmetic(estErr)["e"].Mean)
 	summary.Outcomes = map[string]results.Num{}
-	for k, a := range results.AggregateFigures(outcomes) {
+	for k, a := range results.AggregateArithmetic(outcomes) {
 		summary.Outcomes[k] = results.Num(a.Mean)
 	}
 	for p, name := range names {
@@ -153,7 +153,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		for _, o := range outs {
 			reps = append(reps, o.col.PolicyFigures(p))
 		}
-		summary.Policies[name] = results.NewPolicySummary(outs[0].scales[p], results.AggregateFigures(reps))
+		summary.Policies[name] = results.NewPolicySummary(outs[0].scales[p], reps)
 	}
 	oc := &Outcome{Summary: summary, Policies: names}
 	for _, o := range outs {

@@ -1,0 +1,287 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Scorecard answers the two questions the tool exists for, per policy
+// instance: which system is fair (host spread, device and project
+// neutrality), and which resists cheaters (the worst cheat ratio over
+// the agent kinds present, the worst credit per host-day of kinds that
+// do no work, the worst account), then calibration (honest G/D).
+type Scorecard struct {
+	Rows []ScoreRow
+	// Best[c] is the row index with the best value of column c (-1: none).
+	Best [NumScoreColumns]int
+	// Verdict is a few sentences written from the figures.
+	Verdict []string
+	// Replications is how many replications the figures come from.
+	Replications int
+}
+
+// PerDayBound is the scorecard's mark for kinds that do no real work
+// (their D is 0, so no ratio exists): earning more than a tenth of an
+// honest host-day per host-day for nothing.
+const PerDayBound = 0.1
+
+// Score columns, in the scorecard's order.
+const (
+	ColHostCV = iota
+	ColDevice
+	ColProject
+	ColCheat
+	ColPerDay
+	ColWorstAccount
+	ColHonest
+	NumScoreColumns
+)
+
+// ScoreColumns name the columns and their ideal values.
+var ScoreColumns = [NumScoreColumns]struct{ Group, Name, Ideal string }{
+	{"fairness", "host spread (CV)", "0"},
+	{"fairness", "device neutrality", "1"},
+	{"fairness", "project neutrality", "1"},
+	{"cheat resistance", "worst cheat ratio", "≤ 1"},
+	{"cheat resistance", "worst credit per host-day without work", "0"},
+	{"cheat resistance", "worst account", "≤ 1"},
+	{"calibration", "honest G/D", "scale-dependent"},
+}
+
+// ScoreRow is one policy instance's scorecard row. Values are NaN where
+// the figure is undefined (one project, no GPU, no such agent).
+type ScoreRow struct {
+	Policy                string
+	Scale                 float64 // the policy's Cobblestones per GFLOPS-day
+	Values                [NumScoreColumns]float64
+	CheatKind, PerDayKind string // the kinds behind the worst figures
+	Flag                  [NumScoreColumns]bool
+}
+
+// NewScorecard builds the scorecard of a summary, rows in names' order.
+func NewScorecard(s *Summary, names []string) *Scorecard {
+	sc := &Scorecard{Replications: s.Replications}
+	for _, n := range names {
+		ps := s.Policies[n]
+		r := ScoreRow{Policy: n, Scale: float64(ps.Scale)}
+		r.Values[ColHostCV] = float64(ps.HostNeutralityCV)
+		r.Values[ColDevice] = float64(ps.DeviceNeutrality)
+		r.Values[ColProject] = float64(ps.ProjectNeutrality)
+		r.Values[ColCheat], r.CheatKind = worst(ps.CheatRatio)
+		r.Values[ColPerDay], r.PerDayKind = worst(ps.CheatCreditPerDay)
+		r.Values[ColWorstAccount] = float64(ps.WorstAccountRatio)
+		r.Values[ColHonest] = float64(ps.HonestRatio)
+		for _, c := range []int{ColDevice, ColProject} {
+			v := r.Values[c]
+			r.Flag[c] = defined(v) && (v < 1/CheatBound || v > CheatBound)
+		}
+		for _, c := range []int{ColCheat, ColWorstAccount} {
+			r.Flag[c] = defined(r.Values[c]) && r.Values[c] > CheatBound
+		}
+		r.Flag[ColPerDay] = defined(r.Values[ColPerDay]) && r.Values[ColPerDay] > PerDayBound
+		sc.Rows = append(sc.Rows, r)
+	}
+	for c := 0; c < NumScoreColumns; c++ {
+		sc.Best[c] = -1
+		if c == ColHonest {
+			continue // calibration: no best
+		}
+		bestDist := math.Inf(1)
+		for i, r := range sc.Rows {
+			if d := distance(c, r.Values[c]); d < bestDist {
+				sc.Best[c], bestDist = i, d
+			}
+		}
+	}
+	sc.Verdict = sc.verdict(s)
+	return sc
+}
+
+func defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// worst is the largest value of a per-kind figure and its kind.
+func worst(m map[string]Num) (float64, string) {
+	v, kind := math.NaN(), ""
+	for _, k := range SortedKeys(m) {
+		if x := float64(m[k]); defined(x) && (math.IsNaN(v) || x > v) {
+			v, kind = x, k
+		}
+	}
+	return v, kind
+}
+
+// distance is how far a value is from its column's ideal (+Inf when
+// undefined): neutralities by |log x|, the others by the value itself
+// (lower is better).
+func distance(c int, x float64) float64 {
+	if !defined(x) {
+		return math.Inf(1)
+	}
+	switch c {
+	case ColDevice, ColProject:
+		if x <= 0 {
+			return math.Inf(1)
+		}
+		return math.Abs(math.Log(x))
+	}
+	return x
+}
+
+// fairness is a row's worst distance over the fairness columns it has.
+func fairness(r *ScoreRow) float64 {
+	d := math.Inf(-1)
+	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
+		if defined(r.Values[c]) {
+			d = math.Max(d, distance(c, r.Values[c]))
+		}
+	}
+	return d
+}
+
+func (sc *Scorecard) verdict(s *Summary) []string {
+	var out []string
+	if len(sc.Rows) == 0 {
+		return nil
+	}
+	best := 0
+	for i := range sc.Rows {
+		if fairness(&sc.Rows[i]) < fairness(&sc.Rows[best]) {
+			best = i
+		}
+	}
+	r := &sc.Rows[best]
+	var parts []string
+	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
+		if defined(r.Values[c]) {
+			parts = append(parts, ScoreColumns[c].Name+" "+FormatScore(r.Values[c]))
+		}
+	}
+	out = append(out, fmt.Sprintf("Fairest: %s (%s), judged by its worst fairness figure.", r.Policy, strings.Join(parts, ", ")))
+	kinds := map[string]bool{}
+	for _, p := range s.Policies {
+		for k := range p.CheatRatio {
+			kinds[k] = true
+		}
+		for k := range p.CheatCreditPerDay {
+			kinds[k] = true
+		}
+	}
+	var ks []string
+	for k := range kinds {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	for _, k := range ks {
+		var resist, fail []string
+		for _, row := range sc.Rows {
+			ps := s.Policies[row.Policy]
+			x, perDay := float64(ps.CheatRatio[k]), false
+			if v, ok := ps.CheatCreditPerDay[k]; ok {
+				x, perDay = float64(v), true
+			}
+			if !defined(x) {
+				continue
+			}
+			label := fmt.Sprintf("%s %s", row.Policy, FormatScore(x))
+			bound := CheatBound
+			if perDay {
+				label += " host-days"
+				bound = PerDayBound
+			}
+			if x <= bound {
+				resist = append(resist, label)
+			} else {
+				fail = append(fail, label)
+			}
+		}
+		held := "the 1.1 bound"
+		if _, ok := s.Policies[sc.Rows[0].Policy].CheatCreditPerDay[k]; ok {
+			held = "a tenth of an honest host-day (it does no work)"
+		}
+		switch {
+		case len(resist) == 0 && len(fail) == 0:
+		case len(resist) == 0:
+			out = append(out, fmt.Sprintf("%s: no system holds it to %s (%s).", k, held, strings.Join(fail, ", ")))
+		case len(fail) == 0:
+			out = append(out, fmt.Sprintf("%s: every system holds it to %s.", k, held))
+		default:
+			out = append(out, fmt.Sprintf("%s: held to %s by %s; not by %s.", k, held, names(resist), strings.Join(fail, ", ")))
+		}
+	}
+	out = append(out, "Honest G/D is calibration, not accuracy: it reflects each system's Cobblestone scale and the assumed host efficiency.")
+	if sc.Replications == 2 {
+		out = append(out, "Only 2 replications: the intervals are wide; run more for firm conclusions.")
+	}
+	return out
+}
+
+// names keeps the policy names of "name value" labels.
+func names(labels []string) string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i], _, _ = strings.Cut(l, " ")
+	}
+	return strings.Join(out, ", ")
+}
+
+// FormatScore writes a scorecard value: 3 significant digits, "–" when
+// undefined.
+func FormatScore(x float64) string {
+	if !defined(x) {
+		return "–"
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+// Text writes the scorecard for a terminal: best values marked *, values
+// outside the bounds marked !.
+func (sc *Scorecard) Text() string {
+	var b strings.Builder
+	b.WriteString("scorecard (* best in its column; ! a neutrality outside [1/1.1, 1.1], a cheat ratio above 1.1,\n")
+	b.WriteString("or more than a tenth of an honest host-day per day earned without work)\n")
+	head := []string{"policy", "host CV", "device", "project", "worst cheat", "per day (no work)", "worst account", "honest G/D", "scale"}
+	rows := [][]string{head}
+	for i, r := range sc.Rows {
+		row := []string{r.Policy}
+		for c := 0; c < NumScoreColumns; c++ {
+			s := FormatScore(r.Values[c])
+			if c == ColCheat && r.CheatKind != "" {
+				s += " " + r.CheatKind
+			}
+			if c == ColPerDay && r.PerDayKind != "" {
+				s += " " + r.PerDayKind
+			}
+			if sc.Best[c] == i {
+				s += " *"
+			}
+			if r.Flag[c] {
+				s += " !"
+			}
+			row = append(row, s)
+		}
+		row = append(row, FormatScore(r.Scale))
+		rows = append(rows, row)
+	}
+	width := make([]int, len(head))
+	for _, row := range rows {
+		for c, s := range row {
+			width[c] = max(width[c], len([]rune(s)))
+		}
+	}
+	for _, row := range rows {
+		for c, s := range row {
+			b.WriteString(s)
+			if c < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", width[c]-len([]rune(s))+2))
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	for _, v := range sc.Verdict {
+		b.WriteString(v + "\n")
+	}
+	return b.String()
+}
