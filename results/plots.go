@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -61,19 +62,22 @@ func hostPoints(cols []*Collector, npol int) [][]hostPoint {
 // collectors, names the policy instances, s the summary.
 func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 	var out []Plot
-	add := func(file, title, caption string, p *plot.Plot, err error) error {
+	addWith := func(draw func(*plot.Plot) ([]byte, error), file, title, caption string, p *plot.Plot, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
 		if p == nil {
 			return nil
 		}
-		png, err := render(p)
+		png, err := draw(p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
 		out = append(out, Plot{File: file, Title: title, Caption: caption, PNG: png})
 		return nil
+	}
+	add := func(file, title, caption string, p *plot.Plot, err error) error {
+		return addWith(render, file, title, caption, p, err)
 	}
 	pts := hostPoints(cols, len(names))
 	p, err := hostBoxes(pts, names)
@@ -101,8 +105,8 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 		return nil, err
 	}
 	p, err = cheatBars(s, names)
-	if err := add("cheat-resistance.png", "Cheat resistance",
-		"Cheat ratio per agent kind (its G/D over honest accounts' on the same devices; for kinds that do no work, credit per host-day over an honest host-day), log scale. 1 = the behaviour gained nothing; the dashed line is the 1.1 bound of seed 001; a ratio of 0 is drawn at 0.001.",
+	if err := addWith(renderSideLegend, "cheat-resistance.png", "Cheat resistance",
+		"Cheat ratio per agent kind (its G/D over honest accounts' on the same devices; for kinds that do no work, marked /day, credit per host-day over an honest host-day), log scale. 1 = the behaviour gained nothing; the dashed line is the CreditNew design's 1.1 bound. Values above 1000 or below 0.01 are drawn at the edge with their value written beside them.",
 		p, err); err != nil {
 		return nil, err
 	}
@@ -243,6 +247,9 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 
 func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
 	nproj := len(cols[0].projects)
+	if nproj < 2 {
+		return nil, nil // one project: nothing to compare
+	}
 	projNames := make([]string, nproj)
 	for i := range projNames {
 		projNames[i] = cols[0].sim.World().Projects[i].Name
@@ -279,8 +286,13 @@ func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
 	return p, nil
 }
 
-// logFloor is where a cheat ratio of 0 is drawn on the log axis.
-const logFloor = 1e-3
+// The cheat plot's sane range: values beyond it are drawn at its edge,
+// with their value written beside them (a 1e304 claim would otherwise
+// squash every other point onto one row).
+const (
+	cheatLow  = 0.01
+	cheatHigh = 1000
+)
 
 func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 	kindSet := map[string]bool{}
@@ -293,7 +305,7 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 		}
 		for k, v := range ps.CheatCreditPerDay {
 			if !math.IsNaN(float64(v)) {
-				kindSet[k+" (per day)"] = true
+				kindSet[k+" /day"] = true
 			}
 		}
 	}
@@ -305,17 +317,17 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
-	p := newPlot("Cheat resistance: cheat ratio per agent kind", "agent kind", "cheat ratio (1 = gained nothing), log scale")
+	p := newPlot("Cheat resistance per agent kind", "", "cheat ratio (1 = gained nothing)")
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	// A dot per (kind, policy): bars cannot start at 0 on a log axis.
+	lo, hi := 0.5, 2.0
 	step := 0.7 / float64(len(names))
+	var edge plotter.XYLabels
 	for k, name := range names {
 		ps := s.Policies[name]
 		var xy plotter.XYs
 		for i, kind := range kinds {
 			x := math.NaN()
-			if base, ok := strings.CutSuffix(kind, " (per day)"); ok {
+			if base, ok := strings.CutSuffix(kind, " /day"); ok {
 				x = float64(ps.CheatCreditPerDay[base])
 			} else if n, ok := ps.CheatRatio[kind]; ok {
 				x = float64(n)
@@ -323,7 +335,14 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 			if math.IsNaN(x) {
 				continue
 			}
-			xy = append(xy, plotter.XY{X: float64(i) + step*(float64(k)-float64(len(names)-1)/2), Y: math.Max(x, logFloor)})
+			pos := float64(i) + step*(float64(k)-float64(len(names)-1)/2)
+			y := math.Min(math.Max(x, cheatLow), cheatHigh)
+			if x > cheatHigh || x < cheatLow {
+				edge.XYs = append(edge.XYs, plotter.XY{X: pos, Y: y})
+				edge.Labels = append(edge.Labels, " "+FormatScore(x))
+			}
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+			xy = append(xy, plotter.XY{X: pos, Y: y})
 		}
 		if len(xy) == 0 {
 			continue
@@ -332,11 +351,26 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = plotutil.Color(k)
+		sc.GlyphStyle.Color = seriesColor(k)
 		sc.GlyphStyle.Shape = plotutil.Shape(k)
 		sc.GlyphStyle.Radius = vg.Points(4)
 		p.Add(sc)
 		p.Legend.Add(name, sc)
+	}
+	if len(edge.XYs) > 0 {
+		l, err := plotter.NewLabels(edge)
+		if err != nil {
+			return nil, err
+		}
+		for i := range l.TextStyle {
+			l.TextStyle[i].Font.Size = vg.Points(8)
+			l.TextStyle[i].Rotation = math.Pi / 2
+			l.TextStyle[i].YAlign = draw.YCenter
+			if edge.XYs[i].Y >= cheatHigh {
+				l.TextStyle[i].XAlign = draw.XRight // below the top edge
+			}
+		}
+		p.Add(l)
 	}
 	bound := plotter.NewFunction(func(float64) float64 { return CheatBound })
 	bound.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
@@ -344,9 +378,44 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 	p.Add(bound)
 	p.Legend.Add("bound 1.1", bound)
 	p.NominalX(kinds...)
-	p.Y.Min = math.Min(p.Y.Min, 0.5)
-	p.Y.Max = math.Max(p.Y.Max, 2) * 4 // room for the legend
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
+	p.Y.Tick.Marker = decadeTicks{}
 	return p, nil
+}
+
+// decadeTicks labels each power of ten in the axis' range, so a log axis
+// has a handful of readable labels whatever its span.
+type decadeTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (decadeTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		v := math.Pow(10, e)
+		if v >= min && v <= max {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		}
+	}
+	return out
+}
+
+// seriesColor is plotutil's palette for the first series, then darker
+// and lighter variants, so that a dozen series never repeat a colour.
+func seriesColor(k int) color.Color {
+	c := plotutil.Color(k % len(plotutil.SoftColors))
+	if k < len(plotutil.SoftColors) {
+		return c
+	}
+	r, g, b, _ := c.RGBA()
+	f := 0.6
+	if (k/len(plotutil.SoftColors))%2 == 0 {
+		f = 1.3
+	}
+	ch := func(x uint32) uint8 { return uint8(math.Min(255, float64(x>>8)*f)) }
+	return color.RGBA{R: ch(r), G: ch(g), B: ch(b), A: 255}
 }
 
 // racPlot draws the sample hosts' RAC in GFLOPS at the policy's scale

@@ -73,11 +73,15 @@ func TestReport(t *testing.T) {
 			t.Errorf("%s is not in report.html", filepath.Base(p))
 		}
 	}
-	for _, must := range []string{"host-neutrality.png", "device-neutrality.png", "gd-efficiency.png", "project-neutrality.png",
+	for _, must := range []string{"host-neutrality.png", "device-neutrality.png", "gd-efficiency.png",
 		"cheat-resistance.png", "dynamics-v3pfc-boinc.png", "rac-v1peak.png"} {
 		if !refs[must] {
 			t.Errorf("no %s in the report", must)
 		}
+	}
+	// One project: a plot comparing projects would say nothing.
+	if refs["project-neutrality.png"] {
+		t.Error("project-neutrality.png drawn for a single-project scenario")
 	}
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
