@@ -9,7 +9,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "v2actual",
-		Doc:      "second credit system: FLOPs counted by the app x a project factor (seeds 001, 004)",
+		Doc:      "second credit system: FLOPs counted by the app x a project factor (the CreditNew design page, versions 2 and 29)",
 		Standard: true,
 		Options: []policy.OptionDoc{
 			{Name: "scale", Default: "100", Doc: "Cobblestones per GFLOPS-day (the first system's)"},

@@ -7,7 +7,7 @@
 //
 // Three sources disagree on the details: the design page in its version 2
 // (seed 004) and version 29 (seed 001), and BOINC's server code
-// (CREDIT-SPEC; HEAD since 2025, "classic" before). Every point where they
+// (BOINC's server code; HEAD since 2025, "classic" before). Every point where they
 // differ is an option of the kind "v3pfc" (see Config and `creditsim
 // policies`), and four presets name the documented combinations:
 //

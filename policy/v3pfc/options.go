@@ -51,7 +51,7 @@ var optSpecs = []optSpec{
 	{policy.OptionDoc{Name: "version_samples", Default: "100", Doc: "samples a version needs before it is scaled and counted (counted only above it, as RSC_INFO does)"}, nil},
 	{policy.OptionDoc{Name: "gpu_only", Default: "factor", Doc: "apps with only GPU versions: factor (X = gpu_only_factor x GPU mean, server) or central (RAC-weighted scale of the same plan class in apps with both kinds, designs)"}, []string{"factor", "central"}},
 	{policy.OptionDoc{Name: "gpu_only_factor", Default: "0.1", Doc: "the server's DEFAULT_GPU_SCALE"}, nil},
-	{policy.OptionDoc{Name: "median_hosts", Default: "false", Doc: "PFCmean(V) = median over hosts of PFCmean(H, V) (seed 001's proposal against cheating hosts)"}, []string{"false", "true"}},
+	{policy.OptionDoc{Name: "median_hosts", Default: "false", Doc: "PFCmean(V) = median over hosts of PFCmean(H, V) (the CreditNew design page's proposal against cheating hosts)"}, []string{"false", "true"}},
 	{policy.OptionDoc{Name: "timing", Default: "batched", Doc: "batched: version samples fold in at the end of a validator pass, scales change at feeder ticks (600 s, server); continuous: at once (designs)"}, []string{"batched", "continuous"}},
 	{policy.OptionDoc{Name: "av_cache", Default: "validator", Doc: "validator: credit uses the validator's cached copy of each version's pfc_scale, read when it first meets the version and re-read only when it writes the version's statistics after a pass and finds the feeder changed the scale by more than 1e-6 (the server); fresh: a new scale is used from the next feeder tick (the designs); no effect with timing: continuous"}, []string{"validator", "fresh"}},
 	{policy.OptionDoc{Name: "host_norm", Default: "true", Doc: "Scale(H) = PFCmean(V) / PFCmean(H, V)"}, []string{"true", "false"}},
@@ -119,20 +119,20 @@ func parse(opts policy.Options) (*Config, error) {
 // policy instance name.
 var Presets = []*policy.Preset{
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
-		Doc:     "CreditNew as BOINC's server code does it today (HEAD, CREDIT-SPEC 4-10)",
+		Doc:     "CreditNew as BOINC's server code does it today (HEAD)",
 		Options: policy.Options{}},
 	{Name: "v3pfc-boinc-classic", Kind: "v3pfc", Standard: true,
-		Doc:     "the server code of 2012-2025 (CREDIT-SPEC 13): no benchmark substitution except <= 0 -> 1e10, claims above the bound get the WU estimate",
+		Doc:     "the server code of 2012-2025 (BOINC's server code before 2025): no benchmark substitution except <= 0 -> 1e10, claims above the bound get the WU estimate",
 		Options: policy.Options{"failed_benchmark": "classic", "sanity": "wu_estimate"}},
 	{Name: "v3pfc-design-v29", Kind: "v3pfc", Standard: true,
-		Doc: "the CreditNew design page, version 29 (seed 001)",
+		Doc: "the CreditNew design page, version 29",
 		Options: policy.Options{
 			"scale": "100", "peak": "reported", "failed_benchmark": "none", "sanity": "default_pfc", "max_granted_credit": "0",
 			"averaging": "design", "gpu_only": "central", "timing": "continuous", "av_cache": "fresh", "anonymous": "app_average",
 			"replicas": "mean_trusted", "one_time": "probation", "one_time_factor": "20",
 		}},
 	{Name: "v3pfc-design-v2", Kind: "v3pfc", Standard: true,
-		Doc: "the CreditNew design page, version 2 (seed 004)",
+		Doc: "the CreditNew design page, version 2",
 		Options: policy.Options{
 			"peak": "reported", "failed_benchmark": "none", "sanity": "none", "max_granted_credit": "0",
 			"averaging": "est_weighted", "version_norm": "min", "gpu_only": "central", "timing": "continuous", "av_cache": "fresh",

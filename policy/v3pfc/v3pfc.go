@@ -9,7 +9,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:    "v3pfc",
-		Doc:     "third credit system, CreditNew: peak FLOP count with version and host normalisation (seeds 001, 004; CREDIT-SPEC)",
+		Doc:     "third credit system, CreditNew: peak FLOP count with version and host normalisation (the CreditNew design page, versions 2 and 29; BOINC's server code)",
 		Options: optionDocs(),
 		New:     New,
 	})
