@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/internal/suggest"
 )
 
 // The vocabulary policies share with the engine and the models lives in
@@ -382,7 +383,7 @@ func Resolve(s Spec) (*Kind, Options, error) {
 	}
 	k, ok := kinds[base]
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown policy %q (known: %s)", base, strings.Join(Names(), ", "))
+		return nil, nil, fmt.Errorf("unknown policy %q%s (known: %s)", base, suggest.DidYouMean(base, Names()), strings.Join(Names(), ", "))
 	}
 	known := map[string]bool{}
 	for _, o := range k.Options {

@@ -93,7 +93,7 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			l.Color = plotutil.Color(j)
+			l.Color = seriesColor(j)
 			l.Dashes = plotutil.Dashes(j / len(plotutil.DefaultColors))
 			label := n
 			if host, version, ok := hostGauge(n); ok {
@@ -104,9 +104,12 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 				if _, seen := versionDash[version]; !seen {
 					versionDash[version] = len(versionDash)
 				}
-				l.Color = plotutil.Color(hostColour[host])
+				l.Color = seriesColor(hostColour[host])
 				l.Dashes = plotutil.Dashes(versionDash[version])
 				label = "host " + host + ", " + version
+				if h, err := strconv.Atoi(host); err == nil && h < len(c.hostInfo) {
+					label = sampleLabel(c, h) + ", " + version
+				}
 			}
 			l.Width = vg.Points(1.2)
 			p.Add(l)
@@ -192,9 +195,9 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(j), Radius: vg.Points(1.4), Shape: draw.CircleGlyph{}}
+		sc.GlyphStyle = draw.GlyphStyle{Color: seriesColor(j), Radius: vg.Points(1.4), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("host %d", h), sc)
+		p.Legend.Add(sampleLabel(c, h), sc)
 	}
 	return p, nil
 }

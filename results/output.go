@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrOutputExists: the output folder exists and --force was not given.
-var ErrOutputExists = errors.New("output folder exists (use --force to replace it)")
+var ErrOutputExists = errors.New("output folder exists and creditsim did not write it (use --force to replace it)")
 
 // OutDir writes a run's files into a temporary folder beside the target
 // and moves it into place only when Commit is called, so a failed run
@@ -18,10 +19,16 @@ type OutDir struct {
 	tmp   string
 }
 
-// NewOutDir prepares dir; an existing dir is refused unless force.
-func NewOutDir(dir string, force bool) (*OutDir, error) {
-	if _, err := os.Stat(dir); err == nil && !force {
-		return nil, fmt.Errorf("%s: %w", dir, ErrOutputExists)
+// Marker is the file creditsim leaves in every run folder it writes: a
+// later run to the same place may replace such a folder without --force.
+const Marker = ".creditsim-output"
+
+// NewOutDir prepares dir for a run's files (CheckOutDir says when an
+// existing path may be replaced); the files go to a temporary folder
+// beside it until Commit.
+func NewOutDir(dir string, force bool, protect ...string) (*OutDir, error) {
+	if err := CheckOutDir(dir, force, protect...); err != nil {
+		return nil, err
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -31,7 +38,58 @@ func NewOutDir(dir string, force bool) (*OutDir, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	return &OutDir{final: dir, tmp: tmp}, nil
+}
+
+// CheckOutDir applies the output rule: a path that does not exist, an
+// empty folder, or a folder creditsim wrote (it holds Marker) may be
+// used; any other folder only with force; and nothing, even with force,
+// that is not a folder, that is the current directory or a parent of it,
+// or that holds one of the protect paths (the input being run).
+func CheckOutDir(dir string, force bool, protect ...string) error {
+	fi, err := os.Stat(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a folder; creditsim does not replace it: %w", dir, ErrOutputExists)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
+		return fmt.Errorf("%s is the current directory or holds it; creditsim does not replace it: %w", dir, ErrOutputExists)
+	}
+	for _, p := range protect {
+		if ap, err := filepath.Abs(p); err == nil && within(ap, abs) {
+			return fmt.Errorf("%s holds %s, the input being run; creditsim does not replace it: %w", dir, p, ErrOutputExists)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(entries) > 0 && !force {
+		return fmt.Errorf("%s: %w", dir, ErrOutputExists)
+	}
+	return nil
+}
+
+// within reports whether path is dir or lies below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
 // Write writes one file.
@@ -39,8 +97,12 @@ func (o *OutDir) Write(name string, data []byte) error {
 	return os.WriteFile(filepath.Join(o.tmp, name), data, 0o644)
 }
 
-// Commit replaces the target folder with the written one.
+// Commit replaces the target folder with the written one, marked as
+// creditsim's.
 func (o *OutDir) Commit() error {
+	if err := o.Write(Marker, []byte("written by creditsim; a later run may replace this folder\n")); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(o.final); err != nil {
 		return err
 	}

@@ -163,7 +163,7 @@ func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.FillColor = plotutil.Color(k)
+		b.FillColor = seriesColor(k)
 		p.Add(b)
 		any = true
 	}
@@ -203,12 +203,12 @@ func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 				return nil, err
 			}
 			b.Offset = vg.Points(float64(16*(2*c-1)) / 2)
-			b.FillColor = plotutil.Color(c)
+			b.FillColor = seriesColor(c)
 			p.Add(b)
 			added = true
 		}
 		if added {
-			p.Legend.Add(label, swatch{plotutil.Color(c)})
+			p.Legend.Add(label, swatch{seriesColor(c)})
 		}
 	}
 	p.NominalX(names...)
@@ -231,7 +231,7 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = plotutil.Color(k)
+		sc.GlyphStyle.Color = seriesColor(k)
 		sc.GlyphStyle.Shape = plotutil.Shape(k)
 		sc.GlyphStyle.Radius = vg.Points(1.5)
 		p.Add(sc)
@@ -275,7 +275,7 @@ func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Color = plotutil.Color(k)
+		b.Color = seriesColor(k)
 		b.LineStyle.Width = 0
 		b.Offset = w * vg.Length(float64(k)-float64(len(names)-1)/2)
 		p.Add(b)
@@ -436,14 +436,14 @@ func racPlot(c *Collector, k int, name string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.Color = plotutil.Color(j)
+		l.Color = seriesColor(j)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("host %d", h), l)
+		p.Legend.Add(sampleLabel(c, h), l)
 		info := c.hostInfo[h]
 		if span := hostSpan(info.Arrival, info.Departure, c.win); span > 0 {
 			truth := c.hosts[h].flops / span / 1e9
 			f := plotter.NewFunction(func(float64) float64 { return truth })
-			f.Color = plotutil.Color(j)
+			f.Color = seriesColor(j)
 			f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 			p.Add(f)
 		}
@@ -460,4 +460,9 @@ type swatch struct{ c color.Color }
 func (s swatch) Thumbnail(c *draw.Canvas) {
 	r := c.Rectangle
 	c.FillPolygon(s.c, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
+}
+
+// sampleLabel names a sample host in a legend: its index and kind.
+func sampleLabel(c *Collector, h int) string {
+	return fmt.Sprintf("host %d (%s)", h, hosts.SampleKey(c.hostInfo[h]))
 }

@@ -98,7 +98,7 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		floor = lo / 2
 	}
 	for k, s := range series {
-		c := plotutil.Color(k)
+		c := seriesColor(k)
 		var line, band plotter.XYs
 		var upper plotter.XYs
 		for i := range x {

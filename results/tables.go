@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -116,13 +117,13 @@ func (c *Collector) Counted() int64 { return c.counted }
 func (c *Collector) SampleJobs(policies []string) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	head := []string{"day", "host", "deserved_credit"}
+	head := []string{"day", "host", "kind", "deserved_credit"}
 	for _, p := range policies {
 		head = append(head, p+".granted")
 	}
 	w.Write(head)
 	for i, j := range c.jobs {
-		row := []string{FormatFloat(j.t / boinc.SecondsPerDay), strconv.Itoa(j.host), FormatFloat(j.d)}
+		row := []string{FormatFloat(j.t / boinc.SecondsPerDay), strconv.Itoa(j.host), hosts.SampleKey(c.hostInfo[j.host]), FormatFloat(j.d)}
 		for _, g := range c.jobG[i*c.npol : (i+1)*c.npol] {
 			row = append(row, FormatFloat(g))
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/creditsim/creditsim/internal/suggest"
 )
 
 //go:embed library/*.yaml
@@ -71,7 +73,7 @@ func Open(arg string, overrides []string) (*Scenario, error) {
 	if b, ok := Builtin(arg); ok {
 		return Load("builtin:"+arg, b, overrides)
 	}
-	return nil, Errors{{File: arg, Reason: "no such file, and no built-in scenario of that name (built-ins: " + strings.Join(Names(), ", ") + ")"}}
+	return nil, Errors{{File: arg, Reason: "no such file, and no built-in scenario of that name" + suggest.DidYouMean(arg, Names()) + " (built-ins: " + strings.Join(Names(), ", ") + ")"}}
 }
 
 func unwrapPathError(err error) error {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/param"
 	"go.yaml.in/yaml/v3"
 )
@@ -196,6 +197,7 @@ var (
 	numType      = reflect.TypeOf(param.Num(0))
 	distType     = reflect.TypeOf(param.Dist{})
 	policyType   = reflect.TypeOf(PolicySpec{})
+	sampleType   = reflect.TypeOf(hosts.SampleSpec{})
 )
 
 // walk records the line of every path and rejects keys the schema does not
@@ -212,7 +214,13 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if n.Kind == yaml.ScalarNode && (t == distType || t == policyType) {
+		if n.Kind == yaml.ScalarNode && (t == distType || t == policyType || t == sampleType) {
+			return
+		}
+		if t == sampleType {
+			// A mapping of kinds to counts: walked as a map (its keys are
+			// checked by validation, with their lines).
+			l.walk(n, reflect.TypeOf(map[string]int{}), path)
 			return
 		}
 		if n.Kind != yaml.MappingNode {

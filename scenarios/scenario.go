@@ -107,8 +107,9 @@ type Server struct {
 
 // Output holds settings of what a run writes.
 type Output struct {
-	// SampleHosts is how many hosts' RAC the daily time series follows.
-	SampleHosts int `yaml:"sample_hosts"`
+	// SampleHosts says which hosts the daily time series and per-job
+	// plots follow: default, a number, or counts per kind.
+	SampleHosts hosts.SampleSpec `yaml:"sample_hosts"`
 }
 
 // Default returns the scenario defaults that a file's values override.
@@ -132,7 +133,7 @@ func Default() Scenario {
 			MaxJobsPerRPC:    100,
 		},
 		Hosts:  hosts.Default(),
-		Output: Output{SampleHosts: 5},
+		Output: Output{},
 	}
 }
 
@@ -248,8 +249,6 @@ func (s *Scenario) Validate() []param.FieldError {
 		platforms[p.Name] = true
 	}
 	jobs.Validate(k.Field("projects"), s.Projects, platforms)
-	if s.Output.SampleHosts < 0 {
-		k.Field("output").Fail("sample_hosts", s.Output.SampleHosts, "must not be negative")
-	}
+	s.Output.SampleHosts.Validate(k.Field("output"))
 	return k.Errors()
 }

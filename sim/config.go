@@ -35,8 +35,8 @@ type Config struct {
 	// Observer receives the truth of each finished result and the daily
 	// state; it may be nil.
 	Observer Observer
-	// SampleHosts is how many hosts' RAC the daily state reports.
-	SampleHosts int
+	// SampleHosts says which hosts the daily state follows.
+	SampleHosts hosts.SampleSpec
 }
 
 // Observer sees what a real server never does. Its methods are called

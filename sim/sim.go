@@ -249,12 +249,7 @@ func New(cfg *Config) *Sim {
 			s.ras = append(s.ras, p)
 		}
 	}
-	n := cfg.SampleHosts
-	for i := 0; i < len(s.hosts) && len(s.sample) < n; i++ {
-		if s.hosts[i].h.Arrival == 0 {
-			s.sample = append(s.sample, i)
-		}
-	}
+	s.sample = cfg.SampleHosts.Select(s.Hosts())
 	return s
 }
 

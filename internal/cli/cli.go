@@ -1,11 +1,14 @@
 // Package cli is creditsim's command line: flags, wiring and exit codes,
 // with no simulation logic. It is a package (not only package main) so
 // that script tests can run the real command in-process.
+//
+// It is built on spf13/cobra, which gives every command its own help
+// (creditsim help CMD, CMD -h), suggestions for mistyped commands, flag
+// errors that name the flag, and shell completion.
 package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/suggest"
 	"github.com/creditsim/creditsim/policy"
 	_ "github.com/creditsim/creditsim/policy/sciunited" // registers sciunited
 	_ "github.com/creditsim/creditsim/policy/v1peak"    // registers v1peak
@@ -23,6 +28,7 @@ import (
 	_ "github.com/creditsim/creditsim/policy/v3pfc"     // registers v3pfc and its presets
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
@@ -33,180 +39,219 @@ const (
 	ExitInput = 2
 )
 
-const usage = `creditsim simulates BOINC's credit systems side by side.
+// exitError carries an exit status; its message, if any, has been
+// printed already.
+type exitError struct{ code int }
 
-Usage:
-  creditsim run [FILE|NAME] [flags]   run a scenario (default: the built-in baseline)
-  creditsim sweep SWEEP.yaml [flags]  run a parameter sweep
-  creditsim merge DIR... [-o OUT]     join a sharded sweep's folders
-  creditsim validate FILE|NAME        check a scenario and print it resolved
-  creditsim scenarios [NAME...]       list built-in scenarios, or print them
-  creditsim scenarios --figures [NAME...]
-                                      run built-ins at 300 hosts and print their
-                                      claims, bounds and figures as a table
-  creditsim policies                  list credit policies, presets and options
-  creditsim version
+func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 
-Run flags (before or after the scenario):
-  -o, --out DIR          output folder (default ./out/<scenario>)
-  --seed N               master seed
-  --replications N       replications (seeds)
-  --policies a,b         policy instances to run (default: the scenario's)
-  --set path=value       override a scenario field; repeatable
-  --force                replace an existing output folder
-  --no-plots             skip the PNG plots and report.html
-  -j N                   replications in parallel (default: all cores)
-  -q, --quiet            print nothing but errors
+// fail prints a command's error and returns the exit status as an error.
+func fail(cmd *cobra.Command, code int, format string, a ...any) error {
+	fmt.Fprintf(cmd.ErrOrStderr(), "creditsim %s: %s\n", cmd.Name(), fmt.Sprintf(format, a...))
+	return &exitError{code}
+}
 
-Sweep flags:
-  -o, --out DIR          output folder (default ./out/sweep-<name>)
-  -j N                   cores (default: all)
-  --shard i/n            run shard i of n (1 <= i <= n); without it, read
-                         SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes'
-                         JOB_COMPLETION_INDEX with --shard-count N or
-                         CREDITSIM_SHARD_COUNT
-  --resume               skip points already done
-  --force                start over (a shard reruns its own points)
-  -q, --quiet            print nothing but errors
-`
-
-type setFlags []string
-
-func (s *setFlags) String() string     { return strings.Join(*s, " ") }
-func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+// failPlain prints an error that already names its file, line and field.
+func failPlain(cmd *cobra.Command, code int, err error) error {
+	fmt.Fprintln(cmd.ErrOrStderr(), err)
+	return &exitError{code}
+}
 
 // Main runs the command line and returns the exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		args = []string{"run"}
-	}
-	switch args[0] {
-	case "run":
-		return cmdRun(args[1:], stdout, stderr)
-	case "validate":
-		return cmdValidate(args[1:], stdout, stderr)
-	case "sweep":
-		return cmdSweep(args[1:], stdout, stderr)
-	case "merge":
-		return cmdMerge(args[1:], stdout, stderr)
-	case "scenarios":
-		return cmdScenarios(args[1:], stdout, stderr)
-	case "policies":
-		return cmdPolicies(stdout)
-	case "version", "--version":
-		fmt.Fprintln(stdout, runner.Version)
-		return ExitOK
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	root := newRoot(args)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintf(stderr, "creditsim: unknown command %q\n\n%s", args[0], usage)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	// cobra's own errors: an unknown command or flag, a bad flag value,
+	// the wrong number of arguments.
+	name := "creditsim"
+	if cmd != nil && cmd != root {
+		name += " " + cmd.Name()
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
 	return ExitInput
 }
 
-// parseInterleaved parses flags that may come before or after the
-// positional arguments.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
+func newRoot(args []string) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "creditsim",
+		Short: "creditsim simulates BOINC's credit systems side by side",
+		Long: `creditsim simulates BOINC's credit systems side by side on the same
+simulated hosts and jobs, and reports how far granted credit is from the
+credit the work deserved, per system: fairness between hosts, devices
+and projects, and what cheating gains.
 
-func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var sets setFlags
-	out := fs.String("o", "", "")
-	fs.StringVar(out, "out", "", "")
-	seed := fs.String("seed", "", "")
-	reps := fs.String("replications", "", "")
-	pols := fs.String("policies", "", "")
-	force := fs.Bool("force", false, "")
-	noPlots := fs.Bool("no-plots", false, "")
-	workers := fs.Int("j", 0, "")
-	quiet := fs.Bool("q", false, "")
-	fs.BoolVar(quiet, "quiet", false, "")
-	fs.Var(&sets, "set", "")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		fmt.Fprintf(stderr, "creditsim run: %v\n\n%s", err, usage)
-		return ExitInput
-	}
-	if len(pos) > 1 {
-		fmt.Fprintf(stderr, "creditsim run: one scenario at a time (got %s)\n", strings.Join(pos, ", "))
-		return ExitInput
-	}
-	arg := ""
-	if len(pos) == 1 {
-		arg = pos[0]
-	}
-	if *seed != "" {
-		sets = append(sets, "seed="+*seed)
-	}
-	if *reps != "" {
-		sets = append(sets, "replications="+*reps)
-	}
-	if *pols != "" {
-		var specs []string
-		for _, p := range strings.Split(*pols, ",") {
-			specs = append(specs, strconv.Quote(strings.TrimSpace(p)))
-		}
-		sets = append(sets, "policies=["+strings.Join(specs, ",")+"]")
-	}
-	s, err := scenarios.Open(arg, sets)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return ExitInput
-	}
-	dir := *out
-	if dir == "" {
-		dir = filepath.Join("out", s.Name)
-	}
-	opts := runner.Options{Out: dir, Force: *force, Workers: *workers, NoPlots: *noPlots}
-	if f, ok := stderr.(*os.File); ok && !*quiet && term.IsTerminal(int(f.Fd())) {
-		last := -1
-		opts.Progress = func(x float64) {
-			if pct := int(x * 100); pct != last {
-				last = pct
-				fmt.Fprintf(stderr, "\r%s: %3d%%", s.Name, pct)
+Start with 'creditsim run' (the built-in baseline scenario), or
+'creditsim run --quick' for a first look in seconds.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.Name())
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "creditsim: %s\nRun 'creditsim --help' for usage.\n", msg)
+				return &exitError{ExitInput}
 			}
-		}
+			// No command: usage, and exit 2 (nothing runs by surprise).
+			cmd.SetOut(cmd.ErrOrStderr())
+			cmd.Usage()
+			return &exitError{ExitInput}
+		},
 	}
-	oc, err := runner.Run(s, opts)
-	if opts.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "creditsim run: %v\n", err)
-		if errors.Is(err, runner.ErrOutputExists) {
-			return ExitInput // usage: the folder is refused, nothing ran
-		}
-		return ExitRun
-	}
-	if !*quiet {
-		printHeadline(stdout, oc)
-		fmt.Fprintf(stdout, "\nwrote %s (%d results, %.1f s, %.0f results/s)\n", dir, oc.Summary.Results,
-			oc.Wall.Seconds(), float64(oc.Summary.Results)/oc.Wall.Seconds())
-	}
-	return ExitOK
+	root.SuggestionsMinimumDistance = 2
+	root.AddCommand(newRun(args), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), &cobra.Command{
+		Use:   "version",
+		Short: "print the tool's version and revision",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, args []string) {
+			fmt.Fprintf(cmd.OutOrStdout(), "%s (revision %s)\n", runner.Version, runner.Revision())
+		},
+	})
+	root.Version = runner.Version
+	return root
 }
 
-func fmtNum(x results.Num) string {
-	b, _ := x.MarshalJSON()
-	if string(b) == "null" {
-		return "-"
+// jobsFlag checks -j: at least 1 when given (0 means all cores).
+func jobsFlag(cmd *cobra.Command, j int) error {
+	if cmd.Flags().Changed("jobs") && j < 1 {
+		return fail(cmd, ExitInput, "flag -j: %d: must be at least 1 (leave it out to use all cores)", j)
 	}
-	f, _ := strconv.ParseFloat(string(b), 64)
-	return strconv.FormatFloat(f, 'g', 4, 64)
+	return nil
+}
+
+func newRun(argv []string) *cobra.Command {
+	var (
+		out, pols      string
+		seed           uint64
+		reps, workers  int
+		sets           []string
+		force, noPlots bool
+		quiet, quick   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run [FILE|NAME]",
+		Short: "run a scenario (default: the built-in baseline)",
+		Long: `Run a scenario file or a built-in scenario (creditsim scenarios lists
+them; default baseline). Writes summary.json, CSV tables, PNG plots and
+report.html to the output folder, and prints the scorecard.`,
+		Example: `  creditsim run
+  creditsim run cheaters --replications 5 -o out/cheaters
+  creditsim run my.yaml --set hosts.initial=500 --policies v1peak,v3pfc-boinc`,
+		Args: cobra.MaximumNArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return scenarios.Names(), cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := jobsFlag(cmd, workers); err != nil {
+				return err
+			}
+			arg := ""
+			if len(args) == 1 {
+				arg = args[0]
+			}
+			over := []string{}
+			if quick {
+				// A first look: a small world, one replication.
+				over = append(over, "hosts.initial=300", "replications=1")
+			}
+			over = append(over, sets...)
+			if cmd.Flags().Changed("seed") {
+				over = append(over, fmt.Sprintf("seed=%d", seed))
+			}
+			if cmd.Flags().Changed("replications") {
+				if reps < 1 {
+					return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", reps)
+				}
+				over = append(over, fmt.Sprintf("replications=%d", reps))
+			}
+			if pols != "" {
+				var specs []string
+				for _, p := range strings.Split(pols, ",") {
+					specs = append(specs, strconv.Quote(strings.TrimSpace(p)))
+				}
+				over = append(over, "policies=["+strings.Join(specs, ",")+"]")
+			}
+			s, err := scenarios.Open(arg, over)
+			if err != nil {
+				return failPlain(cmd, ExitInput, err)
+			}
+			dir := out
+			if dir == "" {
+				dir = filepath.Join("out", s.Name)
+			}
+			stderr := cmd.ErrOrStderr()
+			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, CommandLine: append([]string{"creditsim"}, argv...)}
+			if fi, err := os.Stat(arg); arg != "" && err == nil && !fi.IsDir() {
+				opts.Protect = []string{arg}
+			}
+			if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
+				opts.Progress = progressLine(stderr, s.Name)
+			}
+			oc, err := runner.Run(s, opts)
+			if opts.Progress != nil {
+				fmt.Fprint(stderr, "\r\033[K")
+			}
+			if err != nil {
+				if errors.Is(err, runner.ErrOutputExists) {
+					return fail(cmd, ExitInput, "%v", err) // usage: the folder is refused, nothing ran
+				}
+				return fail(cmd, ExitRun, "%v", err)
+			}
+			if !quiet {
+				w := cmd.OutOrStdout()
+				printHeadline(w, oc)
+				fmt.Fprintf(w, "\nwrote %s (%d results, %.1f s, %.0f results/s)\n", dir, oc.Summary.Results,
+					oc.Wall.Seconds(), float64(oc.Summary.Results)/oc.Wall.Seconds())
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/<scenario>)")
+	f.Uint64Var(&seed, "seed", 0, "master seed")
+	f.IntVar(&reps, "replications", 0, "replications (seeds)")
+	f.StringVar(&pols, "policies", "", "policy instances to run, comma-separated (default: the scenario's)")
+	f.StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
+	f.BoolVar(&force, "force", false, "replace an existing output folder")
+	f.BoolVar(&noPlots, "no-plots", false, "skip the PNG plots and report.html")
+	f.IntVarP(&workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	f.BoolVar(&quick, "quick", false, "a first look: 300 hosts, one replication")
+	return cmd
+}
+
+// progressLine shows, on a terminal, the replications done of the total,
+// the share of simulated time done, the time elapsed and an estimate of
+// the time left.
+func progressLine(w io.Writer, name string) func(float64, int, int) {
+	start := time.Now()
+	last := -1
+	return func(x float64, done, total int) {
+		pct := int(x * 100)
+		if pct == last {
+			return
+		}
+		last = pct
+		el := time.Since(start)
+		left := "?"
+		if x > 0.02 {
+			left = (time.Duration(float64(el)/x) - el).Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "\r\033[K%s: %d/%d replications, %3d%%, %s elapsed, about %s left",
+			name, done, total, pct, el.Round(time.Second), left)
+	}
 }
 
 func printHeadline(w io.Writer, oc *runner.Outcome) {
@@ -216,72 +261,86 @@ func printHeadline(w io.Writer, oc *runner.Outcome) {
 	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
 }
 
-func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var sets setFlags
-	fs.Var(&sets, "set", "")
-	quiet := fs.Bool("q", false, "")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil || len(pos) != 1 {
-		fmt.Fprintf(stderr, "creditsim validate: give one scenario file or name\n\n%s", usage)
-		return ExitInput
+func newValidate() *cobra.Command {
+	var sets []string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "validate FILE|NAME",
+		Short: "check a scenario and print it resolved",
+		Long:  "Check a scenario file or built-in, with overrides, and print it with every default filled in.",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := scenarios.Open(args[0], sets)
+			if err != nil {
+				return failPlain(cmd, ExitInput, err)
+			}
+			if quiet {
+				return nil
+			}
+			b, sum, err := scenarios.Resolved(s)
+			if err != nil {
+				return fail(cmd, ExitRun, "%v", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "# %s is valid; resolved (sha256 %s):\n%s", args[0], sum, b)
+			return nil
+		},
 	}
-	s, err := scenarios.Open(pos[0], sets)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return ExitInput
-	}
-	if *quiet {
-		return ExitOK
-	}
-	b, sum, err := scenarios.Resolved(s)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return ExitRun
-	}
-	fmt.Fprintf(stdout, "# %s is valid; resolved (sha256 %s):\n%s", pos[0], sum, b)
-	return ExitOK
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
 }
 
-func cmdScenarios(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	figures := fs.Bool("figures", false, "")
-	workers := fs.Int("j", 0, "")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		fmt.Fprintf(stderr, "creditsim scenarios: %v\n\n%s", err, usage)
-		return ExitInput
+func newScenarios() *cobra.Command {
+	var figures bool
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "scenarios [NAME...]",
+		Short: "list built-in scenarios, print them, or check their claims",
+		Long: `Without names, list the built-in scenarios; with names, print them.
+With --figures, run the named built-ins (all without names) at 300 hosts
+and one replication and print their claims beside the figures the runs
+gave, as the Markdown table README embeds; exit 1 if a claim fails.`,
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return scenarios.Names(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := jobsFlag(cmd, workers); err != nil {
+				return err
+			}
+			for _, n := range args {
+				if _, ok := scenarios.Builtin(n); !ok {
+					return fail(cmd, ExitInput, "no built-in scenario %q%s (built-ins: %s)", n,
+						suggest.DidYouMean(n, scenarios.Names()), strings.Join(scenarios.Names(), ", "))
+				}
+			}
+			stdout := cmd.OutOrStdout()
+			if figures {
+				return scenarioFigures(cmd, args, workers)
+			}
+			if len(args) == 0 {
+				tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+				for _, n := range scenarios.Names() {
+					fmt.Fprintf(tw, "%s\t%s\n", n, scenarios.Summary(n))
+				}
+				tw.Flush()
+				return nil
+			}
+			for _, n := range args {
+				b, _ := scenarios.Builtin(n)
+				stdout.Write(b)
+			}
+			return nil
+		},
 	}
-	for _, n := range pos {
-		if _, ok := scenarios.Builtin(n); !ok {
-			fmt.Fprintf(stderr, "creditsim scenarios: no built-in scenario %q (built-ins: %s)\n", n, strings.Join(scenarios.Names(), ", "))
-			return ExitInput
-		}
-	}
-	if *figures {
-		return scenarioFigures(pos, *workers, stdout, stderr)
-	}
-	if len(pos) == 0 {
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		for _, n := range scenarios.Names() {
-			fmt.Fprintf(tw, "%s\t%s\n", n, scenarios.Summary(n))
-		}
-		tw.Flush()
-		return ExitOK
-	}
-	for _, n := range pos {
-		b, _ := scenarios.Builtin(n)
-		stdout.Write(b)
-	}
-	return ExitOK
+	cmd.Flags().BoolVar(&figures, "figures", false, "run the built-ins at 300 hosts and print their claims and figures")
+	cmd.Flags().IntVarP(&workers, "jobs", "j", 0, "runs in parallel (default: all cores)")
+	return cmd
 }
 
 // scenarioFigures runs the named built-ins (all without names) at the
 // claim size and prints the Markdown table of their claims; exit 1 if a
 // claim fails.
-func scenarioFigures(names []string, workers int, stdout, stderr io.Writer) int {
+func scenarioFigures(cmd *cobra.Command, names []string, workers int) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -299,21 +358,51 @@ func scenarioFigures(names []string, workers int, stdout, stderr io.Writer) int 
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "creditsim scenarios: %v\n", err)
-		return ExitRun
+		return fail(cmd, ExitRun, "%v", err)
 	}
-	fmt.Fprint(stdout, runner.ClaimsTable(rs))
+	fmt.Fprint(cmd.OutOrStdout(), runner.ClaimsTable(rs))
 	for _, r := range rs {
 		if !r.Holds {
-			fmt.Fprintf(stderr, "creditsim scenarios: %s: claim %q does not hold: %s %s = %s\n", r.Scenario, r.Claim.Text, r.Claim.Policy, r.Claim.Figure, runner.FormatClaimValue(r.Value))
-			return ExitRun
+			return fail(cmd, ExitRun, "%s: claim %q does not hold: %s %s = %s", r.Scenario, r.Claim.Text, r.Claim.Policy, r.Claim.Figure, runner.FormatClaimValue(r.Value))
 		}
 	}
-	return ExitOK
+	return nil
 }
 
-func cmdPolicies(stdout io.Writer) int {
+func newPolicies() *cobra.Command {
+	return &cobra.Command{
+		Use:   "policies [NAME...]",
+		Short: "list credit policies, presets and their options",
+		Long:  "List every policy kind and preset with its options and defaults, or only the named ones.",
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return policy.Names(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			want := map[string]bool{}
+			for _, n := range args {
+				known := false
+				for _, k := range policy.Names() {
+					known = known || k == n
+				}
+				if !known {
+					return fail(cmd, ExitInput, "unknown policy %q%s (known: %s)", n, suggest.DidYouMean(n, policy.Names()), strings.Join(policy.Names(), ", "))
+				}
+				want[n] = true
+			}
+			printPolicies(cmd.OutOrStdout(), want)
+			return nil
+		},
+	}
+}
+
+// printPolicies lists the kinds and presets, only those in want when it
+// is not empty.
+func printPolicies(stdout io.Writer, want map[string]bool) {
+	show := func(n string) bool { return len(want) == 0 || want[n] }
 	for _, k := range policy.Kinds() {
+		if !show(k.Name) {
+			continue
+		}
 		std := ""
 		if k.Standard {
 			std = " (runs by default)"
@@ -328,10 +417,12 @@ func cmdPolicies(stdout io.Writer) int {
 		}
 	}
 	for _, p := range policy.Presets() {
+		if !show(p.Name) {
+			continue
+		}
 		fmt.Fprintf(stdout, "%s: preset of %s: %s\n", p.Name, p.Kind, p.Doc)
 		for _, k := range results.SortedKeys(p.Options) {
 			fmt.Fprintf(stdout, "    %s = %s\n", k, p.Options[k])
 		}
 	}
-	return ExitOK
 }

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,69 +10,113 @@ import (
 
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/sweep"
+	"github.com/spf13/cobra"
 )
 
-func cmdSweep(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	out := fs.String("o", "", "")
-	fs.StringVar(out, "out", "", "")
-	jobs := fs.Int("j", 0, "")
-	shard := fs.String("shard", "", "")
-	shardCount := fs.Int("shard-count", 0, "")
-	resume := fs.Bool("resume", false, "")
-	force := fs.Bool("force", false, "")
-	quiet := fs.Bool("q", false, "")
-	fs.BoolVar(quiet, "quiet", false, "")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			err = errors.New("give one sweep file")
-		}
-		fmt.Fprintf(stderr, "creditsim sweep: %v\n\n%s", err, usage)
-		return ExitInput
+func newSweep() *cobra.Command {
+	var (
+		out, shard           string
+		jobs, shardCount     int
+		resume, force, quiet bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sweep SWEEP.yaml",
+		Short: "run a parameter sweep",
+		Long: `Run a base scenario at many parameter values, each point with its
+replications, points in parallel on all cores. With --shard i/n (or a
+Slurm or Kubernetes array index), run a deterministic share; merge the
+shards with creditsim merge.`,
+		Example: `  creditsim sweep scenarios/sweeps/gpu-inflators.yaml
+  creditsim sweep my-sweep.yaml --shard 2/8 -o /shared/out`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := jobsFlag(cmd, jobs); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("shard-count") && shardCount < 1 {
+				return fail(cmd, ExitInput, "flag --shard-count: %d: must be at least 1", shardCount)
+			}
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			i, n, err := shardOf(shard, shardCount, os.Getenv)
+			if err != nil {
+				return fail(cmd, ExitInput, "%v", err)
+			}
+			sw, err := sweep.Load(args[0])
+			if err != nil {
+				return failPlain(cmd, ExitInput, err)
+			}
+			dir := out
+			if dir == "" {
+				dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
+			}
+			opts := sweep.Options{Out: dir, Jobs: jobs, Shard: i, Shards: n, Resume: resume, Force: force}
+			if !quiet {
+				opts.Log = stderr
+				what := fmt.Sprintf("%d points", len(sw.Points))
+				if n > 0 {
+					what += fmt.Sprintf(", shard %d of %d", i, n)
+				}
+				fmt.Fprintf(stderr, "sweep %s: %s x %d replications -> %s\n", sw.Spec.Name, what, sw.Points[0].Scenario.Replications, dir)
+			}
+			oc, err := sweep.Run(sw, opts)
+			if err != nil {
+				if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
+					return fail(cmd, ExitInput, "%v", err)
+				}
+				return fail(cmd, ExitRun, "%v", err)
+			}
+			if !quiet {
+				fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
+					sw.Spec.Name, oc.Ran, oc.Skipped, oc.Results, oc.Wall.Seconds(), float64(oc.Results)/oc.Wall.Seconds())
+				if oc.Final {
+					fmt.Fprintf(stdout, "wrote %s (sweep.csv, sweep.json, plots, points/)\n", dir)
+				} else {
+					fmt.Fprintf(stdout, "shard %d/%d done in %s; when every shard is done: creditsim merge %s\n", i, n, dir, dir)
+				}
+			}
+			return nil
+		},
 	}
-	i, n, err := shardOf(*shard, *shardCount, os.Getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "creditsim sweep: %v\n", err)
-		return ExitInput
+	f := cmd.Flags()
+	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/sweep-<name>)")
+	f.IntVarP(&jobs, "jobs", "j", 0, "cores (default: all)")
+	f.StringVar(&shard, "shard", "", "run shard i of n (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with --shard-count N or CREDITSIM_SHARD_COUNT")
+	f.IntVar(&shardCount, "shard-count", 0, "shards, with a Kubernetes completion index")
+	f.BoolVar(&resume, "resume", false, "skip points already done")
+	f.BoolVar(&force, "force", false, "start over (a shard reruns its own points)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}
+
+func newMerge() *cobra.Command {
+	var out string
+	var force, quiet bool
+	cmd := &cobra.Command{
+		Use:   "merge DIR...",
+		Short: "join a sharded sweep's folders",
+		Long:  "Join the folders of a sharded sweep into the output an unsharded sweep writes (into the first folder unless -o).",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, dirs []string) error {
+			if err := sweep.Merge(dirs, out, force); err != nil {
+				if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
+					return fail(cmd, ExitInput, "%v", err)
+				}
+				return fail(cmd, ExitRun, "%v", err)
+			}
+			if !quiet {
+				o := out
+				if o == "" {
+					o = dirs[0]
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "merged %d folder(s) into %s\n", len(dirs), o)
+			}
+			return nil
+		},
 	}
-	sw, err := sweep.Load(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return ExitInput
-	}
-	dir := *out
-	if dir == "" {
-		dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
-	}
-	opts := sweep.Options{Out: dir, Jobs: *jobs, Shard: i, Shards: n, Resume: *resume, Force: *force}
-	if !*quiet {
-		opts.Log = stderr
-		what := fmt.Sprintf("%d points", len(sw.Points))
-		if n > 0 {
-			what += fmt.Sprintf(", shard %d of %d", i, n)
-		}
-		fmt.Fprintf(stderr, "sweep %s: %s x %d replications -> %s\n", sw.Spec.Name, what, sw.Points[0].Scenario.Replications, dir)
-	}
-	oc, err := sweep.Run(sw, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "creditsim sweep: %v\n", err)
-		if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
-			return ExitInput
-		}
-		return ExitRun
-	}
-	if !*quiet {
-		fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
-			sw.Spec.Name, oc.Ran, oc.Skipped, oc.Results, oc.Wall.Seconds(), float64(oc.Results)/oc.Wall.Seconds())
-		if oc.Final {
-			fmt.Fprintf(stdout, "wrote %s (sweep.csv, sweep.json, plots, points/)\n", dir)
-		} else {
-			fmt.Fprintf(stdout, "shard %d/%d done in %s; when every shard is done: creditsim merge %s\n", i, n, dir, dir)
-		}
-	}
-	return ExitOK
+	cmd.Flags().StringVarP(&out, "out", "o", "", "output folder (default: the first folder)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing output folder")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
 }
 
 // shardOf returns the shard to run (0, 0: all): --shard i/n, else the
@@ -146,37 +188,4 @@ func shardOf(flagVal string, count int, env func(string) string) (int, int, erro
 		return 0, 0, errors.New("--shard-count goes with JOB_COMPLETION_INDEX; use --shard i/n otherwise")
 	}
 	return 0, 0, nil
-}
-
-func cmdMerge(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	out := fs.String("o", "", "")
-	fs.StringVar(out, "out", "", "")
-	force := fs.Bool("force", false, "")
-	quiet := fs.Bool("q", false, "")
-	fs.BoolVar(quiet, "quiet", false, "")
-	dirs, err := parseInterleaved(fs, args)
-	if err != nil || len(dirs) == 0 {
-		if err == nil {
-			err = errors.New("give the sweep folders to merge")
-		}
-		fmt.Fprintf(stderr, "creditsim merge: %v\n\n%s", err, usage)
-		return ExitInput
-	}
-	if err := sweep.Merge(dirs, *out, *force); err != nil {
-		fmt.Fprintf(stderr, "creditsim merge: %v\n", err)
-		if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
-			return ExitInput
-		}
-		return ExitRun
-	}
-	if !*quiet {
-		o := *out
-		if o == "" {
-			o = dirs[0]
-		}
-		fmt.Fprintf(stdout, "merged %d folder(s) into %s\n", len(dirs), o)
-	}
-	return ExitOK
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -27,8 +28,14 @@ type Options struct {
 	Out     string // output folder
 	Force   bool   // replace an existing output folder
 	Workers int    // parallel replications; 0 = GOMAXPROCS
-	// Progress, if set, is called with the fraction done (0..1).
-	Progress func(float64)
+	// Progress, if set, is called with the fraction of simulated time done
+	// over all replications (0..1) and how many replications are done.
+	Progress func(fraction float64, done, total int)
+	// CommandLine is recorded in run-info.json.
+	CommandLine []string
+	// Protect lists inputs the output folder must not hold (the
+	// scenario file): --force never replaces such a folder.
+	Protect []string
 	// NoPlots skips the PNG plots and report.html (sweeps, quick runs).
 	NoPlots bool
 	// Slots, if set, is shared by several runs (a sweep's points): a
@@ -69,6 +76,12 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Out != "" {
+		// The output place is checked before anything runs.
+		if err := results.CheckOutDir(opts.Out, opts.Force, opts.Protect...); err != nil {
+			return nil, err
+		}
+	}
 	win := Window(s)
 	if win.To <= win.From {
 		return nil, fmt.Errorf("nothing can be counted: warm-up (%gd) plus the longest delay bound leave no time before the end (%gd)",
@@ -88,11 +101,14 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		}
 		mu.Lock()
 		progress[r] = f
-		t := 0.0
+		t, done := 0.0, 0
 		for _, x := range progress {
 			t += x
+			if x >= 1 {
+				done++
+			}
 		}
-		opts.Progress(t / float64(len(progress)))
+		opts.Progress(t/float64(len(progress)), done, len(progress))
 		mu.Unlock()
 	}
 	jobs := make(chan int)
@@ -106,6 +122,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 					opts.Slots <- struct{}{}
 				}
 				outs[r], errs[r] = runOne(s, r, win, func(f float64) { report(r, f) })
+				report(r, 1)
 				if opts.Slots != nil {
 					<-opts.Slots
 				}
@@ -163,7 +180,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		oc.Wall = time.Since(start)
 		return oc, nil
 	}
-	dir, err := results.NewOutDir(opts.Out, opts.Force)
+	dir, err := results.NewOutDir(opts.Out, opts.Force, opts.Protect...)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +251,8 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		reps = append(reps, d.Seconds())
 	}
 	info["replication_wall_seconds"] = reps
+	info["command_line"] = opts.CommandLine
+	info["revision"] = Revision()
 	ij, _ := results.JSON(info)
 	write("run-info.json", ij)
 	if err != nil {
@@ -265,4 +284,29 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 		scales = append(scales, p.Scale())
 	}
 	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales}, nil
+}
+
+// Revision is the version-control revision the binary was built from
+// (with "+modified" for a dirty tree), "unknown" when not recorded.
+func Revision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown"
+	}
+	if dirty {
+		rev += "+modified"
+	}
+	return rev
 }
