@@ -79,6 +79,13 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 	add := func(file, title, caption string, p *plot.Plot, err error) error {
 		return addWith(render, file, title, caption, p, err)
 	}
+	if sp, err := ScorecardPlot(NewScorecard(s, names)); err != nil || sp != nil {
+		if err := add("scorecard.png", "Scorecard",
+			"Every policy (rows) on the scorecard's figures (columns): each cell is coloured by how far its value is from the figure's ideal, green at it, yellow at the bound (1.1 for neutralities and cheat ratios, 0.1 host-days per day for behaviours that do no work, 0.1 for host spread), red at three times past it; grey cells are calibration or undefined.",
+			sp, err); err != nil {
+			return nil, err
+		}
+	}
 	pts := hostPoints(cols, len(names))
 	p, err := hostBoxes(pts, names)
 	if err := add("host-neutrality.png", "Host neutrality",

@@ -73,7 +73,7 @@ func TestReport(t *testing.T) {
 			t.Errorf("%s is not in report.html", filepath.Base(p))
 		}
 	}
-	for _, must := range []string{"host-neutrality.png", "device-neutrality.png", "gd-efficiency.png",
+	for _, must := range []string{"scorecard.png", "host-neutrality.png", "device-neutrality.png", "gd-efficiency.png",
 		"cheat-resistance.png", "dynamics-v3pfc-boinc.png", "rac-v1peak.png"} {
 		if !refs[must] {
 			t.Errorf("no %s in the report", must)

@@ -1,0 +1,119 @@
+package results
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// badness is how far a scorecard value is from its ideal, in units of
+// its bound (1 = at the bound): neutralities by |log x| over log 1.1,
+// cheat ratios and the worst account by how far they exceed 1 the same
+// way, credit per day without work over its bound of 0.1, host spread
+// over 0.1. NaN for calibration and undefined values.
+func badness(c int, x float64) float64 {
+	if !defined(x) {
+		return math.NaN()
+	}
+	lb := math.Log(CheatBound)
+	switch c {
+	case ColDevice, ColProject:
+		if x <= 0 {
+			return math.Inf(1)
+		}
+		return math.Abs(math.Log(x)) / lb
+	case ColCheat, ColWorstAccount:
+		if x <= 0 {
+			return 0
+		}
+		return math.Max(0, math.Log(x)/lb)
+	case ColPerDay:
+		return x / PerDayBound
+	case ColHostCV:
+		return x / 0.1
+	}
+	return math.NaN()
+}
+
+// scoreShort are the scorecard's column names on the picture.
+var scoreShort = [NumScoreColumns]string{"host CV", "device", "project", "worst cheat", "per day\nno work", "worst\naccount", "honest G/D"}
+
+// ScorecardPlot draws the scorecard as one picture: a row per policy, a
+// column per scorecard figure, each cell coloured by how far its value
+// is from the ideal (green at it, yellow at the bound, red at three
+// times the bound and beyond; grey for calibration and undefined) and
+// labelled with the value. Nil for a summary without policies.
+func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
+	if len(sc.Rows) == 0 {
+		return nil, nil
+	}
+	nr := len(sc.Rows)
+	p := plot.New()
+	p.Title.Text = "Scorecard: every policy on the scorecard's figures (green = ideal, yellow = at the bound, red = 3 x past it)"
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	var cells plotter.XYLabels
+	var styles []text.Style
+	for c := 0; c < NumScoreColumns; c++ {
+		for i, r := range sc.Rows {
+			y := float64(nr - 1 - i) // first policy on top
+			b := badness(c, r.Values[c])
+			box, err := plotter.NewPolygon(plotter.XYs{{X: float64(c) - 0.48, Y: y - 0.45}, {X: float64(c) + 0.48, Y: y - 0.45},
+				{X: float64(c) + 0.48, Y: y + 0.45}, {X: float64(c) - 0.48, Y: y + 0.45}})
+			if err != nil {
+				return nil, err
+			}
+			box.Color = badnessColor(b)
+			box.LineStyle.Width = 0
+			p.Add(box)
+			label := FormatScore(r.Values[c])
+			if c == ColCheat && r.CheatKind != "" {
+				label += "\n" + r.CheatKind
+			}
+			if c == ColPerDay && r.PerDayKind != "" {
+				label += "\n" + r.PerDayKind
+			}
+			cells.XYs = append(cells.XYs, plotter.XY{X: float64(c), Y: y})
+			cells.Labels = append(cells.Labels, label)
+			styles = append(styles, text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, 8),
+				XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler})
+		}
+	}
+	labels, err := plotter.NewLabels(cells)
+	if err != nil {
+		return nil, err
+	}
+	labels.TextStyle = styles
+	p.Add(labels)
+	p.NominalX(scoreShort[:]...)
+	var names []string
+	for i := nr - 1; i >= 0; i-- {
+		names = append(names, sc.Rows[i].Policy)
+	}
+	p.NominalY(names...)
+	p.X.Min, p.X.Max = -0.5, float64(NumScoreColumns)-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(nr)-0.5
+	p.X.Tick.Label.Font.Size = vg.Points(10)
+	p.Y.Tick.Label.Font.Size = vg.Points(10)
+	return p, nil
+}
+
+// badnessColor is green at 0, yellow at 1 (the bound), red from 3 on;
+// light grey for NaN.
+func badnessColor(b float64) color.Color {
+	if math.IsNaN(b) {
+		return color.RGBA{R: 225, G: 225, B: 225, A: 255}
+	}
+	lerp := func(a, z uint8, t float64) uint8 { return uint8(float64(a) + (float64(z)-float64(a))*t) }
+	green, yellow, red := [3]uint8{120, 200, 120}, [3]uint8{250, 220, 90}, [3]uint8{230, 100, 90}
+	from, to, t := green, yellow, b
+	if b > 1 {
+		from, to, t = yellow, red, math.Min((b-1)/2, 1)
+	}
+	return color.RGBA{R: lerp(from[0], to[0], t), G: lerp(from[1], to[1], t), B: lerp(from[2], to[2], t), A: 255}
+}
