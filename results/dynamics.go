@@ -132,6 +132,9 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 	for _, p := range panels {
 		p.X.Min, p.X.Max = 0, last
 	}
+	if err := markDays(panels, c.win); err != nil {
+		return nil, err
+	}
 	return stack(panels)
 }
 

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
 )
 
@@ -152,7 +153,82 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Legend.Top = true
+	p.X.Tick.Marker = distinctTicks{}
+	p.Y.Tick.Marker = distinctTicks{}
 	return p
+}
+
+// distinctTicks are gonum's default ticks labelled with the fewest
+// significant digits that keep the labels apart ("0.99, 1, 1.01", not
+// "1, 1, 0.99"; "25", not "25.00").
+type distinctTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (distinctTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	big := math.Max(math.Abs(min), math.Abs(max))
+	format := func(v float64, digits int) string {
+		if big >= 1e-3 && big < 1e6 {
+			return strconv.FormatFloat(v, 'f', digits-1, 64) // decimals, no exponent
+		}
+		return strconv.FormatFloat(v, 'g', digits, 64)
+	}
+	for digits := 1; digits <= 9; digits++ {
+		seen := map[string]bool{}
+		ok := true
+		for i := range ts {
+			if ts[i].Label == "" {
+				continue
+			}
+			l := format(ts[i].Value, digits)
+			if seen[l] || math.Abs(ts[i].Value) > 0 && parse(l) == 0 {
+				ok = false
+				break
+			}
+			seen[l] = true
+		}
+		if ok {
+			for i := range ts {
+				if ts[i].Label != "" {
+					ts[i].Label = format(ts[i].Value, digits)
+				}
+			}
+			break
+		}
+	}
+	return ts
+}
+
+func parse(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// markDays draws, on day axes, where the warm-up ends (counting starts)
+// and where the server stops sending work, named in the first panel's
+// legend.
+func markDays(panels []*plot.Plot, win Window) error {
+	for i, p := range panels {
+		for j, m := range []struct {
+			day   float64
+			label string
+		}{{win.From / boinc.SecondsPerDay, "warm-up ends"}, {win.To / boinc.SecondsPerDay, "sending stops"}} {
+			if m.day <= p.X.Min || m.day >= p.X.Max {
+				continue
+			}
+			l, err := plotter.NewLine(plotter.XYs{{X: m.day, Y: p.Y.Min}, {X: m.day, Y: p.Y.Max}})
+			if err != nil {
+				return err
+			}
+			l.Color = color.Gray{Y: 110}
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(2 + 2*float64(j))}
+			p.Add(l)
+			if i == 0 {
+				p.Legend.Add(fmt.Sprintf("%s (day %g)", m.label, math.Round(m.day*10)/10), l)
+			}
+		}
+	}
+	return nil
 }
 
 func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
@@ -456,7 +532,10 @@ func racPlot(c *Collector, k int, name string) (*plot.Plot, error) {
 		}
 	}
 	p.X.Min, p.X.Max = 0, float64(c.days[len(c.days)-1].day)
-	headroom(p, len(sample))
+	if err := markDays([]*plot.Plot{p}, c.win); err != nil {
+		return nil, err
+	}
+	headroom(p, len(sample)+2)
 	return p, nil
 }
 
