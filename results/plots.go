@@ -231,13 +231,85 @@ func markDays(panels []*plot.Plot, win Window) error {
 	return nil
 }
 
+// gdRange is the robust range of per-host G/D the box plots draw on a
+// log axis: from the 1st to the 99th percentile of all values, widened
+// by half, within 0.001 to 1000 (a whole group far from the rest stays
+// in view; a lone absurd host does not squash the others). Values
+// outside are drawn at its edge and counted.
+type gdRange struct {
+	lo, hi float64
+	off    int
+}
+
+func newGDRange(pts [][]hostPoint) *gdRange {
+	var all []float64
+	for _, ps := range pts {
+		for _, h := range ps {
+			if h.gd > 0 {
+				all = append(all, h.gd)
+			}
+		}
+	}
+	r := &gdRange{lo: 0.5, hi: 2}
+	if len(all) == 0 {
+		return r
+	}
+	sort.Float64s(all)
+	p1, p99 := all[len(all)/100], all[(len(all)-1)*99/100]
+	r.lo = math.Max(1e-3, math.Min(r.lo, p1/1.5))
+	r.hi = math.Min(1e3, math.Max(r.hi, p99*1.5))
+	return r
+}
+
+// clamp puts v in the range, counting what it moves.
+func (r *gdRange) clamp(v float64) float64 {
+	if v < r.lo || v > r.hi {
+		r.off++
+		return math.Min(math.Max(v, r.lo), r.hi)
+	}
+	return v
+}
+
+// apply gives p the log axis, its ticks and the count of points off-scale.
+func (r *gdRange) apply(p *plot.Plot) {
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Min, p.Y.Max = r.lo, r.hi
+	p.Y.Tick.Marker = logTicks{}
+	p.Y.Label.Text += ", log scale"
+	if r.off > 0 {
+		p.Title.Text += fmt.Sprintf(" (%d hosts off-scale, drawn at the edge)", r.off)
+	}
+	p.X.Tick.Label.Rotation = math.Pi / 8
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+}
+
+// logTicks labels the decades of a log axis that spans one or more, and
+// a few readable values inside a narrower one.
+type logTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	if d := (decadeTicks{}).Ticks(min, max); len(d) >= 2 {
+		return d
+	}
+	var out []plot.Tick
+	for _, t := range (distinctTicks{}).Ticks(min, max) {
+		if t.Value > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
-	p := newPlot("Host neutrality: per-host G/D of honest hosts", "policy", "G/D (granted / deserved credit)")
+	p := newPlot("Host neutrality: per-host G/D of honest hosts", "", "G/D (granted / deserved credit)")
+	r := newGDRange(pts)
 	any := false
 	for k := range names {
 		var v plotter.Values
 		for _, h := range pts[k] {
-			v = append(v, h.gd)
+			v = append(v, r.clamp(h.gd))
 		}
 		if len(v) == 0 {
 			continue
@@ -254,6 +326,7 @@ func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p.NominalX(names...)
+	r.apply(p)
 	return p, nil
 }
 
@@ -268,14 +341,15 @@ func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	if !both {
 		return nil, nil
 	}
-	p := newPlot("Device neutrality: per-host G/D by device", "policy", "G/D (granted / deserved credit)")
+	p := newPlot("Device neutrality: per-host G/D by device", "", "G/D (granted / deserved credit)")
+	r := newGDRange(pts)
 	for c, label := range []string{"CPU hosts", "GPU hosts"} {
 		added := false
 		for k := range names {
 			var v plotter.Values
 			for _, h := range pts[k] {
 				if h.gpu == (c == 1) {
-					v = append(v, h.gd)
+					v = append(v, r.clamp(h.gd))
 				}
 			}
 			if len(v) == 0 {
@@ -295,7 +369,8 @@ func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 		}
 	}
 	p.NominalX(names...)
-	headroom(p, 2)
+	r.apply(p)
+	p.Y.Max *= 3 // room for the legend
 	return p, nil
 }
 
