@@ -107,8 +107,8 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 		return nil, err
 	}
 	p, err = projectBars(cols, names)
-	if err := add("project-neutrality.png", "Project neutrality",
-		"Credit per device-hour (elapsed x CPUs and GPUs used) per project and policy: equal bars mean project neutrality (the summary's figure is the max/min of per-project G/D).",
+	if err := addWith(renderSideLegend, "project-neutrality.png", "Project neutrality",
+		"Each project's G/D (granted over deserved credit of its counted results) per policy, log scale: a policy is project-neutral when its marks stand level across projects (the summary's figure is the largest over the smallest). Values beyond 0.01 to 1000 are drawn at the edge.",
 		p, err); err != nil {
 		return nil, err
 	}
@@ -412,35 +412,44 @@ func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
 	for i := range projNames {
 		projNames[i] = cols[0].sim.World().Projects[i].Name
 	}
-	p := newPlot("Project neutrality: credit per device-hour", "project", "credit per device-hour")
-	w := vg.Points(math.Max(4, 60/float64(len(names))))
+	p := newPlot("Project neutrality: G/D per project", "", "G/D (granted / deserved credit), log scale")
+	p.Y.Scale = plot.LogScale{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	step := 0.7 / float64(len(names))
 	for k, name := range names {
-		var v plotter.Values
+		var xy plotter.XYs
 		for pi := 0; pi < nproj; pi++ {
-			g, secs := 0.0, 0.0
+			g, d := 0.0, 0.0
 			for _, c := range cols {
-				pr := &c.projects[pi]
-				g += pr.g[k]
-				secs += pr.cpuSeconds + pr.gpuSeconds
+				g += c.projects[pi].g[k]
+				d += c.projects[pi].d
 			}
-			x := 0.0
-			if secs > 0 {
-				x = g / (secs / 3600)
+			if !(d > 0) || !(g > 0) {
+				continue
 			}
-			v = append(v, x)
+			y := math.Min(math.Max(g/d, cheatLow), cheatHigh)
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+			xy = append(xy, plotter.XY{X: float64(pi) + step*(float64(k)-float64(len(names)-1)/2), Y: y})
 		}
-		b, err := plotter.NewBarChart(v, w)
+		if len(xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xy)
 		if err != nil {
 			return nil, err
 		}
-		b.Color = seriesColor(k)
-		b.LineStyle.Width = 0
-		b.Offset = w * vg.Length(float64(k)-float64(len(names)-1)/2)
-		p.Add(b)
-		p.Legend.Add(name, b)
+		sc.GlyphStyle.Color = seriesColor(k)
+		sc.GlyphStyle.Shape = plotutil.Shape(k)
+		sc.GlyphStyle.Radius = vg.Points(4)
+		p.Add(sc)
+		p.Legend.Add(name, sc)
+	}
+	if math.IsInf(lo, 1) {
+		return nil, nil
 	}
 	p.NominalX(projNames...)
-	headroom(p, len(names))
+	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
+	p.Y.Tick.Marker = logTicks{}
 	return p, nil
 }
 
