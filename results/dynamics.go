@@ -147,6 +147,7 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 		return nil, nil
 	}
 	byHost := map[int]plotter.XYs{}
+	seen := map[int]bool{}
 	var hostOrder []int
 	var deserved plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -157,7 +158,8 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 	for i := 0; i < len(c.jobs); i += stride {
 		j := c.jobs[i]
 		g := c.jobG[i*c.npol+k]
-		if _, ok := byHost[j.host]; !ok {
+		if !seen[j.host] {
+			seen[j.host] = true
 			hostOrder = append(hostOrder, j.host)
 		}
 		day := j.t / boinc.SecondsPerDay
@@ -181,7 +183,7 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 	p := newPlot(title, "day", "credit (Cobblestones)")
 	if hi/lo > 30 {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	d, err := plotter.NewScatter(deserved)
 	if err != nil {

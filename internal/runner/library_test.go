@@ -3,7 +3,9 @@ package runner
 import (
 	"bytes"
 	"flag"
+	"image/png"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -78,7 +80,8 @@ func TestLibrary(t *testing.T) {
 
 // TestLibraryIntervals: no interval in any built-in's summary has a
 // negative bound for a figure that cannot be negative (ratios, spreads),
-// and every figure keeps its value per replication.
+// every figure keeps its value per replication, and every built-in's
+// plots render (each PNG decodes and report.html shows it).
 func TestLibraryIntervals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every built-in scenario")
@@ -90,9 +93,31 @@ func TestLibraryIntervals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oc, err := Run(s, Options{Workers: 1, NoPlots: true})
+			dir := filepath.Join(t.TempDir(), "out")
+			oc, err := Run(s, Options{Workers: 1, Out: dir})
 			if err != nil {
 				t.Fatal(err)
+			}
+			report, err := os.ReadFile(filepath.Join(dir, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+			if len(pngs) < 5 {
+				t.Errorf("only %d plots", len(pngs))
+			}
+			for _, f := range pngs {
+				r, err := os.Open(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := png.Decode(r); err != nil {
+					t.Errorf("%s: %v", filepath.Base(f), err)
+				}
+				r.Close()
+				if !bytes.Contains(report, []byte(`src="`+filepath.Base(f)+`"`)) {
+					t.Errorf("report.html does not show %s", filepath.Base(f))
+				}
 			}
 			for p, ps := range oc.Summary.Policies {
 				for k, ci := range ps.CI95 {
