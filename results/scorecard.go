@@ -285,3 +285,58 @@ func (sc *Scorecard) Text() string {
 	}
 	return b.String()
 }
+
+// WorstSummary folds several summaries (a sweep's points) into one whose
+// figures are each at its worst over them: neutralities and spreads
+// farthest from their ideal, cheat figures and the worst account at
+// their largest, honest G/D at its largest. Its scorecard says how each
+// policy fares anywhere in the sweep.
+func WorstSummary(sums []*Summary, names []string) *Summary {
+	out := &Summary{Policies: map[string]*PolicySummary{}}
+	if len(sums) > 0 {
+		out.Scenario, out.Replications = sums[0].Scenario, sums[0].Replications
+	}
+	for _, n := range names {
+		w := &PolicySummary{CheatRatio: map[string]Num{}, CheatCreditPerDay: map[string]Num{}}
+		first := true
+		pick := func(dst *Num, v Num, c int) {
+			if !defined(float64(v)) {
+				return
+			}
+			if !defined(float64(*dst)) || distance(c, float64(v)) > distance(c, float64(*dst)) {
+				*dst = v
+			}
+		}
+		for _, s := range sums {
+			ps := s.Policies[n]
+			if ps == nil {
+				continue
+			}
+			if first {
+				w.Scale = ps.Scale
+				w.HostNeutralityCV, w.DeviceNeutrality, w.ProjectNeutrality = Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
+				w.WorstAccountRatio, w.HonestRatio = Num(math.NaN()), Num(math.NaN())
+				first = false
+			}
+			pick(&w.HostNeutralityCV, ps.HostNeutralityCV, ColHostCV)
+			pick(&w.DeviceNeutrality, ps.DeviceNeutrality, ColDevice)
+			pick(&w.ProjectNeutrality, ps.ProjectNeutrality, ColProject)
+			pick(&w.WorstAccountRatio, ps.WorstAccountRatio, ColWorstAccount)
+			if h := float64(ps.HonestRatio); defined(h) && (!defined(float64(w.HonestRatio)) || h > float64(w.HonestRatio)) {
+				w.HonestRatio = ps.HonestRatio
+			}
+			for k, v := range ps.CheatRatio {
+				if old, ok := w.CheatRatio[k]; !ok || defined(float64(v)) && float64(v) > float64(old) {
+					w.CheatRatio[k] = v
+				}
+			}
+			for k, v := range ps.CheatCreditPerDay {
+				if old, ok := w.CheatCreditPerDay[k]; !ok || defined(float64(v)) && float64(v) > float64(old) {
+					w.CheatCreditPerDay[k] = v
+				}
+			}
+		}
+		out.Policies[n] = w
+	}
+	return out
+}

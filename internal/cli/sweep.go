@@ -10,6 +10,7 @@ import (
 
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/sweep"
+	"github.com/creditsim/creditsim/results"
 	"github.com/spf13/cobra"
 )
 
@@ -69,6 +70,11 @@ shards with creditsim merge.`,
 				fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
 					sw.Spec.Name, oc.Ran, oc.Skipped, oc.Results, oc.Wall.Seconds(), float64(oc.Results)/oc.Wall.Seconds())
 				if oc.Final {
+					if sums, names, err := sweep.Summaries(dir); err == nil && len(sums) > 0 {
+						fmt.Fprintf(stdout, "\nOver the sweep's %d points, each figure at its worst point:\n", len(sums))
+						fmt.Fprint(stdout, results.NewScorecard(results.WorstSummary(sums, names), names).Text())
+						fmt.Fprintln(stdout)
+					}
 					fmt.Fprintf(stdout, "wrote %s (sweep.csv, sweep.json, plots, points/)\n", dir)
 				} else {
 					fmt.Fprintf(stdout, "shard %d/%d done in %s; when every shard is done: creditsim merge %s\n", i, n, dir, dir)

@@ -377,3 +377,33 @@ func sweepReport(m *manifest, pts []pointData, plots []results.Plot, spec []byte
 	}
 	return r.HTML()
 }
+
+// Summaries reads back the summary of every point of a finished sweep in
+// dir, in the manifest's order, and the policy instance names, sorted.
+func Summaries(dir string) ([]*results.Summary, []string, error) {
+	man, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := parseManifest(man)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sums []*results.Summary
+	var names []string
+	for _, mp := range m.Points {
+		b, err := os.ReadFile(filepath.Join(dir, "points", mp.ID, "summary.json"))
+		if err != nil {
+			return nil, nil, err
+		}
+		s := &results.Summary{}
+		if err := json.Unmarshal(b, s); err != nil {
+			return nil, nil, fmt.Errorf("point %s: %v", mp.ID, err)
+		}
+		sums = append(sums, s)
+	}
+	if len(sums) > 0 {
+		names = results.SortedKeys(sums[0].Policies)
+	}
+	return sums, names, nil
+}
