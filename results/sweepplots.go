@@ -94,7 +94,7 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 	floor := math.Inf(-1)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 		floor = lo / 2
 	}
 	for k, s := range series {
@@ -135,8 +135,16 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		l.Dashes = plotutil.Dashes(k)
 		pts.Color = c
 		pts.Shape = plotutil.Shape(k)
+		name := s.Name
+		if j := sameAs(series, k); j >= 0 {
+			// Drawn over an identical series: say so, and draw it larger
+			// so that both stay visible.
+			name += " (= " + series[j].Name + ")"
+			pts.Radius = vg.Points(5)
+			l.Width = vg.Points(3)
+		}
 		p.Add(l, pts)
-		p.Legend.Add(s.Name, l, pts)
+		p.Legend.Add(name, l, pts)
 	}
 	if ref != 0 && (!logY || ref > 0) {
 		line := plotter.NewFunction(func(float64) float64 { return ref })
@@ -257,3 +265,19 @@ func render(p *plot.Plot) ([]byte, error) {
 
 // short formats v to 4 significant digits for labels on a plot.
 func short(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// sameAs is the index of an earlier series with the same means as series
+// k (within 1e-9 relative at every point), or -1.
+func sameAs(series []SweepSeries, k int) int {
+	for j := 0; j < k; j++ {
+		same := len(series[j].Mean) == len(series[k].Mean)
+		for i := 0; same && i < len(series[k].Mean); i++ {
+			a, b := series[j].Mean[i], series[k].Mean[i]
+			same = a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+		}
+		if same {
+			return j
+		}
+	}
+	return -1
+}
