@@ -2,7 +2,9 @@ package scenarios
 
 import (
 	"embed"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,7 +64,7 @@ func Open(arg string, overrides []string) (*Scenario, error) {
 	if arg == "" {
 		arg = DefaultName
 	}
-	if data, err := os.ReadFile(arg); err == nil {
+	if data, err := ReadInput(arg); err == nil {
 		return Load(arg, data, overrides)
 	} else if !os.IsNotExist(err) || strings.ContainsAny(arg, "/\\") || filepath.Ext(arg) != "" {
 		if b, ok := Builtin(arg); ok && os.IsNotExist(err) {
@@ -81,4 +83,35 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// MaxInputBytes is the largest scenario or sweep file read (a fixed
+// limit, the same on every machine).
+const MaxInputBytes = 4 << 20
+
+// ReadInput reads a scenario or sweep file: it must be a regular file
+// (not a device or a pipe, which could be endless or block) of at most
+// MaxInputBytes.
+func ReadInput(path string) ([]byte, error) {
+	// Stat first: opening a pipe would block until someone writes to it.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	if fi.Size() > MaxInputBytes {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB", MaxInputBytes>>20)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
+	if err == nil && len(b) > MaxInputBytes {
+		err = &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB", MaxInputBytes>>20)}
+	}
+	return b, err
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/creditsim/creditsim/boinc"
@@ -156,6 +157,8 @@ func (s *Scenario) Validate() []param.FieldError {
 	k := param.NewCheck()
 	if strings.TrimSpace(s.Name) == "" {
 		k.Fail("name", s.Name, "a scenario needs a name")
+	} else if reason := FileNameProblem(s.Name); reason != "" {
+		k.Fail("name", s.Name, reason+" (it names the default output folder)")
 	}
 	if s.Replications < 1 {
 		k.Fail("replications", s.Replications, "must be at least 1")
@@ -189,6 +192,9 @@ func (s *Scenario) Validate() []param.FieldError {
 		}
 		if seen[p.Name] {
 			pk.Fail("name", p.Name, "policy instance named twice")
+		}
+		if reason := FileNameProblem(p.Name); reason != "" {
+			pk.Fail("name", p.Name, reason+" (it names output files)")
 		}
 		seen[p.Name] = true
 		if _, err := policy.New(p.Spec()); err != nil {
@@ -251,4 +257,20 @@ func (s *Scenario) Validate() []param.FieldError {
 	jobs.Validate(k.Field("projects"), s.Projects, platforms)
 	s.Output.SampleHosts.Validate(k.Field("output"))
 	return k.Errors()
+}
+
+// safeName is the set of names that become file names.
+var safeName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+
+// FileNameProblem says why a name cannot become a file name ("" when it
+// can): letters, digits, '-', '_' and '.' only, no leading dot, at most
+// 64 characters.
+func FileNameProblem(name string) string {
+	switch {
+	case len(name) > 64:
+		return "longer than 64 characters"
+	case !safeName.MatchString(name):
+		return "may hold only letters, digits, '-', '_' and '.', and may not start with '.'"
+	}
+	return ""
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -140,7 +139,7 @@ func (p Point) ID() string { return fmt.Sprintf("p%04d", p.Index) }
 // Load reads and checks a sweep file: every point's scenario is built and
 // validated, so bad input is found before anything runs.
 func Load(file string) (*Sweep, error) {
-	data, err := os.ReadFile(file)
+	data, err := scenarios.ReadInput(file)
 	if err != nil {
 		return nil, &Error{File: file, Reason: err.Error()}
 	}
@@ -168,6 +167,9 @@ func Parse(file string, data []byte) (*Sweep, error) {
 	lines := keyLines(root.Content[0])
 	if spec.Name == "" {
 		spec.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	if reason := scenarios.FileNameProblem(spec.Name); reason != "" {
+		return nil, bad(lines["name"], "name", spec.Name, reason+" (it names the default output folder)")
 	}
 	if spec.Base == "" {
 		return nil, bad(0, "base", "", "missing: a built-in scenario name or a scenario file")
@@ -373,12 +375,19 @@ func (r *Range) expand() ([]string, error) {
 		return nil, errors.New("range takes step or count, not both")
 	case r.Count < 0:
 		return nil, fmt.Errorf("range count %d must be at least 1", r.Count)
+	case math.IsNaN(r.Step) || math.IsInf(r.Step, 0):
+		return nil, fmt.Errorf("range step %g must be a finite number", r.Step)
 	case r.Step != 0:
-		if (r.To-r.From)/r.Step < 0 {
+		steps := (r.To - r.From) / r.Step
+		if steps < 0 {
 			return nil, fmt.Errorf("range step %g goes away from to (%g) from from (%g)", r.Step, r.To, r.From)
 		}
+		// Counted in floating point first: a tiny step would overflow an int.
+		if steps > 100000 {
+			return nil, fmt.Errorf("range from %g to %g by %g has more than 100000 values", r.From, r.To, r.Step)
+		}
 		// Tolerate rounding: 0 to 0.2 by 0.05 has 5 values.
-		n = int(math.Floor((r.To-r.From)/r.Step+1e-9)) + 1
+		n = int(math.Floor(steps+1e-9)) + 1
 	case r.Count == 0:
 		return nil, errors.New("range needs step or count")
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -373,4 +374,22 @@ func TestGPUInflatorsClaim(t *testing.T) {
 		t.Errorf("v3pfc-boinc honest G/D %.3g with no inflators, %.3g with 20%%; want it to rise", h0, h1)
 	}
 	t.Logf("v3pfc-boinc honest G/D %.3g -> %.3g", h0, h1)
+}
+
+// TestRangeLimits: a step so small (or NaN) that the count would overflow
+// is an error, not a panic.
+func TestRangeLimits(t *testing.T) {
+	for _, r := range []Range{
+		{From: 0, To: 0.5, Step: 1e-300},
+		{From: 0, To: 0.5, Step: math.NaN()},
+		{From: 0, To: 0.5, Step: math.Inf(1)},
+		{From: 0, To: 1, Step: 1e-6},
+	} {
+		if v, err := r.expand(); err == nil {
+			t.Errorf("%+v: %d values, want an error", r, len(v))
+		}
+	}
+	if v, err := (&Range{From: 0, To: 0.2, Step: 0.05}).expand(); err != nil || len(v) != 5 {
+		t.Errorf("0 to 0.2 by 0.05: %v, %v", v, err)
+	}
 }
