@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -155,6 +157,7 @@ func (s *Scenario) LongestDelayBound() (seconds float64, field string) {
 // Validate checks the whole scenario and returns every problem found.
 func (s *Scenario) Validate() []param.FieldError {
 	k := param.NewCheck()
+	checkFinite(k, reflect.ValueOf(s).Elem(), "")
 	if strings.TrimSpace(s.Name) == "" {
 		k.Fail("name", s.Name, "a scenario needs a name")
 	} else if reason := FileNameProblem(s.Name); reason != "" {
@@ -255,6 +258,10 @@ func (s *Scenario) Validate() []param.FieldError {
 		platforms[p.Name] = true
 	}
 	jobs.Validate(k.Field("projects"), s.Projects, platforms)
+	if len(k.Errors()) == 0 {
+		// Only for input otherwise valid: it would repeat their errors.
+		s.checkReachable(k)
+	}
 	s.Output.SampleHosts.Validate(k.Field("output"))
 	return k.Errors()
 }
@@ -273,4 +280,93 @@ func FileNameProblem(name string) string {
 		return "may hold only letters, digits, '-', '_' and '.', and may not start with '.'"
 	}
 	return ""
+}
+
+// checkFinite reports every number of v (a scenario value) that is NaN or
+// infinite, by its YAML path, except an agent's claim, where .inf
+// deliberately tests a policy's sanity checks.
+func checkFinite(k param.Check, v reflect.Value, path string) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			checkFinite(k, v.Elem(), path)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name := strings.Split(f.Tag.Get("yaml"), ",")[0]
+			if name == "" || name == "-" {
+				continue
+			}
+			if name == "claim" && strings.Contains(path, "agents[") {
+				continue
+			}
+			checkFinite(k, v.Field(i), join(path, name))
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			checkFinite(k, v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		}
+	case reflect.Map:
+		for _, key := range v.MapKeys() {
+			checkFinite(k, v.MapIndex(key), join(path, fmt.Sprint(key.Interface())))
+		}
+	case reflect.Float32, reflect.Float64:
+		if x := v.Float(); math.IsNaN(x) || math.IsInf(x, 0) {
+			parent, field := path, path
+			if i := strings.LastIndex(path, "."); i >= 0 {
+				parent, field = path[:i], path[i+1:]
+			} else {
+				parent = ""
+			}
+			c := k
+			if parent != "" {
+				c = k.Field(parent)
+			}
+			text := ".nan" // as YAML writes it
+			if math.IsInf(x, 1) {
+				text = ".inf"
+			} else if math.IsInf(x, -1) {
+				text = "-.inf"
+			}
+			c.Fail(field, param.Raw(text), "must be a finite number")
+		}
+	}
+}
+
+// checkReachable fails an app no host can ever run: none of its versions
+// is for a platform hosts have, on a device they have, released before
+// the end.
+func (s *Scenario) checkReachable(k param.Check) {
+	platform := map[string]bool{}
+	for _, p := range s.Hosts.Platforms {
+		platform[p.Name] = platform[p.Name] || p.Share > 0
+	}
+	vendor := map[string]bool{}
+	if s.Hosts.GPU.Share > 0 {
+		for _, v := range s.Hosts.GPU.Vendors {
+			vendor[v.Vendor] = vendor[v.Vendor] || v.Share > 0
+		}
+	}
+	for pi, p := range s.Projects {
+		for ai, a := range p.Apps {
+			ok := false
+			for _, v := range a.Versions {
+				res := v.Resource
+				if res == "" {
+					res = "cpu"
+				}
+				ok = ok || platform[v.Platform] && (res == "cpu" || vendor[res]) &&
+					float64(v.Release) < float64(s.Duration) && (!v.Anonymous || v.AnonymousShare > 0)
+			}
+			if !ok && len(a.Versions) > 0 {
+				k.Field("projects").Index(pi).Field("apps").Index(ai).Fail("versions", param.Raw(a.Name),
+					"no host can run any version of this app (no host has its platform and device, or it is released after the end)")
+			}
+		}
+	}
 }

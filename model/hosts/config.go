@@ -3,6 +3,7 @@ package hosts
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/creditsim/creditsim/boinc"
@@ -172,6 +173,7 @@ func (c *Config) Validate(k param.Check) {
 			}
 			gpu.Field("vendors").Index(i).NonNegative("share", v.Share)
 		}
+		atMostOne(gpu, "vendors", len(c.GPU.Vendors), func(i int) float64 { return c.GPU.Vendors[i].Share })
 		checkPositiveDist(gpu.Field("count"), c.GPU.Count)
 		checkPositiveDist(gpu.Field("peak_ratio"), c.GPU.PeakRatio)
 	}
@@ -190,6 +192,7 @@ func (c *Config) Validate(k param.Check) {
 		seen[p.Name] = true
 		pk.NonNegative("share", p.Share)
 	}
+	atMostOne(k, "platforms", len(c.Platforms), func(i int) float64 { return c.Platforms[i].Share })
 	a := k.Field("availability")
 	switch c.Availability.Model {
 	case "always":
@@ -264,4 +267,15 @@ func rangeValue(lo, hi float64) any {
 		return lo
 	}
 	return param.Raw(fmt.Sprintf("%g..%g", lo, hi))
+}
+
+// atMostOne fails a group of shares whose total is above 1.
+func atMostOne(k param.Check, field string, n int, share func(int) float64) {
+	total := 0.0
+	for i := 0; i < n; i++ {
+		total += share(i)
+	}
+	if total > 1+1e-9 {
+		k.Fail(field, param.Raw(strconv.FormatFloat(total, 'g', 6, 64)), "shares add up to more than 1")
+	}
 }

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/creditsim/creditsim/boinc"
@@ -165,6 +166,9 @@ func (a *App) validate(k param.Check, platforms map[string]bool) {
 	}
 	if len(a.SizeClasses) > 0 && !(share > 0) {
 		k.Fail("size_classes", share, "shares must not all be 0")
+	}
+	if share > 1+1e-9 {
+		k.Fail("size_classes", param.Raw(strconv.FormatFloat(share, 'g', 6, 64)), "shares add up to more than 1")
 	}
 	if !(a.BoundFactor >= 1) {
 		k.Fail("bound_factor", a.BoundFactor, "must be at least 1 (rsc_fpops_bound >= rsc_fpops_est)")
