@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -79,6 +80,12 @@ func Load(file string, data []byte, overrides []string) (*Scenario, error) {
 	}
 	if root.Kind == 0 {
 		root = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
+	}
+	// One document: a second would otherwise be silently ignored.
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first, second yaml.Node
+	if dec.Decode(&first) == nil && dec.Decode(&second) == nil {
+		return nil, Errors{{File: file, Line: second.Line, Reason: "a scenario file holds one YAML document; a second one starts here"}}
 	}
 	doc := root.Content[0]
 	if doc.Kind != yaml.MappingNode {
@@ -284,6 +291,14 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 	default:
 		if n.Kind != yaml.ScalarNode {
 			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Set: l.sets[path], Reason: "expected a single value, not a list or mapping"})
+			return
+		}
+		switch t.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			if n.ShortTag() != "!!int" {
+				l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a whole number"})
+			}
 		}
 	}
 }

@@ -268,14 +268,14 @@ combine: zip
 parameters:
   - path: hosts.initial
     range: {from: 100, to: 300, count: 3}
-  - path: hosts.teams
-    range: {from: 1, to: 1.2, step: 0.1}
+  - path: hosts.team_share
+    range: {from: 0.1, to: 0.3, step: 0.1}
 `)
 	var got []string
 	for _, p := range sw.Points {
 		got = append(got, strings.Join(p.Values, " "))
 	}
-	if want := "100 1|200 1.1|300 1.2"; strings.Join(got, "|") != want {
+	if want := "100 0.1|200 0.2|300 0.3"; strings.Join(got, "|") != want {
 		t.Errorf("points %q, want %q", strings.Join(got, "|"), want)
 	}
 }
