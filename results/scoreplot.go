@@ -5,11 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // badness is how far a scorecard value is from its ideal, in units of
@@ -58,7 +55,7 @@ func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
 	p.Title.Text = "Scorecard: every policy on the scorecard's figures (green = ideal, yellow = at the bound, red = 3 x past it)"
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	var cells plotter.XYLabels
-	var styles []text.Style
+	var inks []color.Color
 	for c := 0; c < NumScoreColumns; c++ {
 		for i, r := range sc.Rows {
 			y := float64(nr - 1 - i) // first policy on top
@@ -80,15 +77,13 @@ func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
 			}
 			cells.XYs = append(cells.XYs, plotter.XY{X: float64(c), Y: y})
 			cells.Labels = append(cells.Labels, label)
-			styles = append(styles, text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, 8),
-				XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler})
+			inks = append(inks, color.Black)
 		}
 	}
-	labels, err := plotter.NewLabels(cells)
+	labels, err := centredLabels(cells, inks, 8)
 	if err != nil {
 		return nil, err
 	}
-	labels.TextStyle = styles
 	p.Add(labels)
 	p.NominalX(scoreShort[:]...)
 	var names []string

@@ -218,7 +218,7 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 	// Each cell carries its value: colours alone exaggerate small
 	// differences, since the palette spans whatever range there is.
 	var cells plotter.XYLabels
-	var styles []text.Style
+	var inks []color.Color
 	for i, col := range z {
 		for j, v := range col {
 			label, ink := "undefined", color.Color(color.Black)
@@ -230,15 +230,13 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 			}
 			cells.XYs = append(cells.XYs, plotter.XY{X: float64(i), Y: float64(j)})
 			cells.Labels = append(cells.Labels, label)
-			styles = append(styles, text.Style{Color: ink, Font: font.From(plot.DefaultFont, 11),
-				XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler})
+			inks = append(inks, ink)
 		}
 	}
-	labels, err := plotter.NewLabels(cells)
+	labels, err := centredLabels(cells, inks, 11)
 	if err != nil {
 		return nil, err
 	}
-	labels.TextStyle = styles
 	p.Add(labels)
 	p.NominalX(xs...)
 	p.NominalY(ys...)
@@ -280,4 +278,18 @@ func sameAs(series []SweepSeries, k int) int {
 		}
 	}
 	return -1
+}
+
+// centredLabels writes each cell's label centred on its point, in its
+// ink and at size points.
+func centredLabels(cells plotter.XYLabels, inks []color.Color, size float64) (*plotter.Labels, error) {
+	labels, err := plotter.NewLabels(cells)
+	if err != nil {
+		return nil, err
+	}
+	for i := range labels.TextStyle {
+		labels.TextStyle[i] = text.Style{Color: inks[i], Font: font.From(plot.DefaultFont, vg.Length(size)),
+			XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler}
+	}
+	return labels, nil
 }
