@@ -6,10 +6,38 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // ErrOutputExists: the output folder exists and --force was not given.
 var ErrOutputExists = errors.New("output folder exists and creditsim did not write it (use --force to replace it)")
+
+// pending holds the temporary folders being written, so that a signal
+// handler can remove them (RemovePending) before the process exits.
+var pending = struct {
+	sync.Mutex
+	dirs map[string]bool
+}{dirs: map[string]bool{}}
+
+// RemovePending removes every temporary folder still being written.
+func RemovePending() {
+	pending.Lock()
+	defer pending.Unlock()
+	for d := range pending.dirs {
+		os.RemoveAll(d)
+		delete(pending.dirs, d)
+	}
+}
+
+func track(dir string, on bool) {
+	pending.Lock()
+	defer pending.Unlock()
+	if on {
+		pending.dirs[dir] = true
+	} else {
+		delete(pending.dirs, dir)
+	}
+}
 
 // OutDir writes a run's files into a temporary folder beside the target
 // and moves it into place only when Commit is called, so a failed run
@@ -34,12 +62,21 @@ func NewOutDir(dir string, force bool, protect ...string) (*OutDir, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	prefix := "." + filepath.Base(dir) + ".tmp-"
+	// A killed run's temporary folder for the same place is stale.
+	if stale, err := filepath.Glob(filepath.Join(parent, prefix+"*")); err == nil {
+		for _, d := range stale {
+			os.RemoveAll(d)
+		}
+	}
+	tmp, err := os.MkdirTemp(parent, prefix)
 	if err != nil {
 		return nil, err
 	}
+	track(tmp, true)
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		os.RemoveAll(tmp)
+		track(tmp, false)
 		return nil, err
 	}
 	return &OutDir{final: dir, tmp: tmp}, nil
@@ -106,11 +143,16 @@ func (o *OutDir) Commit() error {
 	if err := os.RemoveAll(o.final); err != nil {
 		return err
 	}
-	return os.Rename(o.tmp, o.final)
+	err := os.Rename(o.tmp, o.final)
+	track(o.tmp, false)
+	return err
 }
 
 // Abort removes what was written.
-func (o *OutDir) Abort() { os.RemoveAll(o.tmp) }
+func (o *OutDir) Abort() {
+	os.RemoveAll(o.tmp)
+	track(o.tmp, false)
+}
 
 // WriteFileAtomic writes a single file through a temporary name.
 func WriteFileAtomic(path string, data []byte) error {

@@ -19,5 +19,6 @@ import (
 )
 
 func main() {
+	cli.HandleSignals()
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

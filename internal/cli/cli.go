@@ -12,10 +12,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -55,6 +57,24 @@ func fail(cmd *cobra.Command, code int, format string, a ...any) error {
 func failPlain(cmd *cobra.Command, code int, err error) error {
 	fmt.Fprintln(cmd.ErrOrStderr(), err)
 	return &exitError{code}
+}
+
+// HandleSignals makes SIGINT and SIGTERM stop the process cleanly:
+// temporary output folders are removed and the exit status is 128 plus
+// the signal's number (130, 143), as shells report.
+func HandleSignals() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-c
+		results.RemovePending()
+		fmt.Fprintf(os.Stderr, "\ncreditsim: %v: stopped; nothing half-written is left\n", sig)
+		code := 130
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
 }
 
 // Main runs the command line and returns the exit status.

@@ -9,7 +9,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"creditsim": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"creditsim": func() { HandleSignals(); os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 
