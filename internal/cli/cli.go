@@ -159,6 +159,7 @@ func newRun(argv []string) *cobra.Command {
 		sets           []string
 		force, noPlots bool
 		quiet, quick   bool
+		maxResults     float64
 	)
 	cmd := &cobra.Command{
 		Use:   "run [FILE|NAME]",
@@ -207,6 +208,9 @@ report.html to the output folder, and prints the scorecard.`,
 			if err != nil {
 				return failPlain(cmd, ExitInput, err)
 			}
+			if err := s.CheckScale(maxResults); err != nil {
+				return fail(cmd, ExitInput, "%v", err)
+			}
 			dir := out
 			if dir == "" {
 				dir = filepath.Join("out", s.Name)
@@ -249,6 +253,7 @@ report.html to the output folder, and prints the scorecard.`,
 	f.IntVarP(&workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&quick, "quick", false, "a first look: 300 hosts, one replication")
+	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	return cmd
 }
 

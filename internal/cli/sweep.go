@@ -11,6 +11,7 @@ import (
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/sweep"
 	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
 	"github.com/spf13/cobra"
 )
 
@@ -19,6 +20,7 @@ func newSweep() *cobra.Command {
 		out, shard           string
 		jobs, shardCount     int
 		resume, force, quiet bool
+		maxResults           float64
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep SWEEP.yaml",
@@ -45,6 +47,11 @@ shards with creditsim merge.`,
 			sw, err := sweep.Load(args[0])
 			if err != nil {
 				return failPlain(cmd, ExitInput, err)
+			}
+			for _, pt := range sw.Points {
+				if err := pt.Scenario.CheckScale(maxResults); err != nil {
+					return fail(cmd, ExitInput, "point %s: %v", pt.ID(), err)
+				}
 			}
 			dir := out
 			if dir == "" {
@@ -91,6 +98,7 @@ shards with creditsim merge.`,
 	f.BoolVar(&resume, "resume", false, "skip points already done")
 	f.BoolVar(&force, "force", false, "start over (a shard reruns its own points)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a point estimated to send more results than this")
 	return cmd
 }
 

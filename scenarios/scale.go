@@ -1,0 +1,79 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/creditsim/creditsim/boinc"
+)
+
+// DefaultMaxResults is the largest world run without raising the limit:
+// estimated results over all replications. It is well above a 100,000
+// host project simulated for a year (about 1.4e9 results at the
+// baseline's 38 results per host-day), and the same on every machine.
+const DefaultMaxResults = 1e10
+
+// EstimateResults estimates the results a run sends: host-days (hosts
+// present from the start plus arrivals, for the whole run) x the jobs a
+// host does in a day (its cores at the CPU versions' mean efficiency,
+// plus its GPUs at the GPU versions', on the apps' mean job size) x
+// replications x the largest target_nresults. It ignores downtime and
+// departures, so it errs high; it is meant to catch worlds that cannot
+// finish, not to predict.
+func (s *Scenario) EstimateResults() float64 {
+	days := float64(s.Duration) / boinc.SecondsPerDay
+	hostDays := (float64(s.Hosts.Initial) + s.Hosts.ArrivalsPerDay*days) * days
+	cores := s.Hosts.CPU.Cores.MeanValue()
+	whet := s.Hosts.CPU.WhetstoneGFLOPS.MeanValue() * 1e9
+	var effCPU, effGPU, nCPU, nGPU float64
+	var jobFlops, weights float64
+	maxTarget := 1
+	for _, p := range s.Projects {
+		for _, a := range p.Apps {
+			mean, shares := 0.0, 0.0
+			for _, c := range a.SizeClasses {
+				mean += c.Share * c.Factor
+				shares += c.Share
+			}
+			size := a.RscFpopsEst
+			if shares > 0 {
+				size *= mean / shares
+			}
+			jobFlops += a.Weight * size
+			weights += a.Weight
+			maxTarget = max(maxTarget, a.TargetNResults)
+			for _, v := range a.Versions {
+				if v.Resource == "" || v.Resource == "cpu" {
+					effCPU, nCPU = effCPU+v.Efficiency.MeanValue(), nCPU+1
+				} else {
+					effGPU, nGPU = effGPU+v.Efficiency.MeanValue(), nGPU+1
+				}
+			}
+		}
+	}
+	if !(weights > 0) || !(jobFlops > 0) {
+		return math.Inf(1)
+	}
+	flops := 0.0
+	if nCPU > 0 {
+		flops += cores * whet * effCPU / nCPU
+	}
+	if nGPU > 0 && s.Hosts.GPU.Share > 0 {
+		flops += s.Hosts.GPU.Share * s.Hosts.GPU.Count.MeanValue() * s.Hosts.GPU.PeakRatio.MeanValue() * cores * whet * effGPU / nGPU
+	}
+	perHostDay := flops * boinc.SecondsPerDay / (jobFlops / weights)
+	return hostDays * perHostDay * float64(s.Replications) * float64(maxTarget)
+}
+
+// CheckScale refuses a world whose estimated results exceed limit,
+// saying the estimate and how to raise the limit.
+func (s *Scenario) CheckScale(limit float64) error {
+	if n := s.EstimateResults(); !(n <= limit) {
+		about := fmt.Sprintf("about %.3g", n)
+		if math.IsInf(n, 0) || math.IsNaN(n) {
+			about = "an unbounded number of"
+		}
+		return fmt.Errorf("%s: the run would send %s results (estimated from its hosts, days, speeds and job sizes), above the limit of %.3g; if that is intended, raise it with --max-results", s.Name, about, limit)
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package scenarios
+
+import "testing"
+
+// TestEstimateResults: every built-in is well inside the default limit;
+// the absurd worlds that used to run forever are outside it.
+func TestEstimateResults(t *testing.T) {
+	for _, n := range Names() {
+		s, err := Open(n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := s.EstimateResults(); !(e < DefaultMaxResults/10) {
+			t.Errorf("%s: estimate %.3g, want well under the limit %.3g", n, e, DefaultMaxResults)
+		}
+		t.Logf("%s: about %.3g results", n, s.EstimateResults())
+	}
+	for _, set := range []string{"hosts.initial=1000000000", "duration=3650000d", "hosts.cpu.cores=1000000000",
+		"projects[0].apps[0].rsc_fpops_est=1e-300", "hosts.cpu.whetstone_gflops=1e300"} {
+		s, err := Open("baseline", []string{set})
+		if err != nil {
+			t.Fatalf("%s: %v", set, err)
+		}
+		if err := s.CheckScale(DefaultMaxResults); err == nil {
+			t.Errorf("%s: accepted (estimate %.3g)", set, s.EstimateResults())
+		}
+	}
+	// A realistic large project: 100,000 hosts for a year, one replication.
+	s, err := Open("baseline", []string{"hosts.initial=100000", "duration=365d", "replications=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckScale(DefaultMaxResults); err != nil {
+		t.Error(err)
+	}
+}
