@@ -128,7 +128,7 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 				Caption: "Replication 1 day by day, in panels: the policy's scales and calibration factors (Scale(V) per version; 1 = unscaled); CreditNew's averages PFC/E(J) per version and min_avg_pfc per app; the sample hosts' Scale(H) once host scaling applies; and every valid job of the sample hosts, its granted credit (coloured) beside its deserved credit D (grey). Flat lines mean the scales have settled; coloured dots on the grey ones mean G = D."})
 		}
 		p, err = racPlot(cols[0], k, name)
-		if err := add("rac-"+name+".png", "RAC: "+name,
+		if err := addWith(renderSideLegend, "rac-"+name+".png", "RAC: "+name,
 			"Recent average credit of the sample hosts of replication 1, converted to GFLOPS at the policy's scale (RAC / scale), against each host's true average GFLOPS over the counted window (dashed). RAC tracks true speed when the lines meet.",
 			p, err); err != nil {
 			return nil, err
@@ -293,13 +293,21 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	if d := (decadeTicks{}).Ticks(min, max); len(d) >= 2 {
 		return d
 	}
-	var out []plot.Tick
-	for _, t := range (distinctTicks{}).Ticks(min, max) {
-		if t.Value > 0 {
-			out = append(out, t)
+	// A narrow range: 1-2-5 steps, or finer when they give too few.
+	for _, ms := range [][]float64{{1, 2, 5}, {1, 1.5, 2, 3, 5, 7}, {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}} {
+		var out []plot.Tick
+		for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+			for _, m := range ms {
+				if v := m * math.Pow(10, e); v >= min && v <= max {
+					out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 4, 64)})
+				}
+			}
+		}
+		if len(out) >= 3 {
+			return out
 		}
 	}
-	return out
+	return (distinctTicks{}).Ticks(min, max)
 }
 
 func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
@@ -619,7 +627,6 @@ func racPlot(c *Collector, k int, name string) (*plot.Plot, error) {
 	if err := markDays([]*plot.Plot{p}, c.win); err != nil {
 		return nil, err
 	}
-	headroom(p, len(sample)+2)
 	return p, nil
 }
 

@@ -1,6 +1,6 @@
 package sim
 
-// The what the engine tells the observer about each result when its fate is final.
+// What the engine tells the observer about each result when its fate is final.
 
 import (
 	"github.com/creditsim/creditsim/policy"

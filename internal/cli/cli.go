@@ -178,6 +178,9 @@ report.html to the output folder, and prints the scorecard.`,
 			if err := jobsFlag(cmd, workers); err != nil {
 				return err
 			}
+			if !(maxResults > 0) {
+				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
+			}
 			arg := ""
 			if len(args) == 1 {
 				arg = args[0]

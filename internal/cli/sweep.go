@@ -36,6 +36,9 @@ shards with creditsim merge.`,
 			if err := jobsFlag(cmd, jobs); err != nil {
 				return err
 			}
+			if !(maxResults > 0) {
+				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
+			}
 			if cmd.Flags().Changed("shard-count") && shardCount < 1 {
 				return fail(cmd, ExitInput, "flag --shard-count: %d: must be at least 1", shardCount)
 			}
@@ -68,10 +71,7 @@ shards with creditsim merge.`,
 			}
 			oc, err := sweep.Run(sw, opts)
 			if err != nil {
-				if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				return fail(cmd, ExitRun, "%v", err)
+				return failSweep(cmd, err)
 			}
 			if !quiet {
 				fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
@@ -112,10 +112,7 @@ func newMerge() *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, dirs []string) error {
 			if err := sweep.Merge(dirs, out, force); err != nil {
-				if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				return fail(cmd, ExitRun, "%v", err)
+				return failSweep(cmd, err)
 			}
 			if !quiet {
 				o := out
@@ -202,4 +199,13 @@ func shardOf(flagVal string, count int, env func(string) string) (int, int, erro
 		return 0, 0, errors.New("--shard-count goes with JOB_COMPLETION_INDEX; use --shard i/n otherwise")
 	}
 	return 0, 0, nil
+}
+
+// failSweep prints a sweep or merge error: bad input (the sweep file, an
+// output folder refused) exits 2, anything else 1.
+func failSweep(cmd *cobra.Command, err error) error {
+	if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	return fail(cmd, ExitRun, "%v", err)
 }
