@@ -60,11 +60,11 @@ type projAcc struct {
 	gpuSeconds float64
 }
 
-// sampleJob is one valid job of a sample host.
-type sampleJob struct {
-	t    float64 // when its credit was granted
-	host int
-	d    float64 // deserved credit
+// SampleJob is one valid job of a sample host.
+type SampleJob struct {
+	T    float64 // when its credit was granted
+	Host int
+	D    float64 // deserved credit
 }
 
 // Collector observes one replication.
@@ -104,13 +104,13 @@ type Collector struct {
 	outcomes       [policy.NumOutcomes]int64
 	dAll, dNoReply float64
 	total          []float64
-	days           []dayRow
+	days           []DayRow
 	// Every valid job of the sample hosts, for the dynamics plots and
 	// sample-jobs.csv: sampleOf[host] is its place in SampleHosts (-1:
 	// not sampled); jobG holds npol credits per job.
 	sampleOf []int16
 	keepJobs bool
-	jobs     []sampleJob
+	jobs     []SampleJob
 	jobG     []float64
 	sim      *sim.Sim
 	final    bool
@@ -168,7 +168,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	// RAC figures weigh every result, counted or not, as RAC does.
 	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-r.Time)/policy.CreditHalfLife)
 	if c.keepJobs && c.sampleOf[v.HostID] >= 0 && v.ValidateState == policy.Valid {
-		c.jobs = append(c.jobs, sampleJob{t: r.Time, host: v.HostID, d: policy.FlopsToCredit(r.Flops, c.refScale)})
+		c.jobs = append(c.jobs, SampleJob{T: r.Time, Host: v.HostID, D: policy.FlopsToCredit(r.Flops, c.refScale)})
 		c.jobG = append(c.jobG, r.Granted...)
 	}
 	if v.SentTime < c.win.From || v.SentTime > c.win.To {
@@ -234,11 +234,12 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	}
 }
 
-type dayRow struct {
-	day    int
-	credit []float64   // per policy, granted that day
-	rac    [][]float64 // per policy, per sample host
-	gauges [][]policy.Gauge
+// DayRow is one day of the daily time series.
+type DayRow struct {
+	Day    int
+	Credit []float64   // per policy, granted that day
+	RAC    [][]float64 // per policy, per sample host
+	Gauges [][]policy.Gauge
 }
 
 // Day records the daily time series.
@@ -246,16 +247,16 @@ func (c *Collector) Day(d *sim.DayState) {
 	if d.Day%7 == 0 {
 		c.dropStaleFirsts(d.Time)
 	}
-	row := dayRow{day: d.Day}
+	row := DayRow{Day: d.Day}
 	sample := d.Sim.SampleHosts()
 	for p := 0; p < c.npol; p++ {
 		l := d.Sim.Ledger(p)
-		row.credit = append(row.credit, l.Day)
+		row.Credit = append(row.Credit, l.Day)
 		var rac []float64
 		for _, h := range sample {
 			rac = append(rac, l.Hosts[h].RAC.Decayed(d.Time, policy.CreditHalfLife))
 		}
-		row.rac = append(row.rac, rac)
+		row.RAC = append(row.RAC, rac)
 		var g []policy.Gauge
 		if gg, ok := d.Sim.Policies()[p].(policy.Gauger); ok {
 			g = gg.Gauges(nil)
@@ -269,7 +270,7 @@ func (c *Collector) Day(d *sim.DayState) {
 				}
 			}
 		}
-		row.gauges = append(row.gauges, g)
+		row.Gauges = append(row.Gauges, g)
 	}
 	c.days = append(c.days, row)
 	c.final = d.Final

@@ -21,124 +21,180 @@ const MinHostResults = 10
 // NaN means undefined.
 type Figures map[string]float64
 
-// PolicyFigures computes the figures of policy p (section 10 of the design).
-func (c *Collector) PolicyFigures(p int) Figures {
-	f := Figures{}
-	k := c.kinds[p]
-	honest := [2]sums{k[hosts.Honest][0], k[hosts.Honest][1]}
-	all := sums{honest[0].G + honest[1].G, honest[0].D + honest[1].D}
-	f["honest_ratio"] = all.ratio()
-	f["total_credit"] = c.total[p]
+// figureInputs is what the figures of one policy in one replication share.
+type figureInputs struct {
+	c      *Collector
+	p      int
+	honest [2]sums // honest accounts by device class
+	all    sums    // honest accounts
+	// Per honest host with at least MinHostResults: its G/D and mean
+	// efficiency (filled on first use).
+	gd, eff []float64
+	hostsOK bool
+}
 
-	// Device neutrality: pooled over apps that have both kinds of results.
+// honestHosts returns the per-host G/D and efficiency of honest hosts
+// with enough results.
+func (in *figureInputs) honestHosts() (gd, eff []float64) {
+	if !in.hostsOK {
+		c := in.c
+		for i := range c.hosts {
+			h := &c.hosts[i]
+			if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Behaviour.Kind != hosts.Honest {
+				continue
+			}
+			in.gd = append(in.gd, h.g[in.p]/h.d)
+			in.eff = append(in.eff, h.effSum/float64(h.n))
+		}
+		in.hostsOK = true
+	}
+	return in.gd, in.eff
+}
+
+// PolicyFigures computes the figures of policy p, as Registry declares
+// them (section 10 of the design).
+func (c *Collector) PolicyFigures(p int) Figures {
+	k := c.kinds[p]
+	in := &figureInputs{c: c, p: p, honest: [2]sums{k[hosts.Honest][0], k[hosts.Honest][1]}}
+	in.all = sums{in.honest[0].G + in.honest[1].G, in.honest[0].D + in.honest[1].D}
+	f := Figures{}
+	for _, fig := range Registry {
+		switch {
+		case fig.compute != nil:
+			f[fig.Name] = fig.compute(in)
+		case fig.computeFamily != nil:
+			fig.computeFamily(in, f)
+		}
+	}
+	return f
+}
+
+// deviceNeutrality pools apps that have both kinds of results.
+func deviceNeutrality(in *figureInputs) float64 {
 	var cpu, gpu sums
-	for _, a := range c.apps[p] {
+	for _, a := range in.c.apps[in.p] {
 		if a[0].D > 0 && a[1].D > 0 {
 			cpu.add(a[0].G, a[0].D)
 			gpu.add(a[1].G, a[1].D)
 		}
 	}
-	f["device_neutrality"] = math.NaN()
 	if cpu.D > 0 && gpu.D > 0 && cpu.G > 0 {
-		f["device_neutrality"] = gpu.ratio() / cpu.ratio()
+		return gpu.ratio() / cpu.ratio()
 	}
+	return math.NaN()
+}
 
-	// Host neutrality over honest hosts with enough results.
-	var gd, eff []float64
-	for i := range c.hosts {
-		h := &c.hosts[i]
-		if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Behaviour.Kind != hosts.Honest {
-			continue
-		}
-		gd = append(gd, h.g[p]/h.d)
-		eff = append(eff, h.effSum/float64(h.n))
+func hostCV(in *figureInputs) float64 {
+	gd, _ := in.honestHosts()
+	if len(gd) < 2 {
+		return math.NaN()
 	}
-	f["host_neutrality_cv"], f["host_neutrality_range"], f["host_gd_efficiency_slope"] = math.NaN(), math.NaN(), math.NaN()
-	if len(gd) >= 2 {
-		mean, sd := stat.MeanStdDev(gd, nil)
-		if mean > 0 {
-			f["host_neutrality_cv"] = sd / mean
-		}
-		s := append([]float64(nil), gd...)
-		sort.Float64s(s)
-		p5 := stat.Quantile(0.05, stat.Empirical, s, nil)
-		p95 := stat.Quantile(0.95, stat.Empirical, s, nil)
-		if p5 > 0 {
-			f["host_neutrality_range"] = p95 / p5
-		}
-		if stat.Variance(eff, nil) > 0 {
-			_, beta := stat.LinearRegression(eff, gd, nil, false)
-			f["host_gd_efficiency_slope"] = beta
-		}
+	mean, sd := stat.MeanStdDev(gd, nil)
+	if mean > 0 {
+		return sd / mean
 	}
+	return math.NaN()
+}
 
-	// Project neutrality: max/min of per-project ΣG/ΣD.
-	f["project_neutrality"] = math.NaN()
-	if len(c.projects) > 1 {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, pr := range c.projects {
-			if pr.d > 0 {
-				r := pr.g[p] / pr.d
-				lo, hi = math.Min(lo, r), math.Max(hi, r)
-			}
-		}
-		if lo > 0 && !math.IsInf(hi, 0) {
-			f["project_neutrality"] = hi / lo
+func hostRange(in *figureInputs) float64 {
+	gd, _ := in.honestHosts()
+	if len(gd) < 2 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), gd...)
+	sort.Float64s(s)
+	p5 := stat.Quantile(0.05, stat.Empirical, s, nil)
+	p95 := stat.Quantile(0.95, stat.Empirical, s, nil)
+	if p5 > 0 {
+		return p95 / p5
+	}
+	return math.NaN()
+}
+
+func hostSlope(in *figureInputs) float64 {
+	gd, eff := in.honestHosts()
+	if len(gd) < 2 || stat.Variance(eff, nil) <= 0 {
+		return math.NaN()
+	}
+	_, beta := stat.LinearRegression(eff, gd, nil, false)
+	return beta
+}
+
+// projectNeutrality is max/min of per-project ΣG/ΣD.
+func projectNeutrality(in *figureInputs) float64 {
+	if len(in.c.projects) <= 1 {
+		return math.NaN()
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pr := range in.c.projects {
+		if pr.d > 0 {
+			r := pr.g[in.p] / pr.d
+			lo, hi = math.Min(lo, r), math.Max(hi, r)
 		}
 	}
+	if lo > 0 && !math.IsInf(hi, 0) {
+		return hi / lo
+	}
+	return math.NaN()
+}
 
-	// Cheat ratio per agent kind: its ΣG over what honest accounts get for
-	// the same deserved credit on the same device classes.
+func failedBenchmarkRatio(in *figureInputs) float64 {
+	k := in.c.kinds[in.p][hosts.FailedBenchmark]
+	return sums{k[0].G + k[1].G, k[0].D + k[1].D}.ratio()
+}
+
+// honestRef is what honest accounts get for deserved credit d by device
+// class.
+func (in *figureInputs) honestRef(d [2]float64) float64 {
+	switch {
+	case d[0] == 0:
+		return d[1] * in.honest[1].ratio()
+	case d[1] == 0:
+		return d[0] * in.honest[0].ratio()
+	}
+	return d[0]*in.honest[0].ratio() + d[1]*in.honest[1].ratio()
+}
+
+// cheatFigures adds, per agent kind, its ΣG over what honest accounts get
+// for the same deserved credit on the same device classes; for a kind
+// with no deserved credit at all (fake results), its undeserved credit
+// per host-day relative to an honest host-day.
+func cheatFigures(in *figureInputs, f Figures) {
+	c := in.c
+	k := c.kinds[in.p]
 	for kind := hosts.Kind(1); int(kind) < hosts.NumKinds; kind++ {
 		if kind == hosts.FailedBenchmark {
-			// Neither honest nor a cheat: reported apart.
-			f["failed_benchmark_ratio"] = sums{k[kind][0].G + k[kind][1].G, k[kind][0].D + k[kind][1].D}.ratio()
-			continue
+			continue // neither honest nor a cheat: reported apart
 		}
 		g := k[kind][0].G + k[kind][1].G
-		ref := k[kind][0].D*honest[0].ratio() + k[kind][1].D*honest[1].ratio()
-		if k[kind][0].D == 0 {
-			ref = k[kind][1].D * honest[1].ratio()
-		} else if k[kind][1].D == 0 {
-			ref = k[kind][0].D * honest[0].ratio()
-		}
-		key := "cheat_ratio." + kind.String()
+		ref := in.honestRef([2]float64{k[kind][0].D, k[kind][1].D})
 		switch {
 		case k[kind][0].D+k[kind][1].D > 0 && ref > 0:
-			f[key] = g / ref
+			f["cheat_ratio."+kind.String()] = g / ref
 		case g > 0 || c.kindHostDays(kind) > 0:
-			// No deserved credit at all (fake results): undeserved credit
-			// per host-day relative to an honest host-day.
 			hd, honestDays := c.kindHostDays(kind), c.kindHostDays(hosts.Honest)
-			if hd > 0 && honestDays > 0 && all.G > 0 {
-				f["cheat_credit_per_day."+kind.String()] = (g / hd) / (all.G / honestDays)
+			if hd > 0 && honestDays > 0 && in.all.G > 0 {
+				f["cheat_credit_per_day."+kind.String()] = (g / hd) / (in.all.G / honestDays)
 			}
 		}
 	}
+}
 
-	c.moreFigures(p, f)
-
-	// Worst account relative to honest.
+// worstAccount is the largest account ratio to honest.
+func worstAccount(in *figureInputs) float64 {
 	worst := math.NaN()
-	for _, u := range c.users {
+	for _, u := range in.c.users {
 		if u.n < MinHostResults {
 			continue
 		}
-		ref := u.d[0]*honest[0].ratio() + u.d[1]*honest[1].ratio()
-		if u.d[0] == 0 {
-			ref = u.d[1] * honest[1].ratio()
-		} else if u.d[1] == 0 {
-			ref = u.d[0] * honest[0].ratio()
-		}
-		if ref > 0 {
-			r := u.g[p] / ref
+		if ref := in.honestRef(u.d); ref > 0 {
+			r := u.g[in.p] / ref
 			if math.IsNaN(worst) || r > worst {
 				worst = r
 			}
 		}
 	}
-	f["worst_account_ratio"] = worst
-	return f
+	return worst
 }
 
 // kindHostDays sums the days hosts of a kind were attached in the window.
@@ -156,13 +212,12 @@ func (c *Collector) kindHostDays(kind hosts.Kind) float64 {
 	return t
 }
 
-// moreFigures adds device neutrality per plan class, the cross-project
-// statistic, the credit spread of identical jobs, settle times and the
-// RAC readings.
-func (c *Collector) moreFigures(p int, f Figures) {
+// deviceByPlanClass adds device neutrality per plan class: the GPU
+// versions of a class over the CPU versions of the same apps, over apps
+// with both.
+func deviceByPlanClass(in *figureInputs, f Figures) {
+	c, p := in.c, in.p
 	w := c.sim.World()
-	// Device neutrality per plan class: the GPU versions of a class over
-	// the CPU versions of the same apps, over apps with both.
 	type pair struct{ cpu, gpu sums }
 	byClass := map[string]*pair{}
 	for ai := range w.Apps {
@@ -202,10 +257,14 @@ func (c *Collector) moreFigures(p int, f Figures) {
 			f["device_neutrality."+k] = b.gpu.ratio() / b.cpu.ratio()
 		}
 	}
+}
 
-	// The community's cross-project statistic: per pair of projects, the
-	// mean over hosts with CPU time in both of the ratio of their credit
-	// per CPU second.
+// crossProject adds the community's cross-project statistic: per pair of
+// projects, the mean over hosts with CPU time in both of the ratio of
+// their credit per CPU second.
+func crossProject(in *figureInputs, f Figures) {
+	c, p := in.c, in.p
+	w := c.sim.World()
 	for a := range w.Projects {
 		for b := a + 1; b < len(w.Projects); b++ {
 			sum, n := 0.0, 0
@@ -224,18 +283,23 @@ func (c *Collector) moreFigures(p int, f Figures) {
 			}
 		}
 	}
+}
 
-	f["credit_spread"] = math.NaN()
-	if c.spreadN > 0 {
-		f["credit_spread"] = c.spreadSum[p] / float64(c.spreadN)
+// creditSpread is the mean spread of identical jobs' credit.
+func creditSpread(in *figureInputs) float64 {
+	if in.c.spreadN > 0 {
+		return in.c.spreadSum[in.p] / float64(in.c.spreadN)
 	}
+	return math.NaN()
+}
 
-	// Settle times of the policy's internal series.
+// settleDays adds the settle times of the policy's internal series.
+func settleDays(in *figureInputs, f Figures) {
 	series := map[string][]float64{}
 	var days []float64
-	for _, d := range c.days {
-		days = append(days, float64(d.day))
-		for _, g := range d.gauges[p] {
+	for _, d := range in.c.days {
+		days = append(days, float64(d.Day))
+		for _, g := range d.Gauges[in.p] {
 			series[g.Name] = append(series[g.Name], g.Value)
 		}
 	}
@@ -245,10 +309,13 @@ func (c *Collector) moreFigures(p int, f Figures) {
 		}
 		f["settle_days."+name] = SettleDays(days, v, 0.05)
 	}
+}
 
-	// RAC readings: RAC / 100 and RAC / 200 against true GFLOPS under the
-	// same 7-day weighting, over honest hosts present at the end.
-	l := c.sim.Ledger(p)
+// racReadings adds RAC / 100 and RAC / 200 against true GFLOPS under the
+// same 7-day weighting, over honest hosts present at the end.
+func racReadings(in *figureInputs, f Figures) {
+	c := in.c
+	l := c.sim.Ledger(in.p)
 	for _, reading := range []float64{100, 200} {
 		sum, n := 0.0, 0
 		for i, h := range c.hostInfo {

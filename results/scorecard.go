@@ -22,11 +22,6 @@ type Scorecard struct {
 	Replications int
 }
 
-// PerDayBound is the scorecard's mark for kinds that do no real work
-// (their D is 0, so no ratio exists): earning more than a tenth of an
-// honest host-day per host-day for nothing.
-const PerDayBound = 0.1
-
 // Score columns, in the scorecard's order.
 const (
 	ColHostCV = iota
@@ -39,15 +34,30 @@ const (
 	NumScoreColumns
 )
 
-// ScoreColumns name the columns and their ideal values.
-var ScoreColumns = [NumScoreColumns]struct{ Group, Name, Ideal string }{
-	{"fairness", "host spread (CV)", "0"},
-	{"fairness", "device neutrality", "1"},
-	{"fairness", "project neutrality", "1"},
-	{"cheat resistance", "worst cheat ratio", "≤ 1"},
-	{"cheat resistance", "worst credit per host-day without work", "0"},
-	{"cheat resistance", "worst account", "≤ 1"},
-	{"calibration", "honest G/D", "scale-dependent"},
+// ScoreColumn is a scorecard column: its group, its heading, its short
+// name (terminal, picture) and the registered figure it shows (for a
+// family, its worst member).
+type ScoreColumn struct {
+	Group, Name, Short, Figure string
+}
+
+// Ideal is the column's ideal value as people read it.
+func (c ScoreColumn) Ideal() string {
+	if f := MustLookup(c.Figure); f.Ideal != "" {
+		return f.Ideal
+	}
+	return "scale-dependent"
+}
+
+// ScoreColumns are the scorecard's columns.
+var ScoreColumns = [NumScoreColumns]ScoreColumn{
+	{"fairness", "host spread (CV)", "host CV", "host_neutrality_cv"},
+	{"fairness", "device neutrality", "device", "device_neutrality"},
+	{"fairness", "project neutrality", "project", "project_neutrality"},
+	{"cheat resistance", "worst cheat ratio", "worst cheat", "cheat_ratio"},
+	{"cheat resistance", "worst credit per host-day without work", "per day (no work)", "cheat_credit_per_day"},
+	{"cheat resistance", "worst account", "worst account", "worst_account_ratio"},
+	{"calibration", "honest G/D", "honest G/D", "honest_ratio"},
 }
 
 // ScoreRow is one policy instance's scorecard row. Values are NaN where
@@ -66,21 +76,23 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 	for _, n := range names {
 		ps := s.Policies[n]
 		r := ScoreRow{Policy: n, Scale: float64(ps.Scale)}
-		r.Values[ColHostCV] = float64(ps.HostNeutralityCV)
-		r.Values[ColDevice] = float64(ps.DeviceNeutrality)
-		r.Values[ColProject] = float64(ps.ProjectNeutrality)
-		r.Values[ColCheat], r.CheatKind = worst(ps.CheatRatio)
-		r.Values[ColPerDay], r.PerDayKind = worst(ps.CheatCreditPerDay)
-		r.Values[ColWorstAccount] = float64(ps.WorstAccountRatio)
-		r.Values[ColHonest] = float64(ps.HonestRatio)
-		for _, c := range []int{ColDevice, ColProject} {
-			v := r.Values[c]
-			r.Flag[c] = defined(v) && (v < 1/CheatBound || v > CheatBound)
+		flat := ps.Flat()
+		for c, col := range ScoreColumns {
+			f := MustLookup(col.Figure)
+			if f.Family() {
+				var kind string
+				r.Values[c], kind = worst(*f.family(ps))
+				switch c {
+				case ColCheat:
+					r.CheatKind = kind
+				case ColPerDay:
+					r.PerDayKind = kind
+				}
+			} else {
+				r.Values[c] = float64(flat[col.Figure])
+			}
+			r.Flag[c] = f.Flagged(r.Values[c])
 		}
-		for _, c := range []int{ColCheat, ColWorstAccount} {
-			r.Flag[c] = defined(r.Values[c]) && r.Values[c] > CheatBound
-		}
-		r.Flag[ColPerDay] = defined(r.Values[ColPerDay]) && r.Values[ColPerDay] > PerDayBound
 		sc.Rows = append(sc.Rows, r)
 	}
 	for c := 0; c < NumScoreColumns; c++ {
@@ -99,13 +111,14 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 	return sc
 }
 
-func defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// Defined reports whether x is a value: neither NaN nor infinite.
+func Defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // worst is the largest value of a per-kind figure and its kind.
 func worst(m map[string]Num) (float64, string) {
 	v, kind := math.NaN(), ""
 	for _, k := range SortedKeys(m) {
-		if x := float64(m[k]); defined(x) && (math.IsNaN(v) || x > v) {
+		if x := float64(m[k]); Defined(x) && (math.IsNaN(v) || x > v) {
 			v, kind = x, k
 		}
 	}
@@ -113,27 +126,14 @@ func worst(m map[string]Num) (float64, string) {
 }
 
 // distance is how far a value is from its column's ideal (+Inf when
-// undefined): neutralities by |log x|, the others by the value itself
-// (lower is better).
-func distance(c int, x float64) float64 {
-	if !defined(x) {
-		return math.Inf(1)
-	}
-	switch c {
-	case ColDevice, ColProject:
-		if x <= 0 {
-			return math.Inf(1)
-		}
-		return math.Abs(math.Log(x))
-	}
-	return x
-}
+// undefined).
+func distance(c int, x float64) float64 { return MustLookup(ScoreColumns[c].Figure).Distance(x) }
 
 // fairness is a row's worst distance over the fairness columns it has.
 func fairness(r *ScoreRow) float64 {
 	d := math.Inf(-1)
 	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
-		if defined(r.Values[c]) {
+		if Defined(r.Values[c]) {
 			d = math.Max(d, distance(c, r.Values[c]))
 		}
 	}
@@ -154,7 +154,7 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 	r := &sc.Rows[best]
 	var parts []string
 	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
-		if defined(r.Values[c]) {
+		if Defined(r.Values[c]) {
 			parts = append(parts, ScoreColumns[c].Name+" "+FormatScore(r.Values[c]))
 		}
 	}
@@ -181,7 +181,7 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 			if v, ok := ps.CheatCreditPerDay[k]; ok {
 				x, perDay = float64(v), true
 			}
-			if !defined(x) {
+			if !Defined(x) {
 				continue
 			}
 			label := fmt.Sprintf("%s %s", row.Policy, FormatScore(x))
@@ -229,7 +229,7 @@ func names(labels []string) string {
 // FormatScore writes a scorecard value: 3 significant digits, "–" when
 // undefined.
 func FormatScore(x float64) string {
-	if !defined(x) {
+	if !Defined(x) {
 		return "–"
 	}
 	return fmt.Sprintf("%.3g", x)
@@ -241,7 +241,11 @@ func (sc *Scorecard) Text() string {
 	var b strings.Builder
 	b.WriteString("scorecard (* best in its column; ! a neutrality outside [1/1.1, 1.1], a cheat ratio above 1.1,\n")
 	b.WriteString("or more than a tenth of an honest host-day per day earned without work)\n")
-	head := []string{"policy", "host CV", "device", "project", "worst cheat", "per day (no work)", "worst account", "honest G/D", "scale"}
+	head := []string{"policy"}
+	for _, c := range ScoreColumns {
+		head = append(head, c.Short)
+	}
+	head = append(head, "scale")
 	rows := [][]string{head}
 	for i, r := range sc.Rows {
 		row := []string{r.Policy}
@@ -300,10 +304,10 @@ func WorstSummary(sums []*Summary, names []string) *Summary {
 		w := &PolicySummary{CheatRatio: map[string]Num{}, CheatCreditPerDay: map[string]Num{}}
 		first := true
 		pick := func(dst *Num, v Num, c int) {
-			if !defined(float64(v)) {
+			if !Defined(float64(v)) {
 				return
 			}
-			if !defined(float64(*dst)) || distance(c, float64(v)) > distance(c, float64(*dst)) {
+			if !Defined(float64(*dst)) || distance(c, float64(v)) > distance(c, float64(*dst)) {
 				*dst = v
 			}
 		}
@@ -322,16 +326,16 @@ func WorstSummary(sums []*Summary, names []string) *Summary {
 			pick(&w.DeviceNeutrality, ps.DeviceNeutrality, ColDevice)
 			pick(&w.ProjectNeutrality, ps.ProjectNeutrality, ColProject)
 			pick(&w.WorstAccountRatio, ps.WorstAccountRatio, ColWorstAccount)
-			if h := float64(ps.HonestRatio); defined(h) && (!defined(float64(w.HonestRatio)) || h > float64(w.HonestRatio)) {
+			if h := float64(ps.HonestRatio); Defined(h) && (!Defined(float64(w.HonestRatio)) || h > float64(w.HonestRatio)) {
 				w.HonestRatio = ps.HonestRatio
 			}
 			for k, v := range ps.CheatRatio {
-				if old, ok := w.CheatRatio[k]; !ok || defined(float64(v)) && float64(v) > float64(old) {
+				if old, ok := w.CheatRatio[k]; !ok || Defined(float64(v)) && float64(v) > float64(old) {
 					w.CheatRatio[k] = v
 				}
 			}
 			for k, v := range ps.CheatCreditPerDay {
-				if old, ok := w.CheatCreditPerDay[k]; !ok || defined(float64(v)) && float64(v) > float64(old) {
+				if old, ok := w.CheatCreditPerDay[k]; !ok || Defined(float64(v)) && float64(v) > float64(old) {
 					w.CheatCreditPerDay[k] = v
 				}
 			}

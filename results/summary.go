@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -115,18 +114,6 @@ type Aggregate struct {
 	Geometric, LowCut bool
 }
 
-// Additive reports whether a figure is summed or differenced in nature
-// (slopes, totals, days), summarised by the arithmetic mean; the others
-// are ratios or non-negative spreads, summarised by the geometric mean
-// (DESIGN section 10's replications rule).
-func Additive(name string) bool {
-	switch name {
-	case "scale", "host_gd_efficiency_slope", "total_credit":
-		return true
-	}
-	return strings.HasPrefix(name, "settle_days.")
-}
-
 // AggregateFigures combines per-replication figures, as DESIGN section 10
 // says: a ratio figure (not Additive) whose values are all positive by
 // the geometric mean with the interval exp(m ± t(0.975, n-1) s/√n) of
@@ -181,6 +168,8 @@ func aggregateValues(v []float64, ratio bool) Aggregate {
 		a.Mean, a.Geometric = math.Exp(m), true
 		if len(v) >= 2 {
 			a.Low, a.Hi = math.Exp(m-h), math.Exp(m+h)
+		} else {
+			a.Mean = v[0] // exactly, not exp(log x)
 		}
 		return a
 	}
@@ -222,45 +211,26 @@ func meanHalfWidth(v []float64) (mean, half float64) {
 // aggregated as AggregateFigures does, and each replication's values.
 func NewPolicySummary(scale float64, reps []Figures) *PolicySummary {
 	agg := AggregateFigures(reps)
-	get := func(k string) Num {
-		if a, ok := agg[k]; ok {
-			return Num(a.Mean)
+	ps := &PolicySummary{CI95: map[string][2]Num{}, PerReplication: map[string][]Num{}}
+	for _, f := range Registry {
+		switch {
+		case f.Family():
+			*f.family(ps) = map[string]Num{}
+		case f.Name == "scale":
+			ps.Scale = Num(scale)
+		default:
+			*f.scalar(ps) = Num(math.NaN())
 		}
-		return Num(math.NaN())
-	}
-	ps := &PolicySummary{
-		Scale:                       Num(scale),
-		DeviceNeutrality:            get("device_neutrality"),
-		HostNeutralityCV:            get("host_neutrality_cv"),
-		HostNeutralityRange:         get("host_neutrality_range"),
-		HostGDEfficiencySlope:       get("host_gd_efficiency_slope"),
-		ProjectNeutrality:           get("project_neutrality"),
-		HonestRatio:                 get("honest_ratio"),
-		FailedBenchmarkRatio:        get("failed_benchmark_ratio"),
-		WorstAccountRatio:           get("worst_account_ratio"),
-		TotalCredit:                 get("total_credit"),
-		CheatRatio:                  map[string]Num{},
-		CheatCreditPerDay:           map[string]Num{},
-		CI95:                        map[string][2]Num{},
-		PerReplication:              map[string][]Num{},
-		CreditSpread:                get("credit_spread"),
-		DeviceNeutralityByPlanClass: map[string]Num{},
-		CrossProject:                map[string]Num{},
-		SettleDays:                  map[string]Num{},
-		RACGFLOPS:                   map[string]Num{},
 	}
 	for k, a := range agg {
-		if rest, ok := strings.CutPrefix(k, "cheat_ratio."); ok {
-			ps.CheatRatio[rest] = Num(a.Mean)
-		}
-		if rest, ok := strings.CutPrefix(k, "cheat_credit_per_day."); ok {
-			ps.CheatCreditPerDay[rest] = Num(a.Mean)
-		}
-		for prefix, m := range map[string]map[string]Num{"device_neutrality.": ps.DeviceNeutralityByPlanClass,
-			"cross_project.": ps.CrossProject, "settle_days.": ps.SettleDays, "rac_gflops.": ps.RACGFLOPS} {
-			if rest, ok := strings.CutPrefix(k, prefix); ok {
-				m[rest] = Num(a.Mean)
-			}
+		f, member, ok := Lookup(k)
+		switch {
+		case !ok:
+			continue
+		case f.Family():
+			(*f.family(ps))[member] = Num(a.Mean)
+		default:
+			*f.scalar(ps) = Num(a.Mean)
 		}
 		if !math.IsNaN(a.Low) {
 			ps.CI95[k] = [2]Num{Num(a.Low), Num(a.Hi)}
@@ -321,43 +291,15 @@ func (x *Num) UnmarshalJSON(b []byte) error {
 // names ci95 uses ("honest_ratio", "cheat_ratio.fake_results"); an
 // undefined figure is NaN.
 func (p *PolicySummary) Flat() map[string]Num {
-	m := map[string]Num{
-		"scale":                    p.Scale,
-		"device_neutrality":        p.DeviceNeutrality,
-		"host_neutrality_cv":       p.HostNeutralityCV,
-		"host_neutrality_range":    p.HostNeutralityRange,
-		"host_gd_efficiency_slope": p.HostGDEfficiencySlope,
-		"project_neutrality":       p.ProjectNeutrality,
-		"honest_ratio":             p.HonestRatio,
-		"failed_benchmark_ratio":   p.FailedBenchmarkRatio,
-		"worst_account_ratio":      p.WorstAccountRatio,
-		"total_credit":             p.TotalCredit,
-		"credit_spread":            p.CreditSpread,
-	}
-	for prefix, sub := range map[string]map[string]Num{"cheat_ratio.": p.CheatRatio, "cheat_credit_per_day.": p.CheatCreditPerDay,
-		"device_neutrality.": p.DeviceNeutralityByPlanClass, "cross_project.": p.CrossProject,
-		"settle_days.": p.SettleDays, "rac_gflops.": p.RACGFLOPS} {
-		for k, v := range sub {
-			m[prefix+k] = v
+	m := map[string]Num{}
+	for _, f := range Registry {
+		if !f.Family() {
+			m[f.Name] = *f.scalar(p)
+			continue
+		}
+		for k, v := range *f.family(p) {
+			m[f.Prefix+k] = v
 		}
 	}
 	return m
-}
-
-// figurePrefixes are the dotted families of Flat whose members depend on
-// the run (agent kinds, plan classes, project pairs, series).
-var figurePrefixes = []string{"cheat_ratio.", "cheat_credit_per_day.", "device_neutrality.", "cross_project.", "settle_days.", "rac_gflops."}
-
-// KnownFigure reports whether name can be a key of Flat: a fixed figure,
-// or a member of one of its families (cheat_ratio.<kind>, ...).
-func KnownFigure(name string) bool {
-	if _, ok := (&PolicySummary{}).Flat()[name]; ok {
-		return true
-	}
-	for _, p := range figurePrefixes {
-		if strings.HasPrefix(name, p) && len(name) > len(p) {
-			return true
-		}
-	}
-	return false
 }

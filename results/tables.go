@@ -77,7 +77,7 @@ func (c *Collector) TimeSeries(p int) []byte {
 	var gaugeNames []string
 	seen := map[string]bool{}
 	for _, d := range c.days {
-		for _, g := range d.gauges[p] {
+		for _, g := range d.Gauges[p] {
 			if !seen[g.Name] {
 				seen[g.Name] = true
 				gaugeNames = append(gaugeNames, g.Name)
@@ -87,12 +87,12 @@ func (c *Collector) TimeSeries(p int) []byte {
 	head = append(head, gaugeNames...)
 	w.Write(head)
 	for _, d := range c.days {
-		row := []string{strconv.Itoa(d.day), FormatFloat(d.credit[p])}
-		for _, r := range d.rac[p] {
+		row := []string{strconv.Itoa(d.Day), FormatFloat(d.Credit[p])}
+		for _, r := range d.RAC[p] {
 			row = append(row, FormatFloat(r))
 		}
 		vals := map[string]float64{}
-		for _, g := range d.gauges[p] {
+		for _, g := range d.Gauges[p] {
 			vals[g.Name] = g.Value
 		}
 		for _, n := range gaugeNames {
@@ -123,7 +123,7 @@ func (c *Collector) SampleJobs(policies []string) []byte {
 	}
 	w.Write(head)
 	for i, j := range c.jobs {
-		row := []string{FormatFloat(j.t / boinc.SecondsPerDay), strconv.Itoa(j.host), hosts.SampleKey(c.hostInfo[j.host]), FormatFloat(j.d)}
+		row := []string{FormatFloat(j.T / boinc.SecondsPerDay), strconv.Itoa(j.Host), hosts.SampleKey(c.hostInfo[j.Host]), FormatFloat(j.D)}
 		for _, g := range c.jobG[i*c.npol : (i+1)*c.npol] {
 			row = append(row, FormatFloat(g))
 		}

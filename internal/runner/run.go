@@ -13,6 +13,8 @@ import (
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/plot"
+	"github.com/creditsim/creditsim/results/report"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )
@@ -95,7 +97,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	errs := make([]error, s.Replications)
 	var mu sync.Mutex
 	progress := make([]float64, s.Replications)
-	report := func(r int, f float64) {
+	tell := func(r int, f float64) {
 		if opts.Progress == nil {
 			return
 		}
@@ -121,8 +123,8 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 				if opts.Slots != nil {
 					opts.Slots <- struct{}{}
 				}
-				outs[r], errs[r] = runOne(s, r, win, func(f float64) { report(r, f) })
-				report(r, 1)
+				outs[r], errs[r] = runOne(s, r, win, func(f float64) { tell(r, f) })
+				tell(r, 1)
 				if opts.Slots != nil {
 					<-opts.Slots
 				}
@@ -222,7 +224,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		for r, o := range outs {
 			cols[r] = o.col
 		}
-		plots, perr := results.Plots(cols, names, summary)
+		plots, perr := plot.Plots(cols, names, summary)
 		if perr != nil {
 			err = perr
 		}
@@ -230,7 +232,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			write(pl.File, pl.PNG)
 		}
 		if err == nil {
-			html, herr := results.Report(summary, names, s.Description, plots, resolved)
+			html, herr := report.Report(summary, names, s.Description, plots, resolved)
 			if herr != nil {
 				err = herr
 			}

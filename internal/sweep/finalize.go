@@ -16,6 +16,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/plot"
+	"github.com/creditsim/creditsim/results/report"
 )
 
 // manifest is the sweep section of sweep.resolved.yaml: all that merging
@@ -212,33 +214,32 @@ func sweepJSON(m *manifest, pts []pointData) ([]byte, error) {
 	return results.JSON(doc)
 }
 
-// headline is what a sweep plots by default, with every cheat figure the
-// points define.
-var headline = []string{"honest_ratio", "host_neutrality_cv", "device_neutrality", "project_neutrality", "worst_account_ratio"}
-
+// plotFigures are what a sweep plots: the figures its spec names, else
+// the registry's headline figures with every member of a headline family
+// (cheat figures) the points define.
 func plotFigures(m *manifest, pts []pointData) []string {
 	if len(m.Plots) > 0 {
 		return m.Plots
 	}
-	figs := append([]string(nil), headline...)
-	cheat := map[string]bool{}
+	figs := results.HeadlineFigures()
+	family := map[string]bool{}
 	for _, pd := range pts {
 		for _, ps := range pd.Sum.Policies {
 			for k := range ps.Flat() {
-				if strings.HasPrefix(k, "cheat_ratio.") || strings.HasPrefix(k, "cheat_credit_per_day.") {
-					cheat[k] = true
+				if results.HeadlineFamily(k) {
+					family[k] = true
 				}
 			}
 		}
 	}
-	return append(figs, results.SortedKeys(cheat)...)
+	return append(figs, results.SortedKeys(family)...)
 }
 
 // sweepPlots draws each plotted figure against the parameter (one
 // parameter or zipped ones: lines with 95% bands, one per policy) or, for
 // a two-parameter grid, a heat map per policy. Larger grids are not
 // plotted (sweep.csv has them).
-func sweepPlots(m *manifest, pts []pointData, jobs int) ([]results.Plot, error) {
+func sweepPlots(m *manifest, pts []pointData, jobs int) ([]plot.Plot, error) {
 	// Each PNG is drawn as a task, the tasks on all cores: a grid's heat
 	// maps are many, and drawing is the one serial step after the points.
 	type task struct {
@@ -280,9 +281,9 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) ([]results.Plot, error) 
 		}
 		if oneD {
 			p0 := m.Parameters[0]
-			var series []results.SweepSeries
+			var series []plot.SweepSeries
 			for _, n := range names {
-				s := results.SweepSeries{Name: n}
+				s := plot.SweepSeries{Name: n}
 				for _, pd := range pts {
 					mean, lo, hi := get(pd, n)
 					s.Mean, s.Lo, s.Hi = append(s.Mean, mean), append(s.Lo, lo), append(s.Hi, hi)
@@ -299,7 +300,7 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) ([]results.Plot, error) 
 			}
 			caption := results.Definition(fig) + " One line per policy, the mean over replications with its 95% interval as a band."
 			tasks = append(tasks, task{"sweep-" + fig + ".png", fig, caption, func() ([]byte, error) {
-				return results.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
+				return plot.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
 			}})
 			continue
 		}
@@ -316,7 +317,7 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) ([]results.Plot, error) 
 			title := m.Name + ": " + fig + ", " + n
 			caption := results.Definition(fig) + " The mean over replications at each combination, under " + n + "."
 			tasks = append(tasks, task{"sweep-" + fig + "-" + n + ".png", fig + ", " + n, caption, func() ([]byte, error) {
-				return results.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
+				return plot.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
 			}})
 		}
 	}
@@ -338,13 +339,13 @@ func sweepPlots(m *manifest, pts []pointData, jobs int) ([]results.Plot, error) 
 	}
 	close(next)
 	wg.Wait()
-	var out []results.Plot
+	var out []plot.Plot
 	for k, t := range tasks {
 		if errs[k] != nil {
 			return nil, fmt.Errorf("%s: %w", t.name, errs[k])
 		}
 		if pngs[k] != nil {
-			out = append(out, results.Plot{File: t.name, Title: t.title, Caption: t.caption, PNG: pngs[k]})
+			out = append(out, plot.Plot{File: t.name, Title: t.title, Caption: t.caption, PNG: pngs[k]})
 		}
 	}
 	return out, nil
@@ -362,8 +363,8 @@ func pathsFrom(m *manifest, k int) []string {
 // sweepReport is sweep.html: the plotted figures per point and policy
 // with their intervals, every plot with its caption, and the sweep as
 // run.
-func sweepReport(m *manifest, pts []pointData, plots []results.Plot, spec []byte) ([]byte, error) {
-	r := results.SweepReport{Name: m.Name, Points: len(pts), Replications: m.Replications, Seed: m.Seed,
+func sweepReport(m *manifest, pts []pointData, plots []plot.Plot, spec []byte) ([]byte, error) {
+	r := report.SweepReport{Name: m.Name, Points: len(pts), Replications: m.Replications, Seed: m.Seed,
 		Figures: plotFigures(m, pts), Plots: plots, Spec: string(spec)}
 	for _, p := range m.Parameters {
 		r.Parameters = append(r.Parameters, p.Path)
@@ -371,7 +372,7 @@ func sweepReport(m *manifest, pts []pointData, plots []results.Plot, spec []byte
 	for _, pd := range pts {
 		for _, name := range policyNames(pts) {
 			if ps := pd.Sum.Policies[name]; ps != nil {
-				r.Rows = append(r.Rows, results.SweepReportRow{Point: pd.ID, Values: pd.Values, Policy: name, Summary: ps})
+				r.Rows = append(r.Rows, report.SweepReportRow{Point: pd.ID, Values: pd.Values, Policy: name, Summary: ps})
 			}
 		}
 	}

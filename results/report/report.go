@@ -1,35 +1,14 @@
-package results
+package report
 
 import (
 	"bytes"
 	"html/template"
 	"math"
 	"strconv"
-	"strings"
-)
 
-// Definitions say, one line per figure, what it measures and what 1
-// means; the report and README use them.
-var Definitions = []struct{ Name, Text string }{
-	{"honest_ratio", "ΣG/ΣD over honest accounts: granted over deserved credit (D = true FLOPs at the reference scale). 1 = honest work is paid exactly what it deserves; a peak-FLOPS system gives about its scale / reference scale / efficiency."},
-	{"device_neutrality", "G/D of GPU results over G/D of CPU results, pooled over apps with both kinds. 1 = a FLOP is paid the same on either device."},
-	{"host_neutrality_cv", "Coefficient of variation of per-host G/D over honest hosts with at least 10 counted results. 0 = every host is paid alike per FLOP."},
-	{"host_neutrality_range", "95th over 5th percentile of per-host G/D over honest hosts. 1 = no spread."},
-	{"host_gd_efficiency_slope", "Slope of per-host G/D against host efficiency. 0 = efficiency does not change pay per FLOP."},
-	{"project_neutrality", "Largest over smallest per-project G/D. 1 = every project pays a FLOP alike."},
-	{"cheat_ratio.<kind>", "An agent kind's G/D over honest accounts' G/D on the same devices. 1 = the behaviour gained nothing; the CreditNew design page's bound is 1.1."},
-	{"cheat_credit_per_day.<kind>", "For kinds that do no real work: their credit per host-day over an honest host's. 0 = cheating earned nothing."},
-	{"failed_benchmark_ratio", "G/D of hosts whose benchmark failed (reported 1e9). 1 = they are paid as deserved."},
-	{"worst_account_ratio", "The largest account G/D over the honest G/D, over accounts with at least 10 counted results. 1 = no account gains."},
-	{"total_credit", "Credit granted to counted results."},
-	{"device_neutrality_by_plan_class", "Device neutrality per GPU plan class (or GPU type when unnamed), against the CPU versions of the same apps. 1 = neutral."},
-	{"cross_project", "The community's cross-project statistic per pair of projects: the mean over hosts with CPU time in both of the ratio of their credit per CPU second. 1 = both pay a CPU second alike (GPU work, counted by CPU time, distorts it)."},
-	{"credit_spread", "Mean relative difference (|a − b| / mean) of the credit two valid replicas of one workunit get. 0 = identical jobs get identical credit."},
-	{"settle_days", "Per internal series (scales, min_avg_pfc, factors): the last day it left ±5% of its final value. Smaller = settles sooner."},
-	{"rac_gflops", "RAC / 100 and RAC / 200 over honest hosts' true GFLOPS under the same 7-day weighting. 1 = that reading of RAC is the host's true speed."},
-	{"runtime_estimate_error", "Σ|R − T| / ΣT of the server's runtime estimates against true runtimes. 0 = exact."},
-	{"outcomes", "How counted results ended, the same for every policy: the fractions that succeeded, failed on the client, were aborted or timed out (no reply), and the share of the deserved credit in results that timed out, which no job-based system pays. A large share means dispatch, not credit, drives the figures."},
-}
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/plot"
+)
 
 type scoreCell struct {
 	Text  string
@@ -43,25 +22,25 @@ type scoreHTMLRow struct {
 }
 
 type reportRow struct {
-	Name                                                     string
-	Scale, Honest, Device, HostCV, HostRange, Project, Worst string
-	Total                                                    string
+	Name  string
+	Cells []string
 }
 
 type reportData struct {
-	S           *Summary
-	Score       *Scorecard
-	ScoreHead   [NumScoreColumns]struct{ Group, Name, Ideal string }
+	S           *results.Summary
+	Score       *results.Scorecard
+	ScoreHead   []struct{ Name, Ideal string }
+	TableHead   []string
 	ScoreRows   []scoreHTMLRow
 	Outcomes    []struct{ Name, Value string }
 	Description string
 	Rows        []reportRow
 	Defs        []struct{ Name, Text string }
-	Plots       []Plot
+	Plots       []plot.Plot
 	Scenario    string
 }
 
-func cell(n Num, ci [2]Num, ok bool) string {
+func cell(n results.Num, ci [2]results.Num, ok bool) string {
 	x := float64(n)
 	if math.IsNaN(x) {
 		return "–"
@@ -99,8 +78,8 @@ Values are means over replications with 95% intervals in brackets.</p>
 <ul>{{range .Score.Verdict}}<li>{{.}}</li>{{end}}</ul>
 </section>
 <h2>Headline figures</h2>
-<table><tr><th>policy</th><th>scale</th><th>honest G/D</th><th>device</th><th>host CV</th><th>host p95/p5</th><th>project</th><th>worst account</th><th>total credit</th></tr>
-{{range .Rows}}<tr><td>{{.Name}}</td><td>{{.Scale}}</td><td>{{.Honest}}</td><td>{{.Device}}</td><td>{{.HostCV}}</td><td>{{.HostRange}}</td><td>{{.Project}}</td><td>{{.Worst}}</td><td>{{.Total}}</td></tr>
+<table><tr><th>policy</th>{{range .TableHead}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 <h2>How results ended</h2>
 <p>The same for every policy (see <code>outcomes</code> below).</p>
@@ -119,18 +98,27 @@ Values are means over replications with 95% intervals in brackets.</p>
 // Report returns report.html for a run: the headline table, the figure
 // definitions, every plot (referenced by file name, beside it in the
 // output folder) and the scenario as run.
-func Report(s *Summary, names []string, description string, plots []Plot, scenario []byte) ([]byte, error) {
-	d := reportData{S: s, Description: description, Defs: Definitions, Plots: plots, Scenario: string(scenario)}
-	d.Score = NewScorecard(s, names)
-	d.ScoreHead = ScoreColumns
+func Report(s *results.Summary, names []string, description string, plots []plot.Plot, scenario []byte) ([]byte, error) {
+	d := reportData{S: s, Description: description, Defs: results.Glossary(), Plots: plots, Scenario: string(scenario)}
+	d.Score = results.NewScorecard(s, names)
+	for _, c := range results.ScoreColumns {
+		d.ScoreHead = append(d.ScoreHead, struct{ Name, Ideal string }{c.Name, c.Ideal()})
+	}
+	var table []*results.Figure
+	for _, f := range results.Registry {
+		if f.Table {
+			table = append(table, f)
+			d.TableHead = append(d.TableHead, f.Short)
+		}
+	}
 	for i, r := range d.Score.Rows {
 		row := scoreHTMLRow{Policy: r.Policy}
-		for c := 0; c < NumScoreColumns; c++ {
-			t := FormatScore(r.Values[c])
-			if c == ColCheat && r.CheatKind != "" {
+		for c := 0; c < results.NumScoreColumns; c++ {
+			t := results.FormatScore(r.Values[c])
+			if c == results.ColCheat && r.CheatKind != "" {
 				t += " (" + r.CheatKind + ")"
 			}
-			if c == ColPerDay && r.PerDayKind != "" {
+			if c == results.ColPerDay && r.PerDayKind != "" {
 				t += " (" + r.PerDayKind + ")"
 			}
 			cl := ""
@@ -151,38 +139,23 @@ func Report(s *Summary, names []string, description string, plots []Plot, scenar
 	}
 	for _, n := range names {
 		ps := s.Policies[n]
-		ci := func(k string) [2]Num { return ps.CI95[k] }
-		_, has := ps.CI95["honest_ratio"]
-		d.Rows = append(d.Rows, reportRow{
-			Name: n, Scale: strconv.FormatFloat(float64(ps.Scale), 'g', -1, 64),
-			Honest: cell(ps.HonestRatio, ci("honest_ratio"), has), Device: cell(ps.DeviceNeutrality, ci("device_neutrality"), has),
-			HostCV: cell(ps.HostNeutralityCV, ci("host_neutrality_cv"), has), HostRange: cell(ps.HostNeutralityRange, ci("host_neutrality_range"), has),
-			Project: cell(ps.ProjectNeutrality, ci("project_neutrality"), has), Worst: cell(ps.WorstAccountRatio, ci("worst_account_ratio"), has),
-			Total: cell(ps.TotalCredit, ci("total_credit"), has),
-		})
+		flat := ps.Flat()
+		row := reportRow{Name: n}
+		for _, f := range table {
+			if f.Name == "scale" {
+				row.Cells = append(row.Cells, strconv.FormatFloat(float64(ps.Scale), 'g', -1, 64))
+				continue
+			}
+			ci, has := ps.CI95[f.Name]
+			row.Cells = append(row.Cells, cell(flat[f.Name], ci, has))
+		}
+		d.Rows = append(d.Rows, row)
 	}
 	var b bytes.Buffer
 	if err := reportTmpl.Execute(&b, d); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// Definition returns what a figure (a dotted summary name) measures and
-// what 1 means, from Definitions; "" when it has none.
-func Definition(fig string) string {
-	for _, d := range Definitions {
-		if d.Name == fig {
-			return d.Text
-		}
-		if prefix, ok := strings.CutSuffix(d.Name, "<kind>"); ok && strings.HasPrefix(fig, prefix) {
-			return d.Text
-		}
-	}
-	if i := strings.IndexByte(fig, '.'); i > 0 {
-		return Definition(fig[:i])
-	}
-	return ""
 }
 
 // SweepReport is what sweep.html shows.
@@ -194,7 +167,7 @@ type SweepReport struct {
 	Seed         uint64
 	Figures      []string // the table's columns, dotted summary names
 	Rows         []SweepReportRow
-	Plots        []Plot
+	Plots        []plot.Plot
 	Spec         string // sweep.resolved.yaml
 }
 
@@ -203,7 +176,7 @@ type SweepReportRow struct {
 	Point   string
 	Values  []string
 	Policy  string
-	Summary *PolicySummary
+	Summary *results.PolicySummary
 }
 
 type sweepReportRow struct {
@@ -251,7 +224,7 @@ func (r *SweepReport) HTML() ([]byte, error) {
 		for _, fig := range r.Figures {
 			v, ok := flat[fig]
 			if !ok {
-				v = Num(math.NaN())
+				v = results.Num(math.NaN())
 			}
 			ci, has := row.Summary.CI95[fig]
 			out.Cells = append(out.Cells, cell(v, ci, has))

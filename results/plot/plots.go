@@ -1,4 +1,4 @@
-package results
+package plot
 
 import (
 	"fmt"
@@ -16,19 +16,16 @@ import (
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/results"
 )
 
-// Plot is one PNG figure of a run.
+// Plot is one PNG figure of a run or a sweep.
 type Plot struct {
 	File    string // name in the output folder
 	Title   string
 	Caption string // what it shows and what 1 means
 	PNG     []byte
 }
-
-// CheatBound is the bound seed 001 sets on what a user can gain by
-// cheating: "regardless of what the user does", at most 1.1.
-const CheatBound = 1.1
 
 const (
 	plotW = 8 * vg.Inch
@@ -43,16 +40,12 @@ type hostPoint struct {
 
 // hostPoints returns, per policy, the honest hosts with enough counted
 // results over all replications.
-func hostPoints(cols []*Collector, npol int) [][]hostPoint {
+func hostPoints(cols []*results.Collector, npol int) [][]hostPoint {
 	out := make([][]hostPoint, npol)
 	for _, c := range cols {
-		for i := range c.hosts {
-			h := &c.hosts[i]
-			if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Behaviour.Kind != hosts.Honest {
-				continue
-			}
+		for _, h := range c.HonestHosts() {
 			for p := 0; p < npol; p++ {
-				out[p] = append(out[p], hostPoint{gd: h.g[p] / h.d, eff: h.effSum / float64(h.n), gpu: h.dGPU > h.d/2})
+				out[p] = append(out[p], hostPoint{gd: h.GD[p], eff: h.Eff, gpu: h.GPU})
 			}
 		}
 	}
@@ -61,7 +54,7 @@ func hostPoints(cols []*Collector, npol int) [][]hostPoint {
 
 // Plots draws every figure of a run: cols are the replications'
 // collectors, names the policy instances, s the summary.
-func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
+func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plot, error) {
 	var out []Plot
 	addWith := func(draw func(*plot.Plot) ([]byte, error), file, title, caption string, p *plot.Plot, err error) error {
 		if err != nil {
@@ -80,7 +73,7 @@ func Plots(cols []*Collector, names []string, s *Summary) ([]Plot, error) {
 	add := func(file, title, caption string, p *plot.Plot, err error) error {
 		return addWith(render, file, title, caption, p, err)
 	}
-	if sp, err := ScorecardPlot(NewScorecard(s, names)); err != nil || sp != nil {
+	if sp, err := ScorecardPlot(results.NewScorecard(s, names)); err != nil || sp != nil {
 		if err := add("scorecard.png", "Scorecard",
 			"Every policy (rows) on the scorecard's figures (columns): each cell is coloured by how far its value is from the figure's ideal, green at it, yellow at the bound (1.1 for neutralities and cheat ratios, 0.1 host-days per day for behaviours that do no work, 0.1 for host spread), red at three times past it; grey cells are calibration or undefined.",
 			sp, err); err != nil {
@@ -207,7 +200,7 @@ func parse(s string) float64 {
 // markDays draws, on day axes, where the warm-up ends (counting starts)
 // and where the server stops sending work, named in the first panel's
 // legend.
-func markDays(panels []*plot.Plot, win Window) error {
+func markDays(panels []*plot.Plot, win results.Window) error {
 	for i, p := range panels {
 		for j, m := range []struct {
 			day   float64
@@ -411,14 +404,18 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	return p, nil
 }
 
-func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
-	nproj := len(cols[0].projects)
+func projectBars(cols []*results.Collector, names []string) (*plot.Plot, error) {
+	projects := make([][]results.ProjectSums, len(cols))
+	for i, c := range cols {
+		projects[i] = c.Projects()
+	}
+	nproj := len(projects[0])
 	if nproj < 2 {
 		return nil, nil // one project: nothing to compare
 	}
 	projNames := make([]string, nproj)
 	for i := range projNames {
-		projNames[i] = cols[0].sim.World().Projects[i].Name
+		projNames[i] = projects[0][i].Name
 	}
 	p := newPlot("Project neutrality: G/D per project", "", "G/D (granted / deserved credit), log scale")
 	p.Y.Scale = plot.LogScale{}
@@ -428,9 +425,9 @@ func projectBars(cols []*Collector, names []string) (*plot.Plot, error) {
 		var xy plotter.XYs
 		for pi := 0; pi < nproj; pi++ {
 			g, d := 0.0, 0.0
-			for _, c := range cols {
-				g += c.projects[pi].g[k]
-				d += c.projects[pi].d
+			for _, pr := range projects {
+				g += pr[pi].G[k]
+				d += pr[pi].D
 			}
 			if !(d > 0) || !(g > 0) {
 				continue
@@ -469,7 +466,7 @@ const (
 	cheatHigh = 1000
 )
 
-func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
+func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	kindSet := map[string]bool{}
 	for _, n := range names {
 		ps := s.Policies[n]
@@ -514,7 +511,7 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 			y := math.Min(math.Max(x, cheatLow), cheatHigh)
 			if x > cheatHigh || x < cheatLow {
 				edge.XYs = append(edge.XYs, plotter.XY{X: pos, Y: y})
-				edge.Labels = append(edge.Labels, " "+FormatScore(x))
+				edge.Labels = append(edge.Labels, " "+results.FormatScore(x))
 			}
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
 			xy = append(xy, plotter.XY{X: pos, Y: y})
@@ -547,7 +544,7 @@ func cheatBars(s *Summary, names []string) (*plot.Plot, error) {
 		}
 		p.Add(l)
 	}
-	bound := plotter.NewFunction(func(float64) float64 { return CheatBound })
+	bound := plotter.NewFunction(func(float64) float64 { return results.CheatBound })
 	bound.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	bound.Color = color.Black
 	p.Add(bound)
@@ -595,17 +592,18 @@ func seriesColor(k int) color.Color {
 
 // racPlot draws the sample hosts' RAC in GFLOPS at the policy's scale
 // against their true GFLOPS.
-func racPlot(c *Collector, k int, name string) (*plot.Plot, error) {
-	sample := c.sim.SampleHosts()
-	if len(sample) == 0 || len(c.days) == 0 {
+func racPlot(c *results.Collector, k int, name string) (*plot.Plot, error) {
+	sample := c.Sim().SampleHosts()
+	days := c.Days()
+	if len(sample) == 0 || len(days) == 0 {
 		return nil, nil
 	}
-	scale := c.sim.Policies()[k].Scale()
+	scale := c.Sim().Policies()[k].Scale()
 	p := newPlot("RAC of sample hosts under "+name, "day", "GFLOPS (RAC / scale)")
 	for j, h := range sample {
 		var xy plotter.XYs
-		for _, d := range c.days {
-			xy = append(xy, plotter.XY{X: float64(d.day), Y: d.rac[k][j] / scale})
+		for _, d := range days {
+			xy = append(xy, plotter.XY{X: float64(d.Day), Y: d.RAC[k][j] / scale})
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
@@ -614,17 +612,15 @@ func racPlot(c *Collector, k int, name string) (*plot.Plot, error) {
 		l.Color = seriesColor(j)
 		p.Add(l)
 		p.Legend.Add(sampleLabel(c, h), l)
-		info := c.hostInfo[h]
-		if span := hostSpan(info.Arrival, info.Departure, c.win); span > 0 {
-			truth := c.hosts[h].flops / span / 1e9
+		if truth := c.TrueGFLOPS(h); !math.IsNaN(truth) {
 			f := plotter.NewFunction(func(float64) float64 { return truth })
 			f.Color = seriesColor(j)
 			f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 			p.Add(f)
 		}
 	}
-	p.X.Min, p.X.Max = 0, float64(c.days[len(c.days)-1].day)
-	if err := markDays([]*plot.Plot{p}, c.win); err != nil {
+	p.X.Min, p.X.Max = 0, float64(days[len(days)-1].Day)
+	if err := markDays([]*plot.Plot{p}, c.Window()); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -640,6 +636,6 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 }
 
 // sampleLabel names a sample host in a legend: its index and kind.
-func sampleLabel(c *Collector, h int) string {
-	return fmt.Sprintf("host %d (%s)", h, hosts.SampleKey(c.hostInfo[h]))
+func sampleLabel(c *results.Collector, h int) string {
+	return fmt.Sprintf("host %d (%s)", h, hosts.SampleKey(c.Host(h)))
 }

@@ -1,4 +1,4 @@
-package results
+package plot
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -45,7 +46,7 @@ func ordinalSuffix(n int) string {
 // sharing the day axis: scales and factors, PFC averages, the sample
 // hosts' Scale(H), and the sample hosts' credit per job. Panels with no
 // data are left out; nil when none has any.
-func dynamics(c *Collector, k int, name string) ([]byte, error) {
+func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 	const (
 		scales = iota
 		averages
@@ -57,8 +58,9 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 	for i := range series {
 		series[i] = map[string]plotter.XYs{}
 	}
-	for _, d := range c.days {
-		for _, g := range d.gauges[k] {
+	days := c.Days()
+	for _, d := range days {
+		for _, g := range d.Gauges[k] {
 			panel := scales
 			switch {
 			case strings.HasPrefix(g.Name, "pfc_mean."), strings.HasPrefix(g.Name, "min_avg_pfc."):
@@ -74,7 +76,7 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 			if _, ok := series[panel][g.Name]; !ok {
 				order[panel] = append(order[panel], g.Name)
 			}
-			series[panel][g.Name] = append(series[panel][g.Name], plotter.XY{X: float64(d.day), Y: g.Value})
+			series[panel][g.Name] = append(series[panel][g.Name], plotter.XY{X: float64(d.Day), Y: g.Value})
 		}
 	}
 	titles := [nGauges]string{"scales and calibration factors (1 = unscaled)", "PFC averages, PFC / E(J)", "sample hosts' Scale(H)"}
@@ -107,7 +109,7 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 				l.Color = seriesColor(hostColour[host])
 				l.Dashes = plotutil.Dashes(versionDash[version])
 				label = "host " + host + ", " + version
-				if h, err := strconv.Atoi(host); err == nil && h < len(c.hostInfo) {
+				if h, err := strconv.Atoi(host); err == nil && h < c.NumHosts() {
 					label = sampleLabel(c, h) + ", " + version
 				}
 			}
@@ -128,11 +130,11 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 		return nil, nil
 	}
 	panels[0].Title.Text = name + ": " + panels[0].Title.Text
-	last := float64(c.days[len(c.days)-1].day)
+	last := float64(days[len(days)-1].Day)
 	for _, p := range panels {
 		p.X.Min, p.X.Max = 0, last
 	}
-	if err := markDays(panels, c.win); err != nil {
+	if err := markDays(panels, c.Window()); err != nil {
 		return nil, err
 	}
 	return stack(panels)
@@ -142,8 +144,9 @@ func dynamics(c *Collector, k int, name string) ([]byte, error) {
 // under policy k against the day it was granted, one colour per host,
 // over the job's deserved credit in grey. The Y axis is logarithmic when
 // the credits span more than 30 x.
-func jobPanel(c *Collector, k int) (*plot.Plot, error) {
-	if len(c.jobs) == 0 {
+func jobPanel(c *results.Collector, k int) (*plot.Plot, error) {
+	jobs, granted := c.SampleJobList(k)
+	if len(jobs) == 0 {
 		return nil, nil
 	}
 	byHost := map[int]plotter.XYs{}
@@ -154,22 +157,22 @@ func jobPanel(c *Collector, k int) (*plot.Plot, error) {
 	// Thousands of dots read as well as all of them, and gonum's glyph
 	// padding costs time and memory per dot: past maxJobDots, every
 	// stride-th job is drawn (sample-jobs.csv has them all).
-	stride := jobStride(len(c.jobs))
-	for i := 0; i < len(c.jobs); i += stride {
-		j := c.jobs[i]
-		g := c.jobG[i*c.npol+k]
-		if !seen[j.host] {
-			seen[j.host] = true
-			hostOrder = append(hostOrder, j.host)
+	stride := jobStride(len(jobs))
+	for i := 0; i < len(jobs); i += stride {
+		j := jobs[i]
+		g := granted[i]
+		if !seen[j.Host] {
+			seen[j.Host] = true
+			hostOrder = append(hostOrder, j.Host)
 		}
-		day := j.t / boinc.SecondsPerDay
+		day := j.T / boinc.SecondsPerDay
 		if g > 0 && !math.IsInf(g, 0) {
-			byHost[j.host] = append(byHost[j.host], plotter.XY{X: day, Y: g})
+			byHost[j.Host] = append(byHost[j.Host], plotter.XY{X: day, Y: g})
 			lo, hi = math.Min(lo, g), math.Max(hi, g)
 		}
-		if j.d > 0 {
-			deserved = append(deserved, plotter.XY{X: day, Y: j.d})
-			lo, hi = math.Min(lo, j.d), math.Max(hi, j.d)
+		if j.D > 0 {
+			deserved = append(deserved, plotter.XY{X: day, Y: j.D})
+			lo, hi = math.Min(lo, j.D), math.Max(hi, j.D)
 		}
 	}
 	if math.IsInf(lo, 1) {

@@ -1,9 +1,10 @@
-package results
+package plot
 
 import (
 	"image/color"
 	"math"
 
+	"github.com/creditsim/creditsim/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -15,38 +16,38 @@ import (
 // way, credit per day without work over its bound of 0.1, host spread
 // over 0.1. NaN for calibration and undefined values.
 func badness(c int, x float64) float64 {
-	if !defined(x) {
+	if !results.Defined(x) {
 		return math.NaN()
 	}
-	lb := math.Log(CheatBound)
+	lb := math.Log(results.CheatBound)
 	switch c {
-	case ColDevice, ColProject:
+	case results.ColDevice, results.ColProject:
 		if x <= 0 {
 			return math.Inf(1)
 		}
 		return math.Abs(math.Log(x)) / lb
-	case ColCheat, ColWorstAccount:
+	case results.ColCheat, results.ColWorstAccount:
 		if x <= 0 {
 			return 0
 		}
 		return math.Max(0, math.Log(x)/lb)
-	case ColPerDay:
-		return x / PerDayBound
-	case ColHostCV:
+	case results.ColPerDay:
+		return x / results.PerDayBound
+	case results.ColHostCV:
 		return x / 0.1
 	}
 	return math.NaN()
 }
 
 // scoreShort are the scorecard's column names on the picture.
-var scoreShort = [NumScoreColumns]string{"host CV", "device", "project", "worst cheat", "per day\nno work", "worst\naccount", "honest G/D"}
+var scoreShort = [results.NumScoreColumns]string{"host CV", "device", "project", "worst cheat", "per day\nno work", "worst\naccount", "honest G/D"}
 
 // ScorecardPlot draws the scorecard as one picture: a row per policy, a
 // column per scorecard figure, each cell coloured by how far its value
 // is from the ideal (green at it, yellow at the bound, red at three
 // times the bound and beyond; grey for calibration and undefined) and
 // labelled with the value. Nil for a summary without policies.
-func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
+func ScorecardPlot(sc *results.Scorecard) (*plot.Plot, error) {
 	if len(sc.Rows) == 0 {
 		return nil, nil
 	}
@@ -56,7 +57,7 @@ func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	var cells plotter.XYLabels
 	var inks []color.Color
-	for c := 0; c < NumScoreColumns; c++ {
+	for c := 0; c < results.NumScoreColumns; c++ {
 		for i, r := range sc.Rows {
 			y := float64(nr - 1 - i) // first policy on top
 			b := badness(c, r.Values[c])
@@ -68,11 +69,11 @@ func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
 			box.Color = badnessColor(b)
 			box.LineStyle.Width = 0
 			p.Add(box)
-			label := FormatScore(r.Values[c])
-			if c == ColCheat && r.CheatKind != "" {
+			label := results.FormatScore(r.Values[c])
+			if c == results.ColCheat && r.CheatKind != "" {
 				label += "\n" + r.CheatKind
 			}
-			if c == ColPerDay && r.PerDayKind != "" {
+			if c == results.ColPerDay && r.PerDayKind != "" {
 				label += "\n" + r.PerDayKind
 			}
 			cells.XYs = append(cells.XYs, plotter.XY{X: float64(c), Y: y})
@@ -91,7 +92,7 @@ func ScorecardPlot(sc *Scorecard) (*plot.Plot, error) {
 		names = append(names, sc.Rows[i].Policy)
 	}
 	p.NominalY(names...)
-	p.X.Min, p.X.Max = -0.5, float64(NumScoreColumns)-0.5
+	p.X.Min, p.X.Max = -0.5, float64(results.NumScoreColumns)-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(nr)-0.5
 	p.X.Tick.Label.Font.Size = vg.Points(10)
 	p.Y.Tick.Label.Font.Size = vg.Points(10)

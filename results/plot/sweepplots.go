@@ -1,12 +1,12 @@
-package results
+package plot
 
 import (
 	"bytes"
 	"image/color"
 	"math"
 	"strconv"
-	"strings"
 
+	"github.com/creditsim/creditsim/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette/moreland"
@@ -25,30 +25,18 @@ type SweepSeries struct {
 }
 
 // figureAxis says how a sweep plots a figure of summary.json (a dotted
-// name as in sweep.csv): its axis label, whether its axis is
-// logarithmic from the start, and a reference line (0: none).
+// name as in sweep.csv), from the figure registry: its axis label,
+// whether its axis is logarithmic from the start, and a reference line
+// (0: none).
 func figureAxis(fig string) (label string, logY bool, ref float64, refLabel string) {
-	// Labels stay short: gonum pads the data area to fit a Y label, so a
-	// label longer than the plot's height would shrink the data.
-	switch {
-	case strings.HasPrefix(fig, "cheat_ratio."):
-		return "cheat ratio (1 = gained nothing)", true, CheatBound, "bound 1.1"
-	case fig == "worst_account_ratio":
-		return "worst account's ratio (1 = gained nothing)", true, CheatBound, "bound 1.1"
-	case fig == "failed_benchmark_ratio":
-		return "G/D of failed-benchmark hosts", false, 1, "G = D"
-	case strings.HasPrefix(fig, "cheat_credit_per_day."):
-		return "credit per day / an honest host-day's", false, 0, ""
-	case fig == "device_neutrality", strings.HasPrefix(fig, "device_neutrality_by_plan_class."):
-		return "GPU G/D over CPU G/D (1 = neutral)", false, 1, "neutral"
-	case fig == "project_neutrality":
-		return "max/min project G/D (1 = neutral)", false, 1, "neutral"
-	case fig == "honest_ratio":
-		return "G/D of honest accounts", false, 0, ""
-	case fig == "host_neutrality_cv":
-		return "CV of per-host G/D (0 = neutral)", false, 0, ""
+	f, _, ok := results.Lookup(fig)
+	if !ok {
+		return fig, false, 0, ""
 	}
-	return fig, false, 0, ""
+	if math.IsNaN(f.Ref) {
+		return f.Axis, f.LogAxis, 0, ""
+	}
+	return f.Axis, f.LogAxis, f.Ref, f.RefLabel
 }
 
 // SweepLines plots a figure (a dotted summary name) against the swept

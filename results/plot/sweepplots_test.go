@@ -1,4 +1,4 @@
-package results
+package plot
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"image/png"
 	"math"
 	"testing"
+
+	"github.com/creditsim/creditsim/results"
 )
 
 func TestFigureAxis(t *testing.T) {
@@ -15,10 +17,10 @@ func TestFigureAxis(t *testing.T) {
 		ref  float64
 		note string
 	}{
-		{"cheat_ratio.benchmark_inflation", true, CheatBound, "bound 1.1"},
-		{"worst_account_ratio", true, CheatBound, "bound 1.1"},
+		{"cheat_ratio.benchmark_inflation", true, results.CheatBound, "bound 1.1"},
+		{"worst_account_ratio", true, results.CheatBound, "bound 1.1"},
 		{"device_neutrality", false, 1, "neutral"},
-		{"device_neutrality_by_plan_class.cuda", false, 1, "neutral"},
+		{"device_neutrality.cuda", false, 1, "neutral"},
 		{"project_neutrality", false, 1, "neutral"},
 		{"failed_benchmark_ratio", false, 1, "G = D"}, // absolute G/D, not relative to honest hosts
 		{"honest_ratio", false, 0, ""},
