@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"sort"
@@ -184,6 +185,16 @@ func (l *loader) fieldError(fe param.FieldError) *Error {
 	return e
 }
 
+// setFor is the --set that wrote path or one of its parents, if any.
+func (l *loader) setFor(path string) string {
+	for p := path; p != ""; p = parent(p) {
+		if s, ok := l.sets[p]; ok {
+			return s
+		}
+	}
+	return ""
+}
+
 func parent(p string) string {
 	i := strings.LastIndexAny(p, ".[")
 	if i < 0 {
@@ -293,14 +304,66 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Set: l.sets[path], Reason: "expected a single value, not a list or mapping"})
 			return
 		}
-		switch t.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			if n.ShortTag() != "!!int" {
-				l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a whole number"})
-			}
+		if reason, v := scalarProblem(n, t); reason != "" {
+			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: v, Set: l.setFor(path), Reason: reason})
 		}
 	}
+}
+
+// scalarProblem says what is wrong with a scalar for a field of type t
+// ("" if nothing), checked while walking so that the error names the
+// exact field even when several share a line; value is the text the
+// user wrote as the message shows it ("" when the reason quotes it).
+func scalarProblem(n *yaml.Node, t reflect.Type) (reason, value string) {
+	if n.Tag == "!!null" {
+		return "", ""
+	}
+	raw, quoted := n.Value, strconv.Quote(n.Value)
+	switch {
+	case t == durationType:
+		if _, err := param.ParseDuration(n.Value); err != nil {
+			return err.Error(), ""
+		}
+		return "", ""
+	case t == numType:
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil || n.ShortTag() == "!!float" {
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return "must be a finite number", raw
+			}
+			return "", ""
+		}
+		if _, err := param.ParseDuration(n.Value); err != nil {
+			return "is neither a number nor a duration (write e.g. 4, 1e9 or 8h)", quoted
+		}
+		return "", ""
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n.ShortTag() != "!!int" {
+			return "expected a whole number", raw
+		}
+		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err != nil {
+			return "a whole number out of range", raw
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n.ShortTag() != "!!int" {
+			return "expected a whole number from 0 to 18446744073709551615", raw
+		}
+		if _, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err != nil {
+			return "expected a whole number from 0 to 18446744073709551615", raw
+		}
+	case reflect.Float32, reflect.Float64:
+		var f float64
+		if n.Decode(&f) != nil {
+			return "expected a number", quoted
+		}
+	case reflect.Bool:
+		var b bool
+		if n.Decode(&b) != nil {
+			return "expected true or false", quoted
+		}
+	}
+	return "", ""
 }
 
 var stepRE = regexp.MustCompile(`^([A-Za-z0-9_\-]+)((?:\[\d+\])*)$`)

@@ -65,8 +65,31 @@ func (s *Scenario) EstimateResults() float64 {
 	return hostDays * perHostDay * float64(s.Replications) * float64(maxTarget)
 }
 
-// CheckScale refuses a world whose estimated results exceed limit,
-// saying the estimate and how to raise the limit.
+// EventsPerResult is how many events besides its results' own a run may
+// have per result of the limit: hosts switching on and off and calling
+// their account manager cost an event each, and a world of short
+// availability periods can have far more of them than results.
+const EventsPerResult = 10
+
+// EstimateHostEvents estimates the events hosts make by themselves over a
+// run: availability switches and account-manager calls, over every
+// host-day and replication.
+func (s *Scenario) EstimateHostEvents() float64 {
+	days := float64(s.Duration) / boinc.SecondsPerDay
+	hostDays := (float64(s.Hosts.Initial) + s.Hosts.ArrivalsPerDay*days) * days
+	perDay := boinc.SecondsPerDay / float64(s.Hosts.AccountManagerInterval)
+	switch a := s.Hosts.Availability; a.Model {
+	case "on_fraction":
+		perDay += 2 * boinc.SecondsPerDay / float64(a.Period)
+	case "weibull":
+		perDay += 2 * boinc.SecondsPerDay / (a.OnPeriod.MeanValue() + a.OffPeriod.MeanValue())
+	}
+	return hostDays * perDay * float64(s.Replications)
+}
+
+// CheckScale refuses a world whose estimated results exceed limit, or
+// whose hosts' own events exceed EventsPerResult x limit, saying the
+// estimate and how to raise the limit.
 func (s *Scenario) CheckScale(limit float64) error {
 	if n := s.EstimateResults(); !(n <= limit) {
 		about := fmt.Sprintf("about %.3g", n)
@@ -74,6 +97,10 @@ func (s *Scenario) CheckScale(limit float64) error {
 			about = "an unbounded number of"
 		}
 		return fmt.Errorf("%s: the run would send %s results (estimated from its hosts, days, speeds and job sizes), above the limit of %.3g; if that is intended, raise it with --max-results", s.Name, about, limit)
+	}
+	if n := s.EstimateHostEvents(); !(n <= EventsPerResult*limit) {
+		return fmt.Errorf("%s: the hosts would switch on and off and call their account manager about %.3g times (from hosts, days, hosts.availability and hosts.account_manager_interval), above the limit of %.3g (%d x the results limit); if that is intended, raise it with --max-results",
+			s.Name, n, EventsPerResult*limit, EventsPerResult)
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package scenarios
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestEstimateResults: every built-in is well inside the default limit;
 // the absurd worlds that used to run forever are outside it.
@@ -13,16 +16,20 @@ func TestEstimateResults(t *testing.T) {
 		if e := s.EstimateResults(); !(e < DefaultMaxResults/10) {
 			t.Errorf("%s: estimate %.3g, want well under the limit %.3g", n, e, DefaultMaxResults)
 		}
-		t.Logf("%s: about %.3g results", n, s.EstimateResults())
+		if err := s.CheckScale(DefaultMaxResults / 10); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+		t.Logf("%s: about %.3g results, %.3g host events", n, s.EstimateResults(), s.EstimateHostEvents())
 	}
-	for _, set := range []string{"hosts.initial=1000000000", "duration=3650000d", "hosts.cpu.cores=1000000000",
-		"projects[0].apps[0].rsc_fpops_est=1e-300", "hosts.cpu.whetstone_gflops=1e300"} {
-		s, err := Open("baseline", []string{set})
+	for _, set := range []string{"hosts.initial=1000000000", "hosts.initial=10000000", "hosts.cpu.cores=1000000000",
+		"projects[0].apps[0].rsc_fpops_est=1e-300", "hosts.cpu.whetstone_gflops=1e300",
+		"hosts.availability={model: on_fraction, on_fraction: 0.5, period: 1m}\nhosts.initial=200000\nduration=3650d\nhosts.cpu.whetstone_gflops=0.0001"} {
+		s, err := Open("baseline", strings.Split(set, "\n"))
 		if err != nil {
 			t.Fatalf("%s: %v", set, err)
 		}
 		if err := s.CheckScale(DefaultMaxResults); err == nil {
-			t.Errorf("%s: accepted (estimate %.3g)", set, s.EstimateResults())
+			t.Errorf("%s: accepted (estimates %.3g results, %.3g host events)", set, s.EstimateResults(), s.EstimateHostEvents())
 		}
 	}
 	// A realistic large project: 100,000 hosts for a year, one replication.

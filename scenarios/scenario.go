@@ -158,6 +158,11 @@ func (s *Scenario) LongestDelayBound() (seconds float64, field string) {
 func (s *Scenario) Validate() []param.FieldError {
 	k := param.NewCheck()
 	checkFinite(k, reflect.ValueOf(s).Elem(), "")
+	if len(k.Errors()) > 0 {
+		// Sums, bounds and comparisons of infinite values would only
+		// repeat the problem in other words.
+		return k.Errors()
+	}
 	if strings.TrimSpace(s.Name) == "" {
 		k.Fail("name", s.Name, "a scenario needs a name")
 	} else if reason := FileNameProblem(s.Name); reason != "" {
@@ -171,6 +176,8 @@ func (s *Scenario) Validate() []param.FieldError {
 	}
 	if !(s.Duration > 0) {
 		k.Fail("duration", s.Duration, "a run must last longer than 0")
+	} else if float64(s.Duration) > param.MaxRunDays*param.Day {
+		k.Fail("duration", s.Duration, fmt.Sprintf("at most %d days (ten years) of simulated time", param.MaxRunDays))
 	}
 	if s.Warmup >= s.Duration && s.Duration > 0 {
 		k.Fail("warmup", s.Warmup, "must be shorter than duration ("+param.FormatDuration(float64(s.Duration))+")")
@@ -182,7 +189,11 @@ func (s *Scenario) Validate() []param.FieldError {
 		k.Fail("duration", s.Duration, fmt.Sprintf("must exceed warmup (%s) plus the longest delay bound (%s, %s), or no result can be counted",
 			param.FormatDuration(float64(s.Warmup)), where, param.FormatDuration(longest)))
 	}
-	k.Positive("reference_scale", s.ReferenceScale)
+	if !(s.ReferenceScale > 0 && s.ReferenceScale <= 1e6) {
+		// BOINC's scales are 100 and 200; a scale of 1e300 would carry
+		// deserved credit past what a float can sum.
+		k.Fail("reference_scale", s.ReferenceScale, "must be above 0 and at most 1e6 Cobblestones per GFLOPS-day (BOINC uses 100 or 200)")
+	}
 	if len(s.Policies) == 0 {
 		k.Fail("policies", param.Raw("[]"), "name at least one policy (known: "+strings.Join(policy.Names(), ", ")+")")
 	}
@@ -240,9 +251,9 @@ func (s *Scenario) Validate() []param.FieldError {
 	if s.Server.DailyResultQuota < 1 {
 		sv.Fail("daily_result_quota", s.Server.DailyResultQuota, "must be at least 1")
 	}
-	sv.Positive("validator_period", float64(s.Server.ValidatorPeriod))
-	sv.Positive("feeder_period", float64(s.Server.FeederPeriod))
-	sv.Positive("perf_info_period", float64(s.Server.PerfInfoPeriod))
+	sv.DurationRange("validator_period", s.Server.ValidatorPeriod, param.Second, param.Day)
+	sv.DurationRange("feeder_period", s.Server.FeederPeriod, param.Second, param.Day)
+	sv.DurationRange("perf_info_period", s.Server.PerfInfoPeriod, param.Minute, 365*param.Day)
 	if s.Server.MaxJobsPerRPC < 1 {
 		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC, "must be at least 1")
 	}

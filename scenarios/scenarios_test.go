@@ -38,6 +38,19 @@ func TestOverrides(t *testing.T) {
 		// A bad value in one override is blamed on it, not on a later one.
 		{"hosts.report_delay=0", `(--set hosts.report_delay=0): hosts.report_delay: duration "0" has no unit`},
 		{"hosts.agents=[{kind: cherry_picker, threshold: 5}]", `threshold: 5}]): hosts.agents[0].threshold: duration "5"`},
+		// Time bounds: each period is an event, and a run must finish.
+		{"duration=3650000d", "duration: 3.65e+06d: at most 3650 days (ten years) of simulated time"},
+		{"server.validator_period=0.000001s", "server.validator_period: 1e-06s: must be between 1s and 1d"},
+		{"server.feeder_period=2d", "server.feeder_period: 2d: must be between 1s and 1d"},
+		{"server.perf_info_period=1s", "server.perf_info_period: 1s: must be between 1m and 365d"},
+		{"hosts.work_buffer=1s", "hosts.work_buffer: 1s: must be between 1m and 30d"},
+		{"hosts.account_manager_interval=0.5s", "hosts.account_manager_interval: 0.5s: must be between 1m and 30d"},
+		{"hosts.report_delay=400d", "hosts.report_delay: 400d: must be between 0s and 30d"},
+		{"hosts.availability={model: on_fraction, on_fraction: 0.5, period: 1s}", "hosts.availability.period: 1s: must be between 1m and 365d"},
+		{"hosts.availability={model: weibull, on_period: {dist: const, mean: 0.001}, off_period: {dist: const, mean: 1}}",
+			"hosts.availability.on_period: 0.001s on average: periods must average at least 1s"},
+		{"projects[0].apps[0].delay_bound=1s", "projects[0].apps[0].delay_bound: 1s: must be between 1m and 365d"},
+		{"hosts.agents=[{kind: cherry_picker, threshold: 0.001s, share: 0.1}]", "hosts.agents[0].threshold: 0.001s: must be between 1s and 30d"},
 	} {
 		_, err := Open("baseline", []string{c.set, "server.max_jobs_in_progress=2"})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -13,11 +13,21 @@ import (
 // TestBadScenarios runs every file in testdata/bad through "creditsim
 // run". Each file's first line says which one-line error it must get:
 // exit status 2, the file, line, field and value named, no panic, and no
-// output folder left behind.
+// output folder left behind. validate must give the same answer.
 func TestBadScenarios(t *testing.T) {
-	files, _ := filepath.Glob("testdata/bad/*.yaml")
-	if len(files) < 15 {
-		t.Fatalf("only %d bad scenarios", len(files))
+	badInputs(t, "testdata/bad", 100, "run", "validate")
+}
+
+// TestBadSweeps does the same for sweep files in testdata/badsweep.
+func TestBadSweeps(t *testing.T) {
+	badInputs(t, "testdata/badsweep", 15, "sweep", "")
+}
+
+func badInputs(t *testing.T, dir string, atLeast int, command, again string) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if len(files) < atLeast {
+		t.Fatalf("only %d bad inputs in %s, want at least %d", len(files), dir, atLeast)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -33,7 +43,7 @@ func TestBadScenarios(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "out")
 			var stdout, stderr bytes.Buffer
-			code := Main([]string{"run", f, "-o", out}, &stdout, &stderr)
+			code := Main([]string{command, f, "-o", out}, &stdout, &stderr)
 			if code != ExitInput {
 				t.Errorf("exit %d, want %d; stderr: %s", code, ExitInput, stderr.String())
 			}
@@ -50,10 +60,12 @@ func TestBadScenarios(t *testing.T) {
 			if _, err := os.Stat(out); err == nil {
 				t.Error("output folder was created")
 			}
-			// validate gives the same answer.
+			if again == "" {
+				return
+			}
 			stderr.Reset()
-			if code := Main([]string{"validate", f}, &stdout, &stderr); code != ExitInput || strings.TrimRight(stderr.String(), "\n") != msg {
-				t.Errorf("validate: exit %d, %q", code, stderr.String())
+			if code := Main([]string{again, f}, &stdout, &stderr); code != ExitInput || strings.TrimRight(stderr.String(), "\n") != msg {
+				t.Errorf("%s: exit %d, %q", again, code, stderr.String())
 			}
 		})
 	}

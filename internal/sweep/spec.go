@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/creditsim/creditsim/boinc/rng"
+	"github.com/creditsim/creditsim/internal/suggest"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 )
@@ -75,24 +78,53 @@ func (p *Parameter) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// decodeStrict decodes n rejecting unknown keys (yaml.v3's KnownFields
-// applies only to a Decoder, so n is re-encoded and read through one).
+// decodeStrict decodes n rejecting unknown keys with their own lines
+// (yaml.v3's KnownFields applies only to a Decoder, which would lose the
+// file's lines).
 func decodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
+	if err := checkKeys(n, reflect.TypeOf(v)); err != nil {
 		return err
 	}
-	d := yaml.NewDecoder(bytes.NewReader(b))
-	d.KnownFields(true)
-	if err := d.Decode(v); err != nil {
-		// Lines in the re-encoded text are not the file's: name the
-		// parameter's line instead.
-		return fmt.Errorf("line %d: %s", n.Line, lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), ""))
+	return n.Decode(v)
+}
+
+var nodeType = reflect.TypeOf(yaml.Node{})
+
+// checkKeys rejects a key of a mapping that t has no field for, as
+// yaml.v3 words it, so that yamlErr reads both alike.
+func checkKeys(n *yaml.Node, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		if t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode {
+			for _, c := range n.Content {
+				if err := checkKeys(c, t.Elem()); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || t == nodeType || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			fields[name] = t.Field(i).Type
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		ft, ok := fields[k.Value]
+		if !ok {
+			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: field %s not found in type sweep.%s", k.Line, k.Value, t.Name())}}
+		}
+		if err := checkKeys(n.Content[i+1], ft); err != nil {
+			return err
+		}
 	}
 	return nil
 }
-
-var lineRE = regexp.MustCompile(`\s*line \d+: `)
 
 // maxPoints bounds a sweep: every point's scenario is built at load.
 const maxPoints = 10000
@@ -153,7 +185,7 @@ func Parse(file string, data []byte) (*Sweep, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlErr(file, err)
+		return nil, yamlErr(file, err, nil)
 	}
 	if root.Kind == 0 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, bad(0, "", "", "a sweep must be a mapping (name, base, parameters, ...)")
@@ -162,7 +194,7 @@ func Parse(file string, data []byte) (*Sweep, error) {
 	d := yaml.NewDecoder(bytes.NewReader(data))
 	d.KnownFields(true)
 	if err := d.Decode(&spec); err != nil {
-		return nil, yamlErr(file, err)
+		return nil, yamlErr(file, err, root.Content[0])
 	}
 	lines := keyLines(root.Content[0])
 	if spec.Name == "" {
@@ -176,7 +208,12 @@ func Parse(file string, data []byte) (*Sweep, error) {
 	}
 	base := spec.Base
 	if _, ok := scenarios.Builtin(base); !ok && !filepath.IsAbs(base) {
-		base = filepath.Join(filepath.Dir(file), base)
+		// Relative to the sweep file; a bare name that is no file there
+		// is left as written, so the error lists the built-ins.
+		joined := filepath.Join(filepath.Dir(file), base)
+		if _, err := os.Stat(joined); err == nil || strings.ContainsAny(base, `/\`) || filepath.Ext(base) != "" {
+			base = joined
+		}
 	}
 	switch spec.Combine {
 	case "":
@@ -185,7 +222,7 @@ func Parse(file string, data []byte) (*Sweep, error) {
 	default:
 		return nil, bad(lines["combine"], "combine", spec.Combine, "must be grid or zip")
 	}
-	if spec.Replications < 0 {
+	if _, given := lines["replications"]; given && spec.Replications < 1 {
 		return nil, bad(lines["replications"], "replications", strconv.Itoa(spec.Replications), "must be at least 1")
 	}
 	if len(spec.Parameters) == 0 {
@@ -280,15 +317,105 @@ func Parse(file string, data []byte) (*Sweep, error) {
 	return sw, nil
 }
 
-func yamlErr(file string, err error) error {
+var (
+	errLineRE  = regexp.MustCompile(`^line (\d+): (.*)$`)
+	notFoundRE = regexp.MustCompile(`^field (\S+) not found in type sweep\.(\w+)$`)
+	typeRE     = regexp.MustCompile("^cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
+	// The keys each part of a sweep file takes, by the Go type yaml.v3
+	// names in its errors.
+	knownKeys = map[string][]string{"Spec": yamlKeys(Spec{}), "plain": yamlKeys(Parameter{}), "Range": yamlKeys(Range{})}
+)
+
+// yamlErr turns a yaml.v3 error into an Error naming the line, the field
+// (found in root by the line, when given) and the text written, in the
+// scenario loader's words.
+func yamlErr(file string, err error, root *yaml.Node) error {
 	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: "), "unmarshal errors:\n")
 	msg = strings.TrimSpace(msg)
-	line := 0
-	if m := regexp.MustCompile(`^line (\d+): (.*)$`).FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i] // the first problem
 	}
-	return &Error{File: file, Line: line, Reason: msg}
+	e := &Error{File: file, Reason: msg}
+	if m := errLineRE.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Reason = m[2]
+	}
+	if m := notFoundRE.FindStringSubmatch(e.Reason); m != nil {
+		known := knownKeys[m[2]]
+		e.Field = m[1]
+		if p := pathAtLine(root, e.Line, "", m[1], true); p != "" {
+			e.Field = p
+		}
+		e.Reason = fmt.Sprintf("unknown field %q (known: %s)%s", m[1], strings.Join(known, ", "), suggest.DidYouMean(m[1], known))
+	} else if m := typeRE.FindStringSubmatch(e.Reason); m != nil {
+		e.Field, e.Value = pathAtLine(root, e.Line, "", m[1], false), m[1]
+		switch m[2] {
+		case "uint64":
+			e.Reason = "expected a whole number from 0 to 18446744073709551615"
+		case "int":
+			e.Reason = "expected a whole number"
+		case "float64":
+			e.Reason = "expected a number"
+		default:
+			e.Reason = "expected " + m[2]
+		}
+	}
+	return e
+}
+
+// pathAtLine is the dotted path of the key on line n under node whose
+// key (byKey) or scalar value is text; failing that, of the last key on
+// the line.
+func pathAtLine(n *yaml.Node, line int, path, text string, byKey bool) string {
+	exact, last := "", ""
+	var visit func(n *yaml.Node, path string)
+	visit = func(n *yaml.Node, path string) {
+		if n == nil {
+			return
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				if k.Line == line {
+					last = p
+					if byKey && k.Value == text || !byKey && v.Kind == yaml.ScalarNode && v.Value == text {
+						exact = p
+					}
+				}
+				visit(v, p)
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				p := fmt.Sprintf("%s[%d]", path, i)
+				if c.Kind == yaml.ScalarNode && c.Line == line && !byKey && c.Value == text {
+					exact = p
+				}
+				visit(c, p)
+			}
+		}
+	}
+	visit(n, path)
+	if exact != "" {
+		return exact
+	}
+	return last
+}
+
+// yamlKeys lists the YAML keys of a struct's fields.
+func yamlKeys(v any) []string {
+	var out []string
+	t := reflect.TypeOf(v)
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func keyLines(m *yaml.Node) map[string]int {

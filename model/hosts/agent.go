@@ -97,7 +97,7 @@ func (a *AgentConfig) validate(k param.Check) {
 		if a.Threshold == 0 {
 			a.Threshold = param.Duration(3600)
 		}
-		k.Positive("threshold", float64(a.Threshold))
+		k.DurationRange("threshold", a.Threshold, param.Second, 30*param.Day)
 	case OneTimeClaim:
 		if a.Channel == "" {
 			a.Channel = "gpu_peak"

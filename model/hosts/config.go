@@ -105,11 +105,11 @@ func Default() Config {
 		Initial:        2000,
 		ArrivalsPerDay: 20,
 		Lifetime:       param.Dist{Kind: "exponential", Mean: 180 * boinc.SecondsPerDay},
-		HostsPerUser:   param.Dist{Kind: "choice", Values: []float64{1, 2, 3, 5}, Weights: []float64{0.75, 0.15, 0.07, 0.03}},
+		HostsPerUser:   param.Dist{Kind: "choice", Values: []param.Num{1, 2, 3, 5}, Weights: []float64{0.75, 0.15, 0.07, 0.03}},
 		Teams:          100,
 		TeamShare:      0.4,
 		CPU: CPUConfig{
-			Cores:           param.Dist{Kind: "choice", Values: []float64{2, 4, 6, 8, 12, 16, 24, 32}, Weights: []float64{0.06, 0.2, 0.12, 0.22, 0.14, 0.14, 0.06, 0.06}},
+			Cores:           param.Dist{Kind: "choice", Values: []param.Num{2, 4, 6, 8, 12, 16, 24, 32}, Weights: []float64{0.06, 0.2, 0.12, 0.22, 0.14, 0.14, 0.06, 0.06}},
 			WhetstoneGFLOPS: param.Dist{Kind: "lognormal", Mean: 4.2, CV: 0.2},
 			DhrystoneRatio:  param.Dist{Kind: "lognormal", Mean: 2.5, CV: 0.25},
 		},
@@ -200,19 +200,33 @@ func (c *Config) Validate(k param.Check) {
 		if !(c.Availability.OnFraction > 0 && c.Availability.OnFraction <= 1) {
 			a.Fail("on_fraction", c.Availability.OnFraction, "must be above 0 and at most 1")
 		}
-		a.Positive("period", float64(c.Availability.Period))
+		a.DurationRange("period", c.Availability.Period, param.Minute, 365*param.Day)
 	case "weibull":
-		checkPositiveDist(a.Field("on_period"), c.Availability.OnPeriod)
-		checkPositiveDist(a.Field("off_period"), c.Availability.OffPeriod)
+		for _, p := range []struct {
+			name string
+			d    param.Dist
+		}{{"on_period", c.Availability.OnPeriod}, {"off_period", c.Availability.OffPeriod}} {
+			n := len(k.Errors())
+			checkPositiveDist(a.Field(p.name), p.d)
+			// Each period is an event per host: periods of microseconds
+			// would never let the clock move.
+			if m := p.d.MeanValue(); len(k.Errors()) == n && !(m >= param.Second) {
+				a.Fail(p.name, param.Raw(param.FormatDuration(m)+" on average"), "periods must average at least 1s")
+			}
+		}
 	default:
 		a.Fail("model", c.Availability.Model, "unknown availability model (known: "+strings.Join(AvailabilityModels, ", ")+")")
 	}
 	checkProbabilityDist(k.Field("error_rate"), c.ErrorRate)
 	checkProbabilityDist(k.Field("invalid_rate"), c.InvalidRate)
 	k.NonNegative("runtime_noise", c.RuntimeNoise)
-	k.Positive("work_buffer", float64(c.WorkBuffer))
-	k.Positive("account_manager_interval", float64(c.AccountManagerInterval))
-	if c.WorkBufferMin > c.WorkBuffer {
+	n := len(k.Errors())
+	k.DurationRange("work_buffer", c.WorkBuffer, param.Minute, 30*param.Day)
+	k.DurationRange("work_buffer_min", c.WorkBufferMin, 0, 30*param.Day)
+	bufferOK := len(k.Errors()) == n
+	k.DurationRange("report_delay", c.ReportDelay, 0, 30*param.Day)
+	k.DurationRange("account_manager_interval", c.AccountManagerInterval, param.Minute, 30*param.Day)
+	if bufferOK && c.WorkBufferMin > c.WorkBuffer {
 		k.Fail("work_buffer_min", c.WorkBufferMin, fmt.Sprintf("is above work_buffer (%s)", param.FormatDuration(float64(c.WorkBuffer))))
 	}
 	for i := range c.Agents {

@@ -173,7 +173,7 @@ func (a *App) validate(k param.Check, platforms map[string]bool) {
 	if !(a.BoundFactor >= 1) {
 		k.Fail("bound_factor", a.BoundFactor, "must be at least 1 (rsc_fpops_bound >= rsc_fpops_est)")
 	}
-	k.Positive("delay_bound", float64(a.DelayBound))
+	k.DurationRange("delay_bound", a.DelayBound, param.Minute, 365*param.Day)
 	if a.MinQuorum < 1 {
 		k.Fail("min_quorum", a.MinQuorum, "must be at least 1")
 	}

@@ -59,6 +59,24 @@ func (c Check) Range(field string, v, lo, hi float64) {
 	}
 }
 
+// Time bounds of a scenario, fixed and the same on every machine: they
+// keep each periodic event and each run within what can finish.
+const (
+	Second = 1.0
+	Minute = 60.0
+	Day    = 86400.0
+	// MaxRunDays is the longest simulated run: ten years.
+	MaxRunDays = 3650
+)
+
+// DurationRange fails unless lo <= v <= hi (seconds), saying both in
+// units.
+func (c Check) DurationRange(field string, v Duration, lo, hi float64) {
+	if !(float64(v) >= lo && float64(v) <= hi) {
+		c.Fail(field, v, fmt.Sprintf("must be between %s and %s", FormatDuration(lo), FormatDuration(hi)))
+	}
+}
+
 // Positive fails unless v > 0.
 func (c Check) Positive(field string, v float64) {
 	if !(v > 0) {

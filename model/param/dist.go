@@ -31,7 +31,7 @@ type Dist struct {
 	Scale   Num       `yaml:"scale,omitempty"`
 	Min     *Num      `yaml:"min,omitempty"`
 	Max     *Num      `yaml:"max,omitempty"`
-	Values  []float64 `yaml:"values,flow,omitempty"`
+	Values  []Num     `yaml:"values,flow,omitempty"`
 	Weights []float64 `yaml:"weights,flow,omitempty"`
 }
 
@@ -134,7 +134,7 @@ func (d Dist) Bounds() (lo, hi float64) {
 	case "choice":
 		lo, hi = math.Inf(1), math.Inf(-1)
 		for _, v := range d.Values {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
 		}
 		return lo, hi
 	}
@@ -161,7 +161,7 @@ func (d Dist) MeanValue() float64 {
 			if len(d.Weights) > 0 {
 				w = d.Weights[i]
 			}
-			s += v * w
+			s += float64(v) * w
 			ws += w
 		}
 		return s / ws
@@ -195,7 +195,7 @@ func (d Dist) Sample(r *rand.Rand) float64 {
 		x = float64(d.Scale) * math.Pow(-math.Log(u), 1/d.Shape)
 	case "choice":
 		if len(d.Weights) == 0 {
-			return d.Values[r.IntN(len(d.Values))]
+			return float64(d.Values[r.IntN(len(d.Values))])
 		}
 		total := 0.0
 		for _, w := range d.Weights {
@@ -204,11 +204,11 @@ func (d Dist) Sample(r *rand.Rand) float64 {
 		u := r.Float64() * total
 		for i, w := range d.Weights {
 			if u < w {
-				return d.Values[i]
+				return float64(d.Values[i])
 			}
 			u -= w
 		}
-		return d.Values[len(d.Values)-1]
+		return float64(d.Values[len(d.Values)-1])
 	}
 	if d.Min != nil && x < float64(*d.Min) {
 		x = float64(*d.Min)

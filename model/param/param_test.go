@@ -39,7 +39,7 @@ func TestDistMeans(t *testing.T) {
 		{Kind: "weibull", Shape: 0.393, Scale: 2.964},
 		{Kind: "normal", Mean: 10, CV: 0.1},
 		{Kind: "uniform", Min: Ptr(50), Max: Ptr(100)},
-		{Kind: "choice", Values: []float64{1, 3}, Weights: []float64{3, 1}},
+		{Kind: "choice", Values: []Num{1, 3}, Weights: []float64{3, 1}},
 	} {
 		const n = 400000
 		sum := 0.0
@@ -68,7 +68,7 @@ func TestDistValidate(t *testing.T) {
 		{Dist{Kind: "uniform", Min: Ptr(1)}, 1},
 		{Dist{Kind: "weibull", Shape: 0, Scale: 1}, 1},
 		{Dist{Kind: "choice"}, 1},
-		{Dist{Kind: "choice", Values: []float64{1, 2}, Weights: []float64{1}}, 1},
+		{Dist{Kind: "choice", Values: []Num{1, 2}, Weights: []float64{1}}, 1},
 		{Dist{Kind: "lognormal", Mean: -1}, 1},
 		{Dist{Kind: "uniform", Min: Ptr(2), Max: Ptr(1)}, 1},
 	} {
