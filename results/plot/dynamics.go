@@ -90,6 +90,7 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 			sort.Slice(order[i], func(a, b int) bool { return hostGaugeLess(order[i][a], order[i][b]) })
 		}
 		hostColour, versionDash := map[string]int{}, map[string]int{}
+		var labels []string
 		for j, n := range order[i] {
 			l, err := plotter.NewLine(series[i][n])
 			if err != nil {
@@ -114,6 +115,16 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 				}
 			}
 			l.Width = vg.Points(1.2)
+			// A series that coincides with an earlier one would hide it:
+			// dash it so both show, and say so in the legend.
+			for e, earlier := range order[i][:j] {
+				if sameXYs(series[i][earlier], series[i][n]) {
+					l.Dashes = []vg.Length{vg.Points(5), vg.Points(4)}
+					label += " (= " + labels[e] + ")"
+					break
+				}
+			}
+			labels = append(labels, label)
 			p.Add(l)
 			p.Legend.Add(label, l)
 		}
@@ -270,4 +281,17 @@ func hostGaugeLess(a, b string) bool {
 		return ha < hb
 	}
 	return va < vb
+}
+
+// sameXYs reports whether two series are the same points.
+func sameXYs(a, b plotter.XYs) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

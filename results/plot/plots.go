@@ -94,7 +94,7 @@ func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plo
 		return nil, err
 	}
 	p, err = efficiencyScatter(pts, names)
-	if err := add("gd-efficiency.png", "G/D against efficiency",
+	if err := addWith(renderSideLegend, "gd-efficiency.png", "G/D against efficiency",
 		"Each honest host's G/D against its mean efficiency (actual over peak FLOPS): a system that pays for work done shows no slope; one that pays for peak speed x time pays inefficient hosts more.",
 		p, err); err != nil {
 		return nil, err
@@ -209,7 +209,12 @@ func markDays(panels []*plot.Plot, win results.Window) error {
 			if m.day <= p.X.Min || m.day >= p.X.Max {
 				continue
 			}
-			l, err := plotter.NewLine(plotter.XYs{{X: m.day, Y: p.Y.Min}, {X: m.day, Y: p.Y.Max}})
+			lo, hi := p.Y.Min, p.Y.Max
+			if !(hi > lo) {
+				// A flat panel: gonum widens its axis by 1 either way.
+				lo, hi = lo-1, hi+1
+			}
+			l, err := plotter.NewLine(plotter.XYs{{X: m.day, Y: lo}, {X: m.day, Y: hi}})
 			if err != nil {
 				return err
 			}
@@ -377,11 +382,14 @@ func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 
 func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	p := newPlot("Honest hosts: G/D against efficiency", "host efficiency (actual / peak FLOPS)", "G/D (granted / deserved credit)")
+	// The box plots' robust log range: one host paid 1000 x does not
+	// flatten the others onto a line.
+	r := newGDRange(pts)
 	any := false
 	for k, name := range names {
 		var xy plotter.XYs
 		for _, h := range pts[k] {
-			xy = append(xy, plotter.XY{X: h.eff, Y: h.gd})
+			xy = append(xy, plotter.XY{X: h.eff, Y: r.clamp(h.gd)})
 		}
 		if len(xy) == 0 {
 			continue
@@ -400,7 +408,12 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	if !any {
 		return nil, nil
 	}
-	headroom(p, len(names))
+	r.apply(p)
+	p.X.Tick.Label.Rotation = 0
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XCenter, draw.YTop
+	if r.off > 0 {
+		p.Title.Text = strings.Replace(p.Title.Text, "hosts off-scale", "points off-scale", 1)
+	}
 	return p, nil
 }
 
