@@ -54,9 +54,15 @@ func (d *Dist) UnmarshalYAML(n *yaml.Node) error {
 		*d = Const(float64(x))
 		return nil
 	}
-	// Fields left out keep their current (default) values.
+	// Fields left out keep their current (default) values, unless the
+	// mapping names another kind, whose parameters start afresh.
 	type plain Dist
 	p := plain(*d)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "dist" && n.Content[i+1].Value != d.Kind {
+			p = plain{}
+		}
+	}
 	if err := n.Decode(&p); err != nil {
 		return err
 	}
