@@ -27,6 +27,7 @@ const (
 // then that README shows exactly the table `creditsim scenarios
 // --figures` prints; -update rewrites README's table.
 func TestLibrary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every built-in scenario")
 	}
@@ -83,6 +84,7 @@ func TestLibrary(t *testing.T) {
 // every figure keeps its value per replication, and every built-in's
 // plots render (each PNG decodes and report.html shows it).
 func TestLibraryIntervals(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every built-in scenario")
 	}

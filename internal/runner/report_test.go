@@ -25,6 +25,8 @@ var imgSrc = regexp.MustCompile(`<img src="([^"]+)"`)
 // Where Chromium is installed, it renders the page headless and checks
 // the screenshot is not blank.
 func TestReport(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	s, err := scenarios.Load("gpu.yaml", []byte(gpuScenario("2")), []string{"replications=2", "hosts.initial=120",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 3}]", "policies=[v1peak, v3pfc-boinc, v3pfc-design-v29]"})
 	if err != nil {

@@ -43,6 +43,15 @@ projects:
           - {platform: linux, efficiency: EFF, cpu_time_fraction: 1}
 `
 
+// skipLong skips a test that simulates for seconds under -short: the
+// short suite checks in seconds, the full one runs every simulation.
+func skipLong(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a long simulation: runs without -short")
+	}
+}
+
 func runScenario(t *testing.T, text string, sets ...string) *Outcome {
 	t.Helper()
 	s, err := scenarios.Load("test.yaml", []byte(text), sets)
@@ -60,6 +69,7 @@ func runScenario(t *testing.T, text string, sets ...string) *Outcome {
 // deserved credit; at efficiency 0.5 jobs take twice as long, and the
 // first system (which pays CPU time x peak speed) grants twice as much.
 func TestPhysicalSanity(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		eff  string
 		want float64
@@ -107,14 +117,22 @@ func readOutputs(t *testing.T, dir string) map[string][]byte {
 // Determinism: the same scenario and seed give byte-identical outputs
 // whatever GOMAXPROCS and the number of parallel replications.
 func TestDeterminism(t *testing.T) {
-	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3",
-		"policies=[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"})
+	size := []string{"hosts.initial=150", "duration=14d", "warmup=2d"}
+	if testing.Short() {
+		size = []string{"hosts.initial=40", "duration=11d", "warmup=2d"}
+	}
+	s, err := scenarios.Open("baseline", append(size, "replications=3",
+		"policies=[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	var runs []map[string][]byte
-	for i, c := range []struct{ procs, workers int }{{1, 1}, {2, 0}, {2, 3}} {
+	configs := []struct{ procs, workers int }{{1, 1}, {2, 0}, {2, 3}}
+	if testing.Short() {
+		configs = configs[:2]
+	}
+	for i, c := range configs {
 		runtime.GOMAXPROCS(c.procs)
 		dir := filepath.Join(t.TempDir(), "out")
 		if _, err := Run(s, Options{Out: dir, Workers: c.workers}); err != nil {
@@ -145,6 +163,7 @@ func TestDeterminism(t *testing.T) {
 
 // Adding a host does not change the draws of the others.
 func TestStreamIndependence(t *testing.T) {
+	t.Parallel()
 	a, _ := scenarios.Open("baseline", []string{"hosts.initial=30", "hosts.arrivals_per_day=0"})
 	b, _ := scenarios.Open("baseline", []string{"hosts.initial=31", "hosts.arrivals_per_day=0"})
 	ca, _ := Config(a, 0, nil)
@@ -164,6 +183,8 @@ func TestStreamIndependence(t *testing.T) {
 // scale 100), a host's RAC / 100 reads its true GFLOPS under the same
 // 7-day weighting once the first-grant spike has decayed (60 days).
 func TestRACReadsTrueSpeed(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, string(bytes.ReplaceAll([]byte(ideal), []byte("EFF"), []byte("1"))), "duration=60d", "warmup=50d")
 	r := oc.Summary.Policies["v1peak"].RACGFLOPS
 	t.Logf("RAC/100 over true GFLOPS %.4f, RAC/200 %.4f", float64(r["100"]), float64(r["200"]))

@@ -15,6 +15,8 @@ import (
 // every valid job of a sample host adds up to the host's total credit in
 // its ledger, policy by policy; and every policy gets a dynamics plot.
 func TestSampleJobs(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	s, err := scenarios.Load("gpu.yaml", []byte(gpuScenario("2")), []string{"replications=1", "hosts.initial=120",
 		"policies=[v1peak, v2actual, v3pfc-boinc]"})
 	if err != nil {

@@ -26,6 +26,7 @@ func (e *erroredCredit) Day(*sim.DayState) {}
 // and then crashes still earns for its runtime; the job-based systems
 // grant it nothing.
 func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Load("c.yaml", []byte(counting), []string{"policies=[v1peak, v2actual, v3pfc-boinc, sciunited]",
 		"hosts.error_rate={dist: const, mean: 0.2}"})
 	if err != nil {
@@ -50,6 +51,7 @@ func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
 // full host-day's credit from Science United, and nothing from CreditNew
 // under replication.
 func TestScienceUnitedLiars(t *testing.T) {
+	t.Parallel()
 	oc := runScenario(t, counting, "policies=[v3pfc-boinc, sciunited]",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 3}, {kind: fake_results, share: 0.05, work_fraction: 1}]")
 	suLie := float64(oc.Summary.Policies["sciunited"].CheatRatio["benchmark_inflation"])
@@ -68,6 +70,7 @@ func TestScienceUnitedLiars(t *testing.T) {
 // return garbage is taken back: the totals move down by about the fakes'
 // share, and honest hosts barely move.
 func TestReconciliationTakesBackFakesCredit(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Load("c.yaml", []byte(counting), []string{
 		"policies=[{name: su, base: sciunited, options: {reconcile: 1}}]",
 		"hosts.agents=[{kind: fake_results, share: 0.1, work_fraction: 1}]"})

@@ -19,6 +19,8 @@ import (
 // the worst account and honest G/D; a mark on every value past its
 // bound, the best of each column marked; and the verdict printed.
 func TestScorecardMatchesSummary(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	s, err := scenarios.Open("cheaters", []string{"hosts.initial=150", "replications=2", "duration=20d", "warmup=6d"})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 // the first week of validations, makes the second system's credit per
 // job equal the first system's within 1% over the counted results.
 func TestV2Calibration(t *testing.T) {
+	t.Parallel()
 	oc := runScenario(t, counting, "policies=[v1peak, v2actual]")
 	v1 := float64(oc.Summary.Policies["v1peak"].TotalCredit)
 	v2 := float64(oc.Summary.Policies["v2actual"].TotalCredit)
@@ -28,6 +29,7 @@ func TestV2Calibration(t *testing.T) {
 // hole the seeds name), while v1peak, which ignores counts, credits it
 // like an honest host.
 func TestCountInflation(t *testing.T) {
+	t.Parallel()
 	oc := runScenario(t, counting, "policies=[v1peak, v2actual]",
 		"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
 		"hosts.agents=[{kind: count_inflation, share: 0.05, k: 5}]")
@@ -68,6 +70,8 @@ projects:
 // the same garbage, and when two of them get the same workunit they form
 // the quorum and are paid.
 func TestColludingFakes(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, counting, "policies=[v1peak]",
 		"hosts.agents=[{kind: fake_results, share: 0.2, work_fraction: 0.05}, {kind: colluding_fakes, share: 0.2, work_fraction: 0.05}]")
 	lone := float64(oc.Summary.Policies["v1peak"].CheatCreditPerDay["fake_results"])

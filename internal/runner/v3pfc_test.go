@@ -48,6 +48,8 @@ func gpuScenario(quorum string) string {
 // normalisation it keeps that (cheat ratio near 10); with it, its own
 // average rises and its scale falls, so the ratio comes back near 1.
 func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
 		"policies=[v3pfc-boinc, {name: no-host-norm, base: v3pfc-boinc, options: {host_norm: false}}]")
@@ -63,6 +65,8 @@ func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
 // peak and CPU jobs at 50%, so raw PFC pays a GPU result 5 x as much per
 // FLOP. Cross-version normalisation brings the ratio near 1.
 func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("2"),
 		"policies=[v3pfc-boinc, {name: no-version-norm, base: v3pfc-boinc, options: {version_norm: \"off\"}}]")
 	with := float64(oc.Summary.Policies["v3pfc-boinc"].DeviceNeutrality)
@@ -83,6 +87,8 @@ func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
 // it never gets host scaling and host neutrality is as without it; armed
 // once, hosts leave probation one delay bound after their first job.
 func TestProbationRearmOnBusyHosts(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("2"),
 		"policies=[{name: once, base: v3pfc-design-v29, options: {cherry: probation}},"+
 			" {name: every-send, base: v3pfc-design-v29, options: {cherry: probation, probation_rearm: every_send}},"+
@@ -101,6 +107,8 @@ func TestProbationRearmOnBusyHosts(t *testing.T) {
 // raises every honest GPU host's scale; the median of host averages is
 // not, so honest hosts' credit stays nearer to the cheat-free value.
 func TestMedianHostsResistsInflators(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	pols := "policies=[v3pfc-boinc, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"
 	clean := runScenario(t, gpuScenario("1"), pols)
 	dirty := runScenario(t, gpuScenario("1"), pols, "hosts.agents=[{kind: benchmark_inflation, share: 0.3, k: 5}]")
@@ -162,6 +170,8 @@ projects:
 // The designs' central factor takes the scale of CUDA versions in apps
 // with a CPU version, and the two projects pay alike (near 1).
 func TestGPUOnlyApps(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, twoProjects,
 		"policies=[v3pfc-boinc, {name: central, base: v3pfc-boinc, options: {gpu_only: central}}]")
 	factor := float64(oc.Summary.Policies["v3pfc-boinc"].ProjectNeutrality)
@@ -192,6 +202,8 @@ func TestGPUOnlyApps(t *testing.T) {
 // claim goes through (clamped to the finite 1e300 every policy is held
 // to), and the cheat ratio is astronomical but finite.
 func TestOneTimeClaims(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: one_time_claim, share: 0.05, channel: gpu_peak, claim: 1e304, at: 6d}]",
 		"policies=[v3pfc-boinc, v3pfc-design-v29, v3pfc-design-v2, {name: unchecked, base: v3pfc-boinc, options: {sanity: none, max_granted_credit: 0}}]")
@@ -247,6 +259,7 @@ projects:
 // that; host_scale_check (10 consecutive valid) limits it; v2's reset and
 // v29's probation take the scale away on every abort.
 func TestCherryPicking(t *testing.T) {
+	t.Parallel()
 	oc := runScenario(t, cherryWorld,
 		"policies=[v3pfc-boinc, {name: cons-valid, base: v3pfc-boinc, options: {cherry: cons_valid}},"+
 			" {name: reset, base: v3pfc-boinc, options: {cherry: reset}}, {name: probation, base: v3pfc-boinc, options: {cherry: probation}}]")
@@ -267,6 +280,8 @@ func TestCherryPicking(t *testing.T) {
 // the estimate (the honest one) far more, and the minimum pays the honest
 // claim.
 func TestReplicaRules(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("2"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
 		"policies=[{name: pegged, base: v3pfc-boinc, options: {host_norm: false}},"+
@@ -288,6 +303,8 @@ func TestReplicaRules(t *testing.T) {
 // peak takes it whole (4 x stays under the rsc_fpops_bound clamp). Host
 // normalisation is off to see the claim itself.
 func TestPeakSource(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.gpu.share=0",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.03, k: 4}]",
@@ -306,6 +323,8 @@ func TestPeakSource(t *testing.T) {
 // the cap of 10 stops halfway: it gets about half its deserved credit;
 // with no cap (v2) it is paid in full.
 func TestHostScaleCap(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 0.05}]",
 		"policies=[v3pfc-boinc, {name: no-cap, base: v3pfc-boinc, options: {host_cap: 0}}]")
@@ -323,6 +342,8 @@ func TestHostScaleCap(t *testing.T) {
 // scale; HEAD substitutes 4.3e9 and keeps them out of the statistics, so
 // honest hosts are paid as without them.
 func TestFailedBenchmarkSubstitution(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
 	pols := "policies=[v3pfc-boinc, {name: as-is, base: v3pfc-boinc, options: {failed_benchmark: none}}]"
 	clean := runScenario(t, gpuScenario("1"), "hosts.gpu.share=0", pols)
 	dirty := runScenario(t, gpuScenario("1"), "hosts.gpu.share=0", pols, "hosts.agents=[{kind: failed_benchmark, share: 0.3}]")
