@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -81,6 +82,7 @@ func HandleSignals() {
 func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(args)
 	root.SetArgs(args)
+	root.SetFlagErrorFunc(flagError)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
@@ -100,6 +102,24 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "%s: %v\n", name, err)
 	fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
 	return ExitInput
+}
+
+var badFlagRE = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(\w+): `)
+
+// flagError words a flag value pflag could not parse as the other input
+// errors are: the flag, the text given, what it must be.
+func flagError(_ *cobra.Command, err error) error {
+	m := badFlagRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	flag, _, _ := strings.Cut(m[2], ", ") // "-j, --jobs": as the other flag errors, -j
+	want := map[string]string{"Uint": "a whole number from 0 to 18446744073709551615", "Int": "a whole number",
+		"Float": "a number", "Bool": "true or false"}[m[3]]
+	if want == "" {
+		return err
+	}
+	return fmt.Errorf("flag %s: %q: must be %s", flag, m[1], want)
 }
 
 func newRoot(args []string) *cobra.Command {
