@@ -12,6 +12,19 @@ import (
 // ErrOutputExists: the output folder exists and --force was not given.
 var ErrOutputExists = errors.New("output folder exists and creditsim did not write it (use --force to replace it)")
 
+// OutputError is an output location the rule refuses, --force or not;
+// errors.Is(err, ErrOutputExists) holds for it, so callers treat both as
+// bad input.
+type OutputError struct{ Msg string }
+
+func (e *OutputError) Error() string { return e.Msg }
+
+// Is makes an OutputError an ErrOutputExists.
+func (e *OutputError) Is(target error) bool { return target == ErrOutputExists }
+
+// Refused returns an OutputError with a formatted message.
+func Refused(format string, a ...any) error { return &OutputError{fmt.Sprintf(format, a...)} }
+
 // pending holds the temporary folders being written, so that a signal
 // handler can remove them (RemovePending) before the process exits.
 var pending = struct {
@@ -96,18 +109,18 @@ func CheckOutDir(dir string, force bool, protect ...string) error {
 		return err
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%s exists and is not a folder; creditsim does not replace it: %w", dir, ErrOutputExists)
+		return Refused("%s exists and is not a folder; creditsim never replaces it, even with --force", dir)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
 	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
-		return fmt.Errorf("%s is the current directory or holds it; creditsim does not replace it: %w", dir, ErrOutputExists)
+		return Refused("%s is the current directory or holds it; creditsim never replaces it, even with --force", dir)
 	}
 	for _, p := range protect {
 		if ap, err := filepath.Abs(p); err == nil && within(ap, abs) {
-			return fmt.Errorf("%s holds %s, the input being run; creditsim does not replace it: %w", dir, p, ErrOutputExists)
+			return Refused("%s holds %s, the input being run; creditsim never replaces it, even with --force", dir, p)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {

@@ -60,7 +60,8 @@ shards with creditsim merge.`,
 			if dir == "" {
 				dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
 			}
-			opts := sweep.Options{Out: dir, Jobs: jobs, Shard: i, Shards: n, Resume: resume, Force: force}
+			opts := sweep.Options{Out: dir, Jobs: jobs, Shard: i, Shards: n, Resume: resume, Force: force,
+				Protect: []string{args[0], sw.BasePath()}}
 			if !quiet {
 				opts.Log = stderr
 				what := fmt.Sprintf("%d points", len(sw.Points))

@@ -31,6 +31,9 @@ type Options struct {
 	Force bool
 	// Log receives one line per point; nil is silent.
 	Log io.Writer
+	// Protect lists inputs (the sweep file, its base scenario) the output
+	// folder must not hold: nothing replaces such a folder.
+	Protect []string
 }
 
 // Outcome says what a sweep run did.
@@ -138,18 +141,25 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 
 // prepare creates the output folder or checks that it holds this sweep.
 func prepare(sw *Sweep, opts Options, sharded bool) error {
+	// Never a file, the current directory or a folder holding the input,
+	// whatever the flags; the rest of the rule is below.
+	if err := results.CheckOutDir(opts.Out, true, opts.Protect...); err != nil {
+		return err
+	}
 	old, err := os.ReadFile(filepath.Join(opts.Out, manifestFile))
 	switch {
 	case err == nil && !bytes.Equal(old, sw.Resolved):
 		if !opts.Force || sharded {
-			return fmt.Errorf("%s holds a different sweep (its %s differs); use another folder, or --force to replace it", opts.Out, manifestFile)
+			return results.Refused("%s holds a different sweep (its %s differs); use another folder, or --force to replace it", opts.Out, manifestFile)
 		}
 		if err := os.RemoveAll(opts.Out); err != nil {
 			return err
 		}
 	case err == nil && !sharded && !opts.Resume:
+		// The same sweep: its points may have cost hours, so starting
+		// over is asked for, not assumed.
 		if !opts.Force {
-			return fmt.Errorf("%s: %w (or --resume to continue the sweep)", opts.Out, runner.ErrOutputExists)
+			return results.Refused("%s already holds this sweep; use --resume to continue it (points done are kept), or --force to start over", opts.Out)
 		}
 		if err := os.RemoveAll(opts.Out); err != nil {
 			return err
@@ -157,8 +167,18 @@ func prepare(sw *Sweep, opts Options, sharded bool) error {
 	case err != nil && !os.IsNotExist(err):
 		return err
 	case err != nil:
-		if entries, derr := os.ReadDir(opts.Out); derr == nil && len(entries) > 0 && !opts.Force {
-			return fmt.Errorf("%s exists and is not a sweep folder: %w", opts.Out, runner.ErrOutputExists)
+		if entries, derr := os.ReadDir(opts.Out); derr == nil && len(entries) > 0 {
+			switch {
+			case !opts.Force:
+				return fmt.Errorf("%s exists and is not a sweep folder: %w", opts.Out, runner.ErrOutputExists)
+			case sharded:
+				// Shards start at once: one must not remove what another
+				// has begun to write.
+				return results.Refused("%s exists and is not a sweep folder; shards do not replace a folder, even with --force: give a new or empty one", opts.Out)
+			}
+			if err := os.RemoveAll(opts.Out); err != nil {
+				return err
+			}
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(opts.Out, "points"), 0o755); err != nil {

@@ -152,6 +152,16 @@ type Sweep struct {
 	// resolved, written as sweep.resolved.yaml; shards and merges check
 	// they belong to the same sweep by it.
 	Resolved []byte
+
+	base string // the base scenario as opened: a path or a built-in name
+}
+
+// BasePath is the base scenario's file, "" for a built-in.
+func (sw *Sweep) BasePath() string {
+	if _, err := os.Stat(sw.base); err == nil {
+		return sw.base
+	}
+	return ""
 }
 
 // Point is one combination of parameter values.
@@ -283,7 +293,7 @@ func Parse(file string, data []byte) (*Sweep, error) {
 		}
 		return nil, bad(line, "base "+spec.Base+" with set", "", err.Error())
 	}
-	sw := &Sweep{Spec: spec, File: file, Seed: s0.Seed}
+	sw := &Sweep{Spec: spec, File: file, Seed: s0.Seed, base: base}
 	if spec.Seed != nil {
 		sw.Seed = *spec.Seed
 	}
