@@ -11,6 +11,11 @@ const (
 	ScaleServer  = boinc.ScaleServer
 )
 
+// MaxGrantedCredit is the validator's default max_granted_credit,
+// 200 x 1000 x 365 ("1 TeraFLOP-year"): the most one result may be
+// granted.
+const MaxGrantedCredit = 200 * 1000 * 365
+
 // FlopsToCredit converts FLOPs to Cobblestones at scale credits per
 // GFLOPS-day. It evaluates (flops*scale)/86400e9 left to right, exactly as
 // BOINC's unparenthesised macro x*COBBLESTONE_SCALE expands for scale 200;

@@ -4,11 +4,9 @@ import (
 	"math"
 	"testing"
 
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/policy"
-	_ "github.com/creditsim/creditsim/policy/sciunited"
-	_ "github.com/creditsim/creditsim/policy/v1peak"
-	_ "github.com/creditsim/creditsim/policy/v2actual"
-	_ "github.com/creditsim/creditsim/policy/v3pfc"
 )
 
 // FuzzPolicies feeds every registered policy a warm-up of ordinary

@@ -124,6 +124,11 @@ type Result struct {
 	CPUTime       float64 // reported, clamped to elapsed x CPUs
 	// CountedFlops is the FLOP count the app reported (0 if it cannot count).
 	CountedFlops float64
+	// OutputFlops is the work the result's output shows, which a
+	// project's own validator code can measure (post-assigned credit):
+	// the FLOPs the host really did for it, 0 for a result that did none.
+	// Reported results only; no host can change it.
+	OutputFlops float64
 	// RuntimeOutlier is set by project code for jobs whose runtime is not
 	// representative.
 	RuntimeOutlier bool

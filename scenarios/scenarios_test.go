@@ -4,10 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/creditsim/creditsim/policy/sciunited"
-	_ "github.com/creditsim/creditsim/policy/v1peak"
-	_ "github.com/creditsim/creditsim/policy/v2actual"
-	_ "github.com/creditsim/creditsim/policy/v3pfc"
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 )
 
 func TestBuiltinsLoad(t *testing.T) {

@@ -5,10 +5,9 @@ import (
 	"syscall"
 	"testing"
 
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/internal/runner"
-	_ "github.com/creditsim/creditsim/policy/sciunited"
-	_ "github.com/creditsim/creditsim/policy/v2actual"
-	_ "github.com/creditsim/creditsim/policy/v3pfc"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"

@@ -325,6 +325,9 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.view.Outcome = policy.ClientError
 	default:
 		r.view.Outcome = policy.Success
+		if h.h.Behaviour.DoesWork() {
+			r.view.OutputFlops = r.flops
+		}
 		if v.CountsFlops {
 			// A fake still reports a plausible count.
 			count := r.flops * s.verCfg[r.vid].CountError.Sample(h.rng)

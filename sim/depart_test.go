@@ -4,11 +4,12 @@ import (
 	"math"
 	"testing"
 
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/boinc/rng"
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
-	_ "github.com/creditsim/creditsim/policy/sciunited"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )

@@ -4,8 +4,9 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/internal/runner"
-	_ "github.com/creditsim/creditsim/policy/v1peak"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )

@@ -22,13 +22,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/suggest"
 	"github.com/creditsim/creditsim/policy"
-	_ "github.com/creditsim/creditsim/policy/sciunited" // registers sciunited
-	_ "github.com/creditsim/creditsim/policy/v1peak"    // registers v1peak
-	_ "github.com/creditsim/creditsim/policy/v2actual"  // registers v2actual
-	_ "github.com/creditsim/creditsim/policy/v3pfc"     // registers v3pfc and its presets
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/spf13/cobra"

@@ -8,7 +8,8 @@ import (
 	"runtime"
 	"testing"
 
-	_ "github.com/creditsim/creditsim/policy/v1peak"
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/scenarios"
 )
 

@@ -3,7 +3,7 @@ package runner
 import (
 	"testing"
 
-	_ "github.com/creditsim/creditsim/policy/v2actual"
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 )
 
 // TestV2Calibration: on a steady scenario the auto factor, measured over

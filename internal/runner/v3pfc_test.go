@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/creditsim/creditsim/policy/v3pfc"
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 )
 
 // gpuWorld: one app with a CPU and an NVIDIA version; hosts with a GPU run

@@ -13,11 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
 	"github.com/creditsim/creditsim/internal/runner"
-	_ "github.com/creditsim/creditsim/policy/sciunited"
-	_ "github.com/creditsim/creditsim/policy/v1peak"
-	_ "github.com/creditsim/creditsim/policy/v2actual"
-	_ "github.com/creditsim/creditsim/policy/v3pfc"
 	"github.com/creditsim/creditsim/results"
 )
 

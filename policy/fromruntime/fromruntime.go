@@ -1,0 +1,99 @@
+// Package fromruntime is the validator's --credit_from_runtime option:
+// each replica claims the peak FLOPs its host could have done in the time
+// it ran, flops_estimate x elapsed time, and the job is granted the low
+// average of the claims. It keeps no statistics; VM projects choose it
+// because their apps' CPU time says little about their work.
+//
+// Per replica, over every viable replica of the quorum (valid and
+// invalid alike, as the validator's loop does): a flops_estimate of
+// exactly 1e9 (a failed benchmark) becomes 4.3e9 (AVG_CPU_FPOPS); PFC =
+// flops_estimate x elapsed, set to rsc_fpops_bound when it exceeds twice
+// the bound; claim = PFC x scale / 86400e9; claims <= 0 or above
+// max_granted_credit are dropped; the job gets low_average of the rest,
+// capped at max_granted_credit (0 if none is left).
+//
+// Options:
+//
+//	scale               Cobblestones per GFLOPS-day (default 200, COBBLESTONE_SCALE)
+//	max_granted_credit  claims above it are dropped, credit capped at it
+//	                    (default 73e6, "1 TeraFLOP-year"; the option
+//	                    requires it above 0)
+package fromruntime
+
+import (
+	"github.com/creditsim/creditsim/policy"
+)
+
+// AvgCPUFpops is the validator's substitute for a failed benchmark.
+const AvgCPUFpops = 4.3e9
+
+// FailedBenchmark is the flops_estimate a failed benchmark leaves.
+const FailedBenchmark = 1e9
+
+func init() {
+	policy.Register(&policy.Kind{
+		Name:     "credit-from-runtime",
+		Doc:      "the validator's credit_from_runtime: flops_estimate x elapsed time per replica, the low average of the claims; no statistics",
+		Standard: true,
+		Options: []policy.OptionDoc{
+			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day"},
+			{Name: "max_granted_credit", Default: "73000000", Doc: "claims above it are dropped and credit is capped at it; must be above 0"},
+		},
+		New: New,
+	})
+}
+
+// Policy is a configured instance.
+type Policy struct {
+	policy.Base
+	scale, max float64
+	claims     []float64
+}
+
+// New returns an instance configured by opts.
+func New(opts policy.Options) (policy.Policy, error) {
+	p := &Policy{}
+	var err error
+	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
+		return nil, err
+	}
+	if p.max, err = opts.Float("max_granted_credit", policy.MaxGrantedCredit, true); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Init keeps no state: runtime credit has no statistics.
+func (p *Policy) Init(*policy.World) {}
+
+// Scale returns the instance's Cobblestones per GFLOPS-day.
+func (p *Policy) Scale() float64 { return p.scale }
+
+// Claim is one replica's claim before the drop rules.
+func (p *Policy) Claim(r *policy.Result, bound float64) float64 {
+	fe := r.FlopsEstimate
+	if fe == FailedBenchmark {
+		fe = AvgCPUFpops
+	}
+	pfc := fe * r.ElapsedTime
+	if pfc > 2*bound {
+		pfc = bound
+	}
+	return policy.FlopsToCredit(pfc, p.scale)
+}
+
+// Validated grants the low average of the viable replicas' claims.
+func (p *Policy) Validated(v *policy.Validation) float64 {
+	p.claims = p.claims[:0]
+	for _, set := range [][]*policy.Result{v.Valid, v.Invalid} {
+		for _, r := range set {
+			if c := p.Claim(r, v.RscFpopsBound); c > 0 && c <= p.max {
+				p.claims = append(p.claims, c)
+			}
+		}
+	}
+	if len(p.claims) == 0 {
+		return 0
+	}
+	return policy.Finite(min(policy.LowAverage(p.claims), p.max))
+}

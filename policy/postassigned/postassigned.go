@@ -1,0 +1,111 @@
+// Package postassigned is the validator's --post_assigned_credit option:
+// the project's own code reads each result's output and sets its claimed
+// credit from the work the output shows (a count of what was computed),
+// and the canonical result's claim is granted. The hosts' benchmarks,
+// times and FLOP counts play no part, so what a host reports cannot
+// inflate it; what the project's count gets wrong, it pays wrongly.
+//
+// The work an output shows is the FLOPs the result really did (none for
+// a result that did none, such as a fake), times a count error the
+// project's measure makes: a factor with mean 1 and coefficient of
+// variation count_error, fixed per workunit (its replicas' outputs show
+// the same work), drawn from the workunit's ID so it is the same in
+// every run.
+//
+// Options:
+//
+//	factor              credit per FLOP the output shows, as a multiple of
+//	                    scale / 86400e9 (default 1: true FLOPs at the scale)
+//	count_error         coefficient of variation of the project's count
+//	                    (default 0: exact)
+//	scale               Cobblestones per GFLOPS-day (default 200)
+//	max_granted_credit  credit is capped at it; 0 = none (default 73e6)
+package postassigned
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/boinc/rng"
+	"github.com/creditsim/creditsim/policy"
+)
+
+func init() {
+	policy.Register(&policy.Kind{
+		Name:     "post-assigned-credit",
+		Doc:      "the validator's post_assigned_credit: the project sets each result's claim from the work its output shows; the canonical result's claim is granted",
+		Standard: true,
+		Options: []policy.OptionDoc{
+			{Name: "factor", Default: "1", Doc: "credit per FLOP the output shows, as a multiple of scale / 86400e9"},
+			{Name: "count_error", Default: "0", Doc: "coefficient of variation of the project's count of work (lognormal, per workunit)"},
+			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day"},
+			{Name: "max_granted_credit", Default: "73000000", Doc: "credit is capped at it; 0 = none"},
+		},
+		New: New,
+	})
+}
+
+// Policy is a configured instance.
+type Policy struct {
+	policy.Base
+	scale, max, factor float64
+	sigma              float64 // of the log of the count error
+}
+
+// New returns an instance configured by opts.
+func New(opts policy.Options) (policy.Policy, error) {
+	p := &Policy{}
+	var err error
+	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
+		return nil, err
+	}
+	if p.max, err = opts.Float("max_granted_credit", policy.MaxGrantedCredit, false); err != nil {
+		return nil, err
+	}
+	if p.factor, err = opts.Float("factor", 1, true); err != nil {
+		return nil, err
+	}
+	cv, err := opts.Float("count_error", 0, false)
+	if err != nil {
+		return nil, err
+	}
+	if cv < 0 || cv > 10 {
+		return nil, &policy.OptionError{Option: "count_error", Value: opts["count_error"], Reason: "must be between 0 and 10"}
+	}
+	p.sigma = math.Sqrt(math.Log1p(cv * cv))
+	return p, nil
+}
+
+// Init keeps no state.
+func (p *Policy) Init(*policy.World) {}
+
+// Scale returns the instance's Cobblestones per GFLOPS-day.
+func (p *Policy) Scale() float64 { return p.scale }
+
+// CountError is the project's count error for a workunit: lognormal with
+// mean 1 and the configured coefficient of variation, from the
+// workunit's ID.
+func (p *Policy) CountError(wu int64) float64 {
+	if p.sigma == 0 {
+		return 1
+	}
+	// A standard normal from two hashed uniforms (Box-Muller).
+	h := rng.Hash(uint64(wu), 0x706f7374)
+	u1 := (float64(h>>11) + 0.5) / (1 << 53)
+	u2 := float64(rng.Hash(h, 1)>>11) / (1 << 53)
+	z := math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+	return math.Exp(p.sigma*z - p.sigma*p.sigma/2)
+}
+
+// Claim is the credit the project's code sets for r.
+func (p *Policy) Claim(r *policy.Result) float64 {
+	return policy.Finite(p.factor * policy.FlopsToCredit(r.OutputFlops*p.CountError(r.WorkunitID), p.scale))
+}
+
+// Validated grants the canonical result's claim (the first valid one).
+func (p *Policy) Validated(v *policy.Validation) float64 {
+	c := p.Claim(v.Valid[0])
+	if p.max > 0 {
+		c = min(c, p.max)
+	}
+	return c
+}
