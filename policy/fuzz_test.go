@@ -87,6 +87,9 @@ func exercise(t *testing.T, name string, p policy.Policy, pfpops, piops float64,
 	run(&policy.Result{HostID: 2, UserID: 2, VersionID: v, HostNCPUs: ncpus, HostPFpops: pfpops, HostPIops: piops, HostNGPUs: ngpus, HostGPUPeak: gpuPeak,
 		FlopsEstimate: pfpops, ElapsedTime: elapsed, CPUTime: cpuTime, CountedFlops: counted, RscFpopsEst: est, RscFpopsBound: bound,
 		HAV: policy.HAVState{ConsecutiveValid: warmup}})
+	// A late result found invalid: no valid replica in the validation.
+	check("late invalid", p.Validated(&policy.Validation{Time: now, WorkunitID: id, Late: true, CanonicalCredit: 1,
+		RscFpopsEst: est, RscFpopsBound: bound, Invalid: []*policy.Result{{HostID: 2, VersionID: v, ElapsedTime: elapsed, ValidateState: policy.Invalid}}}))
 	check("client report", p.ClientReport(&policy.ClientReport{Time: now + 43200, HostID: 2, UserID: 2, ProjectID: 0,
 		EstimatedCPUFlops: elapsed * pfpops, EstimatedGPUFlops: elapsed * gpuPeak, NCPUs: ncpus, CPUPeak: pfpops, NGPUs: ngpus, GPUPeak: gpuPeak}))
 	if g, ok := p.(policy.Gauger); ok {

@@ -307,10 +307,18 @@ type Kind struct {
 	Options []OptionDoc
 	// Standard kinds run when a scenario names no policies.
 	Standard bool
+	// Needs names the result fields (as a replay's columns name them)
+	// the kind's credit depends on besides IDs and validation, or
+	// NeedsAccountManager: a replay runs it only on inputs that have them.
+	Needs []string
 	// New returns an instance configured by opts (missing options take
 	// their defaults) or an *OptionError.
 	New func(opts Options) (Policy, error)
 }
+
+// NeedsAccountManager marks a kind paid at account-manager calls, which no
+// file of results holds.
+const NeedsAccountManager = "account-manager calls"
 
 // Preset is a named instance: a kind and a set of options.
 type Preset struct {

@@ -37,6 +37,18 @@ type Config struct {
 	Observer Observer
 	// SampleHosts says which hosts the daily state follows.
 	SampleHosts hosts.SampleSpec
+	// Tracer, if set, sees every event the policies see, right after
+	// them and in the same order (run --trace).
+	Tracer Tracer
+}
+
+// Tracer sees what the policies see. Validated gets the credit each
+// policy granted the workunit (for a late result, the canonical credit).
+type Tracer interface {
+	Sent(r *policy.Result)
+	Reported(r *policy.Result)
+	Validated(v *policy.Validation, credit []float64)
+	Tick(t policy.Tick)
 }
 
 // Observer sees what a real server never does. Its methods are called

@@ -301,6 +301,9 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	for _, p := range s.pols {
 		p.Sent(&r.view)
 	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Sent(&r.view)
+	}
 }
 
 // report is the server receiving a finished result (scheduler side).
@@ -331,6 +334,9 @@ func (s *Sim) report(ri int32) {
 	r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
 	for _, p := range s.pols {
 		p.Reported(&r.view)
+	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Reported(&r.view)
 	}
 	if r.view.Outcome != policy.Success {
 		s.finish(ri)

@@ -331,6 +331,9 @@ func (s *Sim) Run(progress func(float64)) {
 			for _, p := range s.pols {
 				p.Tick(policy.Tick{Kind: policy.FeederTick, Time: s.now})
 			}
+			if s.cfg.Tracer != nil {
+				s.cfg.Tracer.Tick(policy.Tick{Kind: policy.FeederTick, Time: s.now})
+			}
 			s.q.push(event{t: s.now + s.cfg.Server.FeederPeriod, kind: evFeeder})
 		case evAccountManager:
 			s.accountManagerCall(int(e.a))
@@ -355,6 +358,9 @@ func (s *Sim) dayTick() {
 	s.day++
 	for _, p := range s.pols {
 		p.Tick(policy.Tick{Kind: policy.DayTick, Time: s.now})
+	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Tick(policy.Tick{Kind: policy.DayTick, Time: s.now})
 	}
 	for i := range s.ledgers {
 		s.ledgers[i].decayIdle(s.now)

@@ -85,6 +85,9 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	for _, p := range s.pols {
 		p.Reported(&r.view)
 	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Reported(&r.view)
+	}
 	s.wus[r.wu].nError++
 	s.finish(int32(ri))
 	s.retry(r.wu)

@@ -22,6 +22,9 @@ func (s *Sim) validatorPass() {
 	for _, p := range s.pols {
 		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: s.now})
 	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: s.now})
+	}
 }
 
 func (s *Sim) validate(wi int32) {
@@ -111,6 +114,9 @@ func (s *Sim) validate(wi int32) {
 	for p, pol := range s.pols {
 		s.credit[base+p] = policy.Finite(pol.Validated(&s.val))
 	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Validated(&s.val, s.credit[base:base+s.npol])
+	}
 	s.updateHAVs(wi)
 	w.assim = true
 	for _, ri := range w.results {
@@ -155,6 +161,10 @@ func (s *Sim) validateLate(wi int32) {
 				RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid,
 				Late: true, CanonicalCredit: s.credit[base+p]}
 			pol.Validated(&s.val)
+		}
+		if s.cfg.Tracer != nil {
+			s.val.CanonicalCredit = 0
+			s.cfg.Tracer.Validated(&s.val, s.credit[base:base+s.npol])
 		}
 		if r.view.ValidateState == policy.Valid {
 			s.grant(ri, s.credit[base:base+s.npol])

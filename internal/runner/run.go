@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
@@ -40,6 +43,10 @@ type Options struct {
 	Protect []string
 	// NoPlots skips the PNG plots and report.html (sweeps, quick runs).
 	NoPlots bool
+	// Trace, if set, is a file to write replication 1's results to in
+	// replay's CSV form (run --trace); an existing file is replaced only
+	// with Force, and never an input in Protect.
+	Trace string
 	// Slots, if set, is shared by several runs (a sweep's points): a
 	// replication holds one of its buffered places while it runs, so
 	// the runs together use at most cap(Slots) cores.
@@ -84,6 +91,19 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 	}
+	if opts.Trace != "" {
+		if err := checkTrace(opts.Trace, opts.Force, opts.Protect); err != nil {
+			return nil, err
+		}
+	}
+	var tracer *replay.Tracer
+	if opts.Trace != "" {
+		names := make([]string, len(s.Policies))
+		for i, p := range s.Policies {
+			names[i] = p.Name
+		}
+		tracer = replay.NewTracer(names)
+	}
 	win := Window(s)
 	if win.To <= win.From {
 		return nil, fmt.Errorf("nothing can be counted: warm-up (%gd) plus the longest delay bound leave no time before the end (%gd)",
@@ -123,7 +143,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 				if opts.Slots != nil {
 					opts.Slots <- struct{}{}
 				}
-				outs[r], errs[r] = runOne(s, r, win, func(f float64) { tell(r, f) })
+				var tr *replay.Tracer
+				if r == 0 {
+					tr = tracer
+				}
+				outs[r], errs[r] = runOne(s, r, win, func(f float64) { tell(r, f) }, tr)
 				tell(r, 1)
 				if opts.Slots != nil {
 					<-opts.Slots
@@ -144,6 +168,16 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	names := make([]string, len(s.Policies))
 	for i, p := range s.Policies {
 		names[i] = p.Name
+	}
+	if tracer != nil {
+		b, err := tracer.CSV(replay.Header{ValidatorPeriod: float64(s.Server.ValidatorPeriod), FeederPeriod: float64(s.Server.FeederPeriod),
+			End: float64(s.Duration), World: outs[0].sim.World()})
+		if err == nil {
+			err = results.WriteFileAtomic(opts.Trace, b)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("trace %s: %w", opts.Trace, err)
+		}
 	}
 	summary := &results.Summary{
 		Tool: Version, Scenario: s.Name, ScenarioSHA256: sum, Seed: s.Seed, Replications: s.Replications,
@@ -268,7 +302,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	return oc, nil
 }
 
-func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(float64)) (repOut, error) {
+func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(float64), tr *replay.Tracer) (repOut, error) {
 	t := time.Now()
 	col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
 	if r == 0 {
@@ -277,6 +311,10 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 	cfg, err := Config(s, r, col)
 	if err != nil {
 		return repOut{}, err
+	}
+	if tr != nil {
+		cfg.Tracer = tr
+		cfg.Observer = observers{col, tr}
 	}
 	x := sim.New(cfg)
 	col.Attach(x)
@@ -311,4 +349,36 @@ func Revision() string {
 		rev += "+modified"
 	}
 	return rev
+}
+
+// observers passes each observation to both.
+type observers [2]sim.Observer
+
+func (o observers) ResultDone(r *sim.Record) { o[0].ResultDone(r); o[1].ResultDone(r) }
+func (o observers) Day(d *sim.DayState)      { o[0].Day(d); o[1].Day(d) }
+
+// checkTrace refuses a trace path that is a folder, an input, or an
+// existing file without force.
+func checkTrace(path string, force bool, protect []string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	for _, p := range protect {
+		if ap, err := filepath.Abs(p); err == nil && ap == abs {
+			return results.Refused("--trace %s is the input being run; creditsim never replaces it", path)
+		}
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case os.IsNotExist(err):
+		return nil
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return results.Refused("--trace %s is a folder; give a file", path)
+	case !force:
+		return results.Refused("--trace %s exists (use --force to replace it)", path)
+	}
+	return nil
 }

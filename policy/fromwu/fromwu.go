@@ -28,6 +28,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "credit-from-wu",
+		Needs:    []string{"rsc_fpops_est"},
 		Doc:      "the validator's credit_from_wu: fixed credit per job, set when the workunit is created",
 		Standard: true,
 		Options: []policy.OptionDoc{

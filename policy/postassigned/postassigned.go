@@ -32,6 +32,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "post-assigned-credit",
+		Needs:    []string{"output_flops"},
 		Doc:      "the validator's post_assigned_credit: the project sets each result's claim from the work its output shows; the canonical result's claim is granted",
 		Standard: true,
 		Options: []policy.OptionDoc{
@@ -103,6 +104,9 @@ func (p *Policy) Claim(r *policy.Result) float64 {
 
 // Validated grants the canonical result's claim (the first valid one).
 func (p *Policy) Validated(v *policy.Validation) float64 {
+	if len(v.Valid) == 0 {
+		return 0 // a late result found invalid
+	}
 	c := p.Claim(v.Valid[0])
 	if p.max > 0 {
 		c = min(c, p.max)

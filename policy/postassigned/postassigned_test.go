@@ -31,6 +31,10 @@ func TestPostAssignedCredit(t *testing.T) {
 	if got := p.Validated(&policy.Validation{Valid: []*policy.Result{fake}}); got != 0 {
 		t.Errorf("a result that did no work gets %v", got)
 	}
+	late := &policy.Validation{Late: true, Invalid: []*policy.Result{other}}
+	if got := p.Validated(late); got != 0 {
+		t.Errorf("a late invalid result: %v", got)
+	}
 	p = newPolicy(t, policy.Options{"factor": "2", "max_granted_credit": "30"})
 	if got := p.Validated(&policy.Validation{Valid: []*policy.Result{canonical}}); got != 30 {
 		t.Errorf("factor 2 capped at 30: %v", got)

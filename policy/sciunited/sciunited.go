@@ -11,6 +11,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "sciunited",
+		Needs:    []string{policy.NeedsAccountManager},
 		Standard: true,
 		Doc: "Science United's accounting as deployed (its account-manager RPC handler, rpc.php): " +
 			"runtime x peak FLOPS reported at account-manager calls, each resource's increase limited to its plausible FLOPS x the time since the host's last call",

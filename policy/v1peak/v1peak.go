@@ -28,6 +28,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "v1peak",
+		Needs:    []string{"cpu_time", "p_fpops", "p_iops"},
 		Doc:      "first credit system: benchmark x CPU time (BOINC's credit page)",
 		Standard: true,
 		Options: []policy.OptionDoc{

@@ -9,6 +9,7 @@ import (
 func init() {
 	policy.Register(&policy.Kind{
 		Name:     "v2actual",
+		Needs:    []string{"counted_flops", "cpu_time", "p_fpops", "p_iops"},
 		Doc:      "second credit system: FLOPs counted by the app x a project factor (the CreditNew design page, versions 2 and 29)",
 		Standard: true,
 		Options: []policy.OptionDoc{

@@ -1,0 +1,298 @@
+package replay
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// Form names an input form.
+type Form string
+
+// Input forms.
+const (
+	CreditTest Form = "credit_test_data"
+	CSV        Form = "csv"
+)
+
+// Header is what a trace says besides its rows: the server's periods,
+// the run's end and the world the policies were initialised with.
+type Header struct {
+	ValidatorPeriod float64       `json:"validator_period"`
+	FeederPeriod    float64       `json:"feeder_period"`
+	End             float64       `json:"end"`
+	World           *policy.World `json:"world"`
+	Policies        []string      `json:"policies"`
+}
+
+// headerPrefix starts a trace's header line.
+const headerPrefix = "# creditsim-trace: "
+
+// Input is a read replay input.
+type Input struct {
+	File    string
+	Form    Form
+	Rows    []Row
+	Has     map[string]bool // the columns present
+	Header  *Header         // a trace's; nil otherwise
+	Credits []string        // a trace's truth columns: policies with credit.<name>
+}
+
+// Error is a bad input: the file, line and column (1-based; 0 unknown),
+// the field and the text written.
+type Error struct {
+	File         string
+	Line, Column int
+	Field, Value string
+	Reason       string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ":%d", e.Column)
+		}
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	if e.Value != "" || e.Field != "" {
+		b.WriteString(strconv.Quote(e.Value) + ": ")
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// Read reads either form, telling them apart by the first line that is
+// not a comment: a header of named columns is the CSV form, ten numbers
+// the credit_test_data form.
+func Read(file string, r io.Reader) (*Input, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var head []string
+	for {
+		line, err := br.ReadString('\n')
+		if line == "" && err != nil {
+			if err == io.EOF {
+				return nil, &Error{File: file, Reason: "empty: no results"}
+			}
+			return nil, &Error{File: file, Reason: err.Error()}
+		}
+		head = append(head, line)
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		rest := io.MultiReader(strings.NewReader(strings.Join(head, "")), br)
+		if strings.Contains(t, "result_id") {
+			return readCSV(file, rest)
+		}
+		return readCreditTest(file, rest)
+	}
+}
+
+// creditTestFields are credit_test_data's fields, in order.
+var creditTestFields = []string{"result_id", "workunit_id", "app_id", "host_id", "claimed_credit", "app_version_id",
+	"elapsed_time", "flops_estimate", "cpu_time", "rsc_fpops_est"}
+
+func readCreditTest(file string, r io.Reader) (*Input, error) {
+	in := &Input{File: file, Form: CreditTest, Has: map[string]bool{}}
+	for _, f := range creditTestFields {
+		in.Has[f] = true
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		f := strings.Fields(t)
+		if len(f) != len(creditTestFields) {
+			return nil, &Error{File: file, Line: line, Reason: fmt.Sprintf("want %d whitespace-separated fields (%s), got %d",
+				len(creditTestFields), strings.Join(creditTestFields, ", "), len(f))}
+		}
+		row := newRow()
+		col := 1
+		for i, name := range creditTestFields {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &Error{File: file, Line: line, Column: col, Field: name, Value: f[i], Reason: "not a finite number"}
+			}
+			column(name).set(&row, v)
+			col += len(f[i]) + 1
+		}
+		// credit_test_data holds valid results only.
+		row.Outcome, row.ValidateState = policy.Success, policy.Valid
+		row.Granted = math.NaN()
+		in.Rows = append(in.Rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &Error{File: file, Line: line + 1, Reason: err.Error()}
+	}
+	if len(in.Rows) == 0 {
+		return nil, &Error{File: file, Reason: "no results"}
+	}
+	return in, nil
+}
+
+func readCSV(file string, r io.Reader) (*Input, error) {
+	in := &Input{File: file, Form: CSV, Has: map[string]bool{}}
+	var comments []string
+	var commentLines []int
+	cr := csv.NewReader(&blankComments{br: bufio.NewReaderSize(r, 1<<16), seen: func(line int, text string) {
+		comments = append(comments, text)
+		commentLines = append(commentLines, line)
+	}})
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	var cols []*Column
+	var credit []int // record index -> Credits index, -1 if not a credit column
+	header := true
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, &Error{File: file, Line: pe.Line, Column: pe.Column, Reason: pe.Err.Error()}
+			}
+			return nil, &Error{File: file, Line: line, Reason: err.Error()}
+		}
+		for k, t := range comments {
+			if h, ok := strings.CutPrefix(t, headerPrefix); ok {
+				in.Header = &Header{}
+				if err := json.Unmarshal([]byte(h), in.Header); err != nil {
+					return nil, &Error{File: file, Line: commentLines[k], Reason: "bad trace header: " + err.Error()}
+				}
+			}
+		}
+		comments, commentLines = comments[:0], commentLines[:0]
+		if header {
+			header = false
+			for i, name := range rec {
+				name = strings.TrimSpace(name)
+				if p, ok := strings.CutPrefix(name, creditPrefix); ok {
+					in.Credits = append(in.Credits, p)
+					credit = append(credit, len(in.Credits)-1)
+					cols = append(cols, nil)
+					continue
+				}
+				credit = append(credit, -1)
+				c := column(name)
+				if c == nil {
+					_, col := cr.FieldPos(i)
+					return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "unknown column (known: " + columnNames() + ", credit.<policy>)"}
+				}
+				if in.Has[name] {
+					_, col := cr.FieldPos(i)
+					return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "column named twice"}
+				}
+				in.Has[name] = true
+				cols = append(cols, c)
+			}
+			for _, need := range []string{"result_id", "workunit_id"} {
+				if !in.Has[need] {
+					return nil, &Error{File: file, Line: line, Field: "header", Reason: "a replay needs the column " + need}
+				}
+			}
+			continue
+		}
+		if len(rec) != len(cols) {
+			return nil, &Error{File: file, Line: line, Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(cols))}
+		}
+		row := newRow()
+		if len(in.Credits) > 0 {
+			row.Credit = make(map[string]float64, len(in.Credits))
+		}
+		for i, s := range rec {
+			s = strings.TrimSpace(s)
+			c := cols[i]
+			_, col := cr.FieldPos(i)
+			if c != nil && c.text != nil {
+				if err := c.text(&row, s); err != nil {
+					return nil, &Error{File: file, Line: line, Column: col, Field: c.Name, Value: s, Reason: err.Error()}
+				}
+				continue
+			}
+			if s == "" || s == "NULL" || s == `\N` {
+				continue // an absent value: zero (NaN for credits)
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			name := creditPrefix
+			if c != nil {
+				name = c.Name
+			} else {
+				name += in.Credits[credit[i]]
+			}
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &Error{File: file, Line: line, Column: col, Field: name, Value: s, Reason: "not a finite number"}
+			}
+			if c == nil {
+				row.Credit[in.Credits[credit[i]]] = v
+				continue
+			}
+			c.set(&row, v)
+		}
+		in.Rows = append(in.Rows, row)
+	}
+	if header {
+		return nil, &Error{File: file, Reason: "no header line (result_id, workunit_id, ...)"}
+	}
+	if len(in.Rows) == 0 {
+		return nil, &Error{File: file, Reason: "no results"}
+	}
+	return in, nil
+}
+
+func columnNames() string {
+	var s []string
+	for _, c := range Columns {
+		s = append(s, c.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// blankComments passes a CSV through with each line starting with # made
+// empty (csv skips empty lines and still counts them, so line numbers
+// stay the file's), telling seen about it.
+type blankComments struct {
+	br   *bufio.Reader
+	buf  []byte
+	line int
+	seen func(line int, text string)
+}
+
+func (b *blankComments) Read(p []byte) (int, error) {
+	for len(b.buf) == 0 {
+		line, err := b.br.ReadString('\n')
+		if line == "" {
+			return 0, err
+		}
+		b.line++
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") {
+			b.seen(b.line, t)
+			line = "\n"
+		}
+		b.buf = append(b.buf, line...)
+	}
+	n := copy(p, b.buf)
+	b.buf = b.buf[n:]
+	return n, nil
+}

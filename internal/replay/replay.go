@@ -1,0 +1,329 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/policy"
+)
+
+// Synthetic times for an input without them (credit_test_data): one
+// workunit every creditTestStep seconds, so the feeder's 600 s period
+// updates version scales every 20 workunits, as credit_test does every
+// 20 results.
+const (
+	creditTestStep = 30.0
+	defaultFeeder  = 600.0
+)
+
+// Supported reports whether a policy kind can run on an input, and if
+// not, which of its needs the input lacks.
+func Supported(k *policy.Kind, in *Input) (bool, string) {
+	for _, n := range k.Needs {
+		if n == policy.NeedsAccountManager {
+			return false, "it is paid at account-manager calls, which no result file holds"
+		}
+		if !in.Has[n] {
+			return false, "the input has no " + n + " column"
+		}
+	}
+	return true, ""
+}
+
+// Outcome is what a replay gave: per row (in input order) the credit
+// each policy granted, and the world and times it ran in.
+type Outcome struct {
+	Policies []string
+	Credit   [][]float64 // [row][policy]
+	World    *policy.World
+	End      float64
+	// Dense IDs of each row's host, user and version in World.
+	host, user, version []int
+	rac                 [][]policy.RAC // [policy][host]
+	userRAC             [][]policy.RAC
+}
+
+type event struct {
+	t    float64
+	rank int // 0 day, 1 feeder, 2 result events, 3 validator pass end
+	seq  int64
+	id   int64
+	kind int // evSent, evReported, evValidated for rank 2
+	rows []int
+}
+
+const (
+	evReported = iota
+	evSent
+	evValidated
+)
+
+// Run replays in through policies (instances of the given specs), which
+// must be supported by the input.
+func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
+	w, idx := buildWorld(in)
+	o := &Outcome{Policies: names, World: w, Credit: make([][]float64, len(in.Rows))}
+	o.host, o.user, o.version = idx.host, idx.user, idx.version
+	pols := make([]policy.Policy, len(specs))
+	for i, sp := range specs {
+		p, err := policy.New(sp)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		p.Init(w)
+		pols[i] = p
+	}
+	events, end := schedule(in)
+	o.End = end
+	w.End = end
+	views := make([]policy.Result, len(in.Rows))
+	for i := range in.Rows {
+		views[i] = view(&in.Rows[i], idx, i)
+		o.Credit[i] = make([]float64, len(pols))
+	}
+	o.rac = make([][]policy.RAC, len(pols))
+	o.userRAC = make([][]policy.RAC, len(pols))
+	for p := range pols {
+		o.rac[p] = make([]policy.RAC, w.MaxHosts)
+		o.userRAC[p] = make([]policy.RAC, w.MaxUsers)
+	}
+	canonical := map[int64][]float64{} // workunit -> credit per policy
+	var valid, invalid []*policy.Result
+	credit := make([]float64, len(pols))
+	for _, e := range events {
+		switch {
+		case e.rank == 0:
+			tick(pols, policy.Tick{Kind: policy.DayTick, Time: e.t})
+		case e.rank == 1:
+			tick(pols, policy.Tick{Kind: policy.FeederTick, Time: e.t})
+		case e.rank == 3:
+			tick(pols, policy.Tick{Kind: policy.ValidatorPassEnd, Time: e.t})
+		case e.kind == evSent:
+			r := &views[e.rows[0]]
+			sent := *r
+			sent.ReceivedTime, sent.Outcome, sent.ValidateState = 0, 0, policy.Unvalidated
+			sent.ElapsedTime, sent.CPUTime, sent.CountedFlops, sent.OutputFlops = 0, 0, 0, 0
+			for _, p := range pols {
+				p.Sent(&sent)
+			}
+		case e.kind == evReported:
+			r := &views[e.rows[0]]
+			rep := *r
+			rep.ValidateState = policy.Unvalidated
+			for _, p := range pols {
+				p.Reported(&rep)
+			}
+		case e.kind == evValidated:
+			valid, invalid = valid[:0], invalid[:0]
+			row0 := &in.Rows[e.rows[0]]
+			for _, i := range e.rows {
+				if in.Rows[i].ValidateState == policy.Valid {
+					valid = append(valid, &views[i])
+				} else {
+					invalid = append(invalid, &views[i])
+				}
+			}
+			v := policy.Validation{Time: e.t, WorkunitID: row0.WorkunitID, AppID: views[e.rows[0]].AppID,
+				RscFpopsEst: row0.RscFpopsEst, RscFpopsBound: bound(row0), Valid: valid, Invalid: invalid}
+			canon, late := canonical[row0.WorkunitID]
+			late = late || row0.Late
+			for p, pol := range pols {
+				if late {
+					v.Late = true
+					v.CanonicalCredit = 0
+					if canon != nil {
+						v.CanonicalCredit = canon[p]
+					}
+					pol.Validated(&v)
+					credit[p] = v.CanonicalCredit
+					continue
+				}
+				credit[p] = policy.Finite(pol.Validated(&v))
+			}
+			if !late {
+				canonical[row0.WorkunitID] = append([]float64(nil), credit...)
+			}
+			for _, i := range e.rows {
+				if in.Rows[i].ValidateState != policy.Valid {
+					continue
+				}
+				for p := range pols {
+					c := credit[p]
+					o.Credit[i][p] = c
+					if c > 0 {
+						o.rac[p][o.host[i]].UpdateAverage(e.t, in.Rows[i].SentTime, c, policy.CreditHalfLife)
+						o.userRAC[p][o.user[i]].UpdateAverage(e.t, in.Rows[i].SentTime, c, policy.CreditHalfLife)
+					}
+				}
+			}
+		}
+	}
+	return o, nil
+}
+
+func tick(pols []policy.Policy, t policy.Tick) {
+	for _, p := range pols {
+		p.Tick(t)
+	}
+}
+
+// bound is a workunit's rsc_fpops_bound; an input without it gets
+// BOINC's default of 10 x the estimate.
+func bound(r *Row) float64 {
+	if r.RscFpopsBound > 0 {
+		return r.RscFpopsBound
+	}
+	return 10 * r.RscFpopsEst
+}
+
+// schedule orders the replay's events: by time; at equal times day
+// ticks, feeder ticks, the results' events (by the input's sequence
+// numbers, else reports before sends, then by result ID), and validator
+// pass ends after the last validation of their time, as the engine's
+// queue orders them.
+func schedule(in *Input) ([]event, float64) {
+	var ev []event
+	end := 0.0
+	if in.Form == CreditTest {
+		// Workunits in the order of their first result ID; each one's
+		// results are sent, then reported, then validated together.
+		byWU := map[int64][]int{}
+		var order []int64
+		for i := range in.Rows {
+			wu := in.Rows[i].WorkunitID
+			if _, ok := byWU[wu]; !ok {
+				order = append(order, wu)
+			}
+			byWU[wu] = append(byWU[wu], i)
+		}
+		sort.SliceStable(order, func(a, b int) bool { return in.Rows[byWU[order[a]][0]].ResultID < in.Rows[byWU[order[b]][0]].ResultID })
+		for k, wu := range order {
+			t := float64(k+1) * creditTestStep
+			rows := byWU[wu]
+			for _, kind := range []int{evSent, evReported} {
+				for _, i := range rows {
+					r := &in.Rows[i]
+					r.SentTime, r.ReceivedTime, r.ValidatedTime = t, t, t
+					ev = append(ev, event{t: t, rank: 2, id: r.ResultID, kind: kind, rows: []int{i}})
+				}
+			}
+			ev = append(ev, event{t: t, rank: 2, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
+			end = t
+		}
+		end += creditTestStep
+		return withTicks(ev, end, defaultFeeder), end
+	}
+	// Validations: a workunit's results validated at the same time (and
+	// sequence number) form one.
+	type key struct {
+		wu  int64
+		t   float64
+		seq int64
+	}
+	groups := map[key][]int{}
+	var keys []key
+	for i := range in.Rows {
+		r := &in.Rows[i]
+		if r.SentTime > 0 || in.Has["sent_time"] {
+			ev = append(ev, event{t: r.SentTime, rank: 2, seq: r.SentSeq, id: r.ResultID, kind: evSent, rows: []int{i}})
+		}
+		if r.ReceivedTime > 0 {
+			ev = append(ev, event{t: r.ReceivedTime, rank: 2, seq: r.ReportedSeq, id: r.ResultID, kind: evReported, rows: []int{i}})
+		}
+		end = math.Max(end, math.Max(r.SentTime, r.ReceivedTime))
+		if r.ValidateState == policy.Unvalidated || r.Outcome != policy.Success {
+			continue
+		}
+		t := r.ValidatedTime
+		if t == 0 {
+			t = r.ReceivedTime
+		}
+		k := key{r.WorkunitID, t, r.ValidatedSeq}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	if !in.Has["validated_time"] {
+		// Without validation times, a workunit's first validation is
+		// when its last validated result arrived.
+		first := map[int64]float64{}
+		for _, k := range keys {
+			first[k.wu] = math.Max(first[k.wu], k.t)
+		}
+		merged := map[key][]int{}
+		var mk []key
+		for _, k := range keys {
+			nk := key{k.wu, first[k.wu], 0}
+			if _, ok := merged[nk]; !ok {
+				mk = append(mk, nk)
+			}
+			merged[nk] = append(merged[nk], groups[k]...)
+		}
+		groups, keys = merged, mk
+	}
+	for _, k := range keys {
+		rows := groups[k]
+		sort.Slice(rows, func(a, b int) bool { return in.Rows[rows[a]].ResultID < in.Rows[rows[b]].ResultID })
+		ev = append(ev, event{t: k.t, rank: 2, seq: k.seq, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
+		end = math.Max(end, k.t)
+	}
+	h := in.Header
+	feeder := defaultFeeder
+	if h != nil {
+		feeder = h.FeederPeriod
+		end = h.End
+	} else {
+		end += 1
+	}
+	sort.SliceStable(ev, func(a, b int) bool { return less(&ev[a], &ev[b]) })
+	return withTicks(ev, end, feeder), end
+}
+
+func less(a, b *event) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	if a.seq != b.seq {
+		return a.seq < b.seq
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	return a.id < b.id
+}
+
+// withTicks merges feeder and day ticks (strictly before end) into the
+// sorted events, and a validator pass end after the validations of each
+// time.
+func withTicks(ev []event, end, feeder float64) []event {
+	var ticks []event
+	for t := boinc.SecondsPerDay; t < end; t += boinc.SecondsPerDay {
+		ticks = append(ticks, event{t: t, rank: 0})
+	}
+	for t := feeder; t < end; t += feeder {
+		ticks = append(ticks, event{t: t, rank: 1})
+	}
+	out := make([]event, 0, len(ev)+len(ticks)+len(ev)/4)
+	i, j := 0, 0
+	sort.SliceStable(ticks, func(a, b int) bool { return less(&ticks[a], &ticks[b]) })
+	for i < len(ev) || j < len(ticks) {
+		if j < len(ticks) && (i == len(ev) || less(&ticks[j], &ev[i])) {
+			out = append(out, ticks[j])
+			j++
+			continue
+		}
+		e := ev[i]
+		out = append(out, e)
+		i++
+		if e.kind == evValidated && e.rank == 2 && (i == len(ev) || ev[i].t != e.t || ev[i].kind != evValidated) {
+			out = append(out, event{t: e.t, rank: 3})
+		}
+	}
+	return out
+}
