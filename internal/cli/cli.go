@@ -149,7 +149,7 @@ Start with 'creditsim run' (the built-in baseline scenario), or
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(newRun(args), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), &cobra.Command{
+	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), &cobra.Command{
 		Use:   "version",
 		Short: "print the tool's version and revision",
 		Args:  cobra.NoArgs,
@@ -172,6 +172,7 @@ func jobsFlag(cmd *cobra.Command, j int) error {
 func newRun(argv []string) *cobra.Command {
 	var (
 		out, pols      string
+		trace          string
 		seed           uint64
 		reps, workers  int
 		sets           []string
@@ -237,7 +238,7 @@ report.html to the output folder, and prints the scorecard.`,
 				dir = filepath.Join("out", s.Name)
 			}
 			stderr := cmd.ErrOrStderr()
-			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, CommandLine: append([]string{"creditsim"}, argv...)}
+			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace, CommandLine: append([]string{"creditsim"}, argv...)}
 			if fi, err := os.Stat(arg); arg != "" && err == nil && !fi.IsDir() {
 				opts.Protect = []string{arg}
 			}
@@ -275,6 +276,7 @@ report.html to the output folder, and prints the scorecard.`,
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&quick, "quick", false, "a first look: 300 hosts, one replication")
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
+	f.StringVar(&trace, "trace", "", "write replication 1's results to this file in replay's CSV form")
 	return cmd
 }
 

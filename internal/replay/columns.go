@@ -1,8 +1,8 @@
 package replay
 
 import (
-	"regexp"
 	"fmt"
+	"regexp"
 	"strconv"
 
 	"github.com/creditsim/creditsim/policy"

@@ -126,14 +126,15 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 				len(creditTestFields), strings.Join(creditTestFields, ", "), len(f))}
 		}
 		row := newRow()
-		col := 1
+		text, at := sc.Text(), 0
 		for i, name := range creditTestFields {
+			at += strings.Index(text[at:], f[i])
 			v, err := strconv.ParseFloat(f[i], 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{File: file, Line: line, Column: col, Field: name, Value: f[i], Reason: "not a finite number"}
+				return nil, &Error{File: file, Line: line, Column: at + 1, Field: name, Value: f[i], Reason: "not a finite number"}
 			}
 			column(name).set(&row, v)
-			col += len(f[i]) + 1
+			at += len(f[i])
 		}
 		// credit_test_data holds valid results only.
 		row.Outcome, row.ValidateState = policy.Success, policy.Valid

@@ -9,9 +9,9 @@ import (
 // Row is one result as a replay reads it. Times are seconds; a column
 // the input lacks is zero (NaN for the credits it compares with).
 type Row struct {
-	ResultID, WorkunitID                 int64
-	AppID, VersionID, HostID, UserID     int64
-	TeamID                               int64
+	ResultID, WorkunitID                  int64
+	AppID, VersionID, HostID, UserID      int64
+	TeamID                                int64
 	SentTime, ReceivedTime, ValidatedTime float64
 	// SentSeq, ReportedSeq and ValidatedSeq order events of equal time
 	// (a trace's order of the server's calls); 0 when unknown.

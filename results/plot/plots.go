@@ -81,7 +81,7 @@ func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plo
 		}
 	}
 	pts := hostPoints(cols, len(names))
-	p, err := hostBoxes(pts, names)
+	p, err := hostBoxes("Host neutrality: per-host G/D of honest hosts", "G/D (granted / deserved credit)", pts, names)
 	if err := add("host-neutrality.png", "Host neutrality",
 		"Per-host G/D of honest hosts (granted over deserved credit, each host's sums) per policy: a neutral system gives every host the same G/D, a narrow box. Its level is the policy's scale over the reference scale divided by what the system pays for.",
 		p, err); err != nil {
@@ -308,8 +308,8 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	return (distinctTicks{}).Ticks(min, max)
 }
 
-func hostBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
-	p := newPlot("Host neutrality: per-host G/D of honest hosts", "", "G/D (granted / deserved credit)")
+func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.Plot, error) {
+	p := newPlot(title, "", yLabel)
 	r := newGDRange(pts)
 	any := false
 	for k := range names {

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/creditsim/creditsim/internal/replay"
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/policy"
+	"github.com/creditsim/creditsim/results"
+)
+
+func newReplay() *cobra.Command {
+	var (
+		out, pols    string
+		force, quiet bool
+	)
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "feed a project's recorded results to every credit system",
+		Long: `Replay a project's results through every credit system the input can
+feed, in the order the server handled them, and compare each with the
+credit the project granted (or claimed). FILE is BOINC's credit_test_data
+(what html/ops/credit_test.php writes) or a CSV with named columns (a
+SELECT over the project's database, or creditsim run --trace). Writes
+per-result, per-version, per-app, per-host and per-user tables,
+replay.json, plots and report.html to the output folder.`,
+		Example: `  creditsim replay credit_test_data
+  creditsim replay results.csv --policies v3pfc-boinc,credit-from-runtime -o out/mine
+  creditsim run --quick --trace trace.csv && creditsim replay trace.csv`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := args[0]
+			fi, err := os.Stat(file)
+			switch {
+			case err != nil:
+				return fail(cmd, ExitInput, "%v", err)
+			case !fi.Mode().IsRegular():
+				return fail(cmd, ExitInput, "%s: not a regular file", file)
+			}
+			f, err := os.Open(file)
+			if err != nil {
+				return fail(cmd, ExitInput, "%v", err)
+			}
+			in, err := replay.Read(file, f)
+			f.Close()
+			if err != nil {
+				return failPlain(cmd, ExitInput, err)
+			}
+			// Which policies: those named, else the standard set and the
+			// trace's own; each must be one the input can feed.
+			var wanted []policy.Spec
+			if pols != "" {
+				for _, p := range strings.Split(pols, ",") {
+					wanted = append(wanted, policy.Spec{Name: strings.TrimSpace(p)})
+				}
+			} else {
+				for _, n := range policy.Standard() {
+					wanted = append(wanted, policy.Spec{Name: n})
+				}
+			}
+			notRun := map[string]string{}
+			var names []string
+			var specs []policy.Spec
+			for _, sp := range wanted {
+				k, _, err := policy.Resolve(sp)
+				if err != nil {
+					return fail(cmd, ExitInput, "flag --policies: %v", err)
+				}
+				if ok, why := replay.Supported(k, in); !ok {
+					if pols != "" {
+						return fail(cmd, ExitInput, "%s cannot run on %s: %s", sp.Name, file, why)
+					}
+					notRun[sp.Name] = why
+					continue
+				}
+				names, specs = append(names, sp.Name), append(specs, sp)
+			}
+			sort.Strings(names)
+			sort.Slice(specs, func(a, b int) bool { return specs[a].Name < specs[b].Name })
+			if len(names) == 0 {
+				return fail(cmd, ExitInput, "%s: no policy can run on this input (%d columns)", file, len(in.Has))
+			}
+			dir := out
+			if dir == "" {
+				dir = filepath.Join("out", "replay-"+strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+			}
+			od, err := results.NewOutDir(dir, force, file)
+			if err != nil {
+				return fail(cmd, ExitInput, "%v", err)
+			}
+			o, err := replay.Run(in, names, specs)
+			if err != nil {
+				od.Abort()
+				return fail(cmd, ExitRun, "%v", err)
+			}
+			replay.Tool = runner.Version
+			outs, err := replay.Write(in, o, notRun)
+			if err == nil {
+				var keys []string
+				for k := range outs {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					if err = od.Write(k, outs[k]); err != nil {
+						break
+					}
+				}
+			}
+			if err == nil {
+				err = od.Commit()
+			}
+			if err != nil {
+				od.Abort()
+				if errors.Is(err, results.ErrOutputExists) {
+					return fail(cmd, ExitInput, "%v", err)
+				}
+				return fail(cmd, ExitRun, "%v", err)
+			}
+			if !quiet {
+				printReplay(cmd, in, o, outs, notRun, dir)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/replay-<file>)")
+	f.StringVar(&pols, "policies", "", "policy instances to run, comma-separated (default: every standard one the input can feed)")
+	f.BoolVar(&force, "force", false, "replace an existing output folder")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}
+
+func printReplay(cmd *cobra.Command, in *replay.Input, o *replay.Outcome, outs replay.Outputs, notRun map[string]string, dir string) {
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "replay %s: %d results (%s)\n", in.File, len(in.Rows), in.Form)
+	var s struct {
+		Compared string `json:"compared_with"`
+		Policies map[string]struct {
+			Total results.Num `json:"total_credit"`
+			Ratio results.Num `json:"ratio_to_compared"`
+		} `json:"policies"`
+	}
+	if err := json.Unmarshal(outs["replay.json"], &s); err != nil {
+		return
+	}
+	cmp := s.Compared
+	if cmp == "" {
+		cmp = "(nothing to compare)"
+	}
+	fmt.Fprintf(w, "%-24s %14s  over %s\n", "policy", "total credit", cmp)
+	for _, n := range o.Policies {
+		p := s.Policies[n]
+		fmt.Fprintf(w, "%-24s %14s  %s\n", n, results.FormatScore(float64(p.Total)), results.FormatScore(float64(p.Ratio)))
+	}
+	for _, n := range results.SortedKeys(notRun) {
+		fmt.Fprintf(w, "not run: %s (%s)\n", n, notRun[n])
+	}
+	fmt.Fprintf(w, "wrote %s\n", dir)
+}

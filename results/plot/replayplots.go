@@ -1,0 +1,91 @@
+package plot
+
+import (
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// maxGroups bounds the categories a group plot draws (the largest
+// groups are drawn; the CSV tables have them all).
+const maxGroups = 30
+
+// GroupRatios draws, per group (app versions, apps), one mark per policy
+// at values[k][g] (policy k, group g), on a log axis. For ratios (how a
+// policy's credit compares with what the project granted) a line marks
+// 1 and values past 0.01 to 1000 are drawn at the edge; other values
+// (credit per hour) are drawn as they are. NaN and values <= 0 are not
+// drawn. Nil when nothing can be drawn.
+func GroupRatios(title, yLabel string, groups, names []string, values [][]float64, ratios bool) ([]byte, error) {
+	p := newPlot(title, "", yLabel+", log scale")
+	p.Y.Scale = plot.LogScale{}
+	n := min(len(groups), maxGroups)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	step := 0.7 / float64(max(1, len(names)))
+	for k, name := range names {
+		var xy plotter.XYs
+		for g := 0; g < n; g++ {
+			v := values[k][g]
+			if !(v > 0) || math.IsInf(v, 0) {
+				continue
+			}
+			y := v
+			if ratios {
+				y = math.Min(math.Max(v, cheatLow), cheatHigh)
+			}
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+			xy = append(xy, plotter.XY{X: float64(g) + step*(float64(k)-float64(len(names)-1)/2), Y: y})
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color = seriesColor(k)
+		sc.GlyphStyle.Shape = plotutil.Shape(k)
+		sc.GlyphStyle.Radius = vg.Points(3.5)
+		p.Add(sc)
+		p.Legend.Add(name, sc)
+	}
+	if math.IsInf(lo, 1) {
+		return nil, nil
+	}
+	if ratios {
+		lo, hi = math.Min(lo, 1), math.Max(hi, 1)
+		one := plotter.NewFunction(func(float64) float64 { return 1 })
+		one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(one)
+		p.Legend.Add("= the project's", one)
+	}
+	p.NominalX(groups[:n]...)
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
+	p.Y.Tick.Marker = logTicks{}
+	return renderSideLegend(p)
+}
+
+// RatioBoxes draws the distribution of values[k] (one value per host,
+// say) per policy as box plots on a robust log range, with the count of
+// values off-scale in the title. Nil when no policy has values.
+func RatioBoxes(title, yLabel string, names []string, values [][]float64) ([]byte, error) {
+	pts := make([][]hostPoint, len(names))
+	for k := range names {
+		for _, v := range values[k] {
+			if v > 0 && !math.IsInf(v, 0) {
+				pts[k] = append(pts[k], hostPoint{gd: v})
+			}
+		}
+	}
+	p, err := hostBoxes(title, yLabel, pts, names)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return render(p)
+}
