@@ -463,6 +463,9 @@ func printPolicies(stdout io.Writer, want map[string]bool) {
 		for _, o := range k.Options {
 			fmt.Fprintf(stdout, "    %-*s  default %-*s  %s\n", wn, o.Name, wd, o.Default, o.Doc)
 		}
+		if len(k.Needs) > 0 {
+			fmt.Fprintf(stdout, "    replay needs: %s\n", strings.Join(k.Needs, ", "))
+		}
 	}
 	for _, p := range policy.Presets() {
 		if !show(p.Name) {

@@ -96,7 +96,12 @@ func Read(file string, r io.Reader) (*Input, error) {
 		}
 		rest := io.MultiReader(strings.NewReader(strings.Join(head, "")), br)
 		if strings.Contains(t, "result_id") {
-			return readCSV(file, rest)
+			// mysql --batch writes tab-separated values.
+			comma := ','
+			if strings.Contains(t, "\t") && !strings.Contains(t, ",") {
+				comma = '\t'
+			}
+			return readCSV(file, rest, comma)
 		}
 		return readCreditTest(file, rest)
 	}
@@ -150,7 +155,7 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 	return in, nil
 }
 
-func readCSV(file string, r io.Reader) (*Input, error) {
+func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 	in := &Input{File: file, Form: CSV, Has: map[string]bool{}}
 	var comments []string
 	var commentLines []int
@@ -158,6 +163,7 @@ func readCSV(file string, r io.Reader) (*Input, error) {
 		comments = append(comments, text)
 		commentLines = append(commentLines, line)
 	}})
+	cr.Comma = comma
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	var cols []*Column

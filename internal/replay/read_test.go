@@ -123,6 +123,20 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// mysql --batch output: tab-separated, NULL for absent values, BOINC's
+// numeric outcome and validate-state codes.
+func TestTabSeparated(t *testing.T) {
+	text := "result_id\tworkunit_id\toutcome\tvalidate_state\telapsed_time\tgranted_credit\n7\t3\t1\t1\t3600\tNULL\n8\t3\t4\t0\tNULL\t12.5\n"
+	in, err := Read("q.tsv", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Rows) != 2 || in.Rows[0].ElapsedTime != 3600 || !math.IsNaN(in.Rows[0].Granted) || in.Rows[1].Granted != 12.5 ||
+		in.Rows[1].Outcome != policy.NoReply || in.Rows[0].ValidateState != policy.Valid {
+		t.Errorf("read %+v", in.Rows)
+	}
+}
+
 // Plan classes name GPUs as BOINC's do; words that merely contain the
 // letters do not.
 func TestResourceOf(t *testing.T) {
