@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,40 +20,70 @@ import (
 
 func newReplay() *cobra.Command {
 	var (
-		out, pols    string
-		force, quiet bool
+		out, pols         string
+		since, until, app string
+		force, quiet      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "replay FILE",
+		Use:   "replay FILE|DSN",
 		Short: "feed a project's recorded results to every credit system",
 		Long: `Replay a project's results through every credit system the input can
 feed, in the order the server handled them, and compare each with the
 credit the project granted (or claimed). FILE is BOINC's credit_test_data
 (what html/ops/credit_test.php writes) or a CSV with named columns (a
-SELECT over the project's database, or creditsim run --trace). Writes
+SELECT over the project's database, or creditsim run --trace); DSN is a
+project's MySQL/MariaDB database, read-only
+(user:password@tcp(host:3306)/boinc), with --since, --until and --app
+selecting results by the time they were received and their app. Writes
 per-result, per-version, per-app, per-host and per-user tables,
 replay.json, plots and report.html to the output folder.`,
 		Example: `  creditsim replay credit_test_data
   creditsim replay results.csv --policies v3pfc-boinc,credit-from-runtime -o out/mine
-  creditsim run --quick --trace trace.csv && creditsim replay trace.csv`,
+  creditsim run --quick --trace trace.csv && creditsim replay trace.csv
+  creditsim replay 'boinc:secret@tcp(db:3306)/boinc' --since 2026-10-01 --app einstein`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := args[0]
-			fi, err := os.Stat(file)
-			switch {
-			case err != nil:
-				return fail(cmd, ExitInput, "%v", err)
-			case !fi.Mode().IsRegular():
-				return fail(cmd, ExitInput, "%s: not a regular file", file)
-			}
-			f, err := os.Open(file)
-			if err != nil {
-				return fail(cmd, ExitInput, "%v", err)
-			}
-			in, err := replay.Read(file, f)
-			f.Close()
-			if err != nil {
-				return failPlain(cmd, ExitInput, err)
+			var in *replay.Input
+			if replay.IsDSN(file) {
+				var q replay.DBQuery
+				var err error
+				for _, d := range []struct {
+					flag, text string
+					t          *time.Time
+				}{{"since", since, &q.Since}, {"until", until, &q.Until}} {
+					if d.text == "" {
+						continue
+					}
+					if *d.t, err = parseDate(d.text); err != nil {
+						return fail(cmd, ExitInput, "flag --%s: %q: want a date (2026-10-01) or a time (2026-10-01T12:00:00Z)", d.flag, d.text)
+					}
+				}
+				q.App = app
+				if in, err = replay.ReadDB(file, q); err != nil {
+					return failPlain(cmd, ExitInput, err)
+				}
+				file = "database"
+			} else {
+				if since != "" || until != "" || app != "" {
+					return fail(cmd, ExitInput, "--since, --until and --app select from a database; %s is a file", file)
+				}
+				fi, err := os.Stat(file)
+				switch {
+				case err != nil:
+					return fail(cmd, ExitInput, "%v", err)
+				case !fi.Mode().IsRegular():
+					return fail(cmd, ExitInput, "%s: not a regular file", file)
+				}
+				f, err := os.Open(file)
+				if err != nil {
+					return fail(cmd, ExitInput, "%v", err)
+				}
+				in, err = replay.Read(file, f)
+				f.Close()
+				if err != nil {
+					return failPlain(cmd, ExitInput, err)
+				}
 			}
 			// Which policies: those named, else the standard set and the
 			// trace's own; each must be one the input can feed.
@@ -136,7 +167,18 @@ replay.json, plots and report.html to the output folder.`,
 	f.StringVar(&pols, "policies", "", "policy instances to run, comma-separated (default: every standard one the input can feed)")
 	f.BoolVar(&force, "force", false, "replace an existing output folder")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	f.StringVar(&since, "since", "", "database: results received from this date or time on")
+	f.StringVar(&until, "until", "", "database: results received before this date or time")
+	f.StringVar(&app, "app", "", "database: results of this app (name or ID)")
 	return cmd
+}
+
+// parseDate reads 2026-10-01 (UTC) or an RFC 3339 time.
+func parseDate(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	return time.Parse(time.RFC3339, s)
 }
 
 func printReplay(cmd *cobra.Command, in *replay.Input, o *replay.Outcome, outs replay.Outputs, notRun map[string]string, dir string) {

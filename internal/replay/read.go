@@ -229,33 +229,23 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			row.Credit = make(map[string]float64, len(in.Credits))
 		}
 		for i, s := range rec {
-			s = strings.TrimSpace(s)
-			c := cols[i]
 			_, col := cr.FieldPos(i)
-			if c != nil && c.text != nil {
-				if err := c.text(&row, s); err != nil {
-					return nil, &Error{File: file, Line: line, Column: col, Field: c.Name, Value: s, Reason: err.Error()}
+			if c := cols[i]; c != nil {
+				if reason := setField(&row, c, s); reason != "" {
+					return nil, &Error{File: file, Line: line, Column: col, Field: c.Name, Value: strings.TrimSpace(s), Reason: reason}
 				}
 				continue
 			}
-			if s == "" || s == "NULL" || s == `\N` {
-				continue // an absent value: zero (NaN for credits)
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			name := creditPrefix
-			if c != nil {
-				name = c.Name
-			} else {
-				name += in.Credits[credit[i]]
-			}
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{File: file, Line: line, Column: col, Field: name, Value: s, Reason: "not a finite number"}
-			}
-			if c == nil {
-				row.Credit[in.Credits[credit[i]]] = v
+			// A trace's credit.<policy> column.
+			s = strings.TrimSpace(s)
+			if s == "" {
 				continue
 			}
-			c.set(&row, v)
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &Error{File: file, Line: line, Column: col, Field: creditPrefix + in.Credits[credit[i]], Value: s, Reason: "not a finite number"}
+			}
+			row.Credit[in.Credits[credit[i]]] = v
 		}
 		in.Rows = append(in.Rows, row)
 	}

@@ -1,0 +1,168 @@
+package replay
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Database is the input form of a live project database.
+const Database Form = "database"
+
+// DBQuery selects the results a replay reads from a database: received
+// in [Since, Until) (zero: no bound) and of one app (name or ID; "" for
+// all).
+type DBQuery struct {
+	Since, Until time.Time
+	App          string
+}
+
+// resultQuery is README's SELECT: over-state results that were sent,
+// with their workunit's estimate and bound, their host's benchmarks and
+// their version's plan class.
+const resultQuery = `SELECT r.id AS result_id, r.workunitid AS workunit_id, r.appid AS app_id,
+  r.app_version_id, r.hostid AS host_id, r.userid AS user_id, r.teamid AS team_id,
+  r.sent_time, r.received_time, r.outcome, r.validate_state,
+  r.elapsed_time, r.cpu_time, r.flops_estimate, r.runtime_outlier,
+  w.rsc_fpops_est, w.rsc_fpops_bound,
+  h.p_ncpus, h.p_fpops, h.p_iops, h.p_ngpus, h.p_gpu_fpops,
+  COALESCE(av.plan_class, '') AS plan_class,
+  r.claimed_credit, r.granted_credit
+FROM result r
+JOIN workunit w ON w.id = r.workunitid
+JOIN host h ON h.id = r.hostid
+JOIN app a ON a.id = r.appid
+LEFT JOIN app_version av ON av.id = r.app_version_id
+WHERE r.server_state = 5 AND r.sent_time > 0`
+
+// IsDSN reports whether arg names a database (a MySQL/MariaDB DSN such as
+// user:password@tcp(host:3306)/boinc or user@unix(/run/mysqld.sock)/boinc)
+// rather than a file.
+func IsDSN(arg string) bool {
+	return strings.Contains(arg, "@tcp(") || strings.Contains(arg, "@unix(") || strings.HasPrefix(arg, "mysql://")
+}
+
+// Redact hides a DSN's password, for messages and outputs.
+func Redact(dsn string) string {
+	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
+	if err != nil {
+		return "database"
+	}
+	if cfg.Passwd != "" {
+		cfg.Passwd = "xxx"
+	}
+	return cfg.FormatDSN()
+}
+
+// ReadDB reads a project's results from its database, read-only.
+func ReadDB(dsn string, q DBQuery) (*Input, error) {
+	name := Redact(dsn)
+	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
+	if err != nil {
+		return nil, &Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}
+	}
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, &Error{File: name, Reason: err.Error()}
+	}
+	db := sql.OpenDB(connector)
+	defer db.Close()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, &Error{File: name, Reason: "cannot connect: " + err.Error()}
+	}
+	defer conn.Close()
+	// Nothing a replay does may change the project's data.
+	if _, err := conn.ExecContext(ctx, "SET SESSION TRANSACTION READ ONLY"); err != nil {
+		return nil, &Error{File: name, Reason: err.Error()}
+	}
+	query, args := resultQuery, []any{}
+	if !q.Since.IsZero() {
+		query += " AND r.received_time >= ?"
+		args = append(args, q.Since.Unix())
+	}
+	if !q.Until.IsZero() {
+		query += " AND r.received_time < ?"
+		args = append(args, q.Until.Unix())
+	}
+	if q.App != "" {
+		if id, err := strconv.ParseInt(q.App, 10, 64); err == nil {
+			query += " AND a.id = ?"
+			args = append(args, id)
+		} else {
+			query += " AND a.name = ?"
+			args = append(args, q.App)
+		}
+	}
+	query += " ORDER BY r.id"
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, &Error{File: name, Reason: "query: " + err.Error()}
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return nil, &Error{File: name, Reason: err.Error()}
+	}
+	in := &Input{File: name, Form: Database, Has: map[string]bool{}}
+	cols := make([]*Column, len(names))
+	for i, n := range names {
+		cols[i] = column(n)
+		in.Has[n] = true
+	}
+	vals := make([]sql.NullString, len(names))
+	ptrs := make([]any, len(names))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, &Error{File: name, Line: len(in.Rows) + 1, Reason: err.Error()}
+		}
+		row := newRow()
+		for i, c := range cols {
+			if !vals[i].Valid {
+				continue
+			}
+			if reason := setField(&row, c, vals[i].String); reason != "" {
+				return nil, &Error{File: name, Line: len(in.Rows) + 1, Field: c.Name, Value: vals[i].String,
+					Reason: reason + fmt.Sprintf(" (result %d)", row.ResultID)}
+			}
+		}
+		in.Rows = append(in.Rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, &Error{File: name, Reason: err.Error()}
+	}
+	if len(in.Rows) == 0 {
+		return nil, &Error{File: name, Reason: "no results match (server_state 5, sent, in the given window and app)"}
+	}
+	return in, nil
+}
+
+// setField stores the text s of column c in r; it returns why it cannot.
+func setField(r *Row, c *Column, s string) string {
+	s = strings.TrimSpace(s)
+	if c.text != nil {
+		if err := c.text(r, s); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	if s == "" || s == "NULL" || s == `\N` {
+		return "" // absent: zero (NaN for credits)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return "not a finite number"
+	}
+	c.set(r, v)
+	return ""
+}
