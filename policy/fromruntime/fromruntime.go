@@ -36,11 +36,8 @@ func init() {
 		Needs:    []string{"elapsed_time", "flops_estimate"},
 		Doc:      "the validator's credit_from_runtime: flops_estimate x elapsed time per replica, the low average of the claims; no statistics",
 		Standard: true,
-		Options: []policy.OptionDoc{
-			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day"},
-			{Name: "max_granted_credit", Default: "73000000", Doc: "claims above it are dropped and credit is capped at it; must be above 0"},
-		},
-		New: New,
+		Options:  policy.Docs((&Policy{}).decls()),
+		New:      New,
 	})
 }
 
@@ -51,14 +48,17 @@ type Policy struct {
 	claims     []float64
 }
 
+func (p *Policy) decls() []policy.Decl {
+	return []policy.Decl{
+		policy.Float(&p.scale, "scale", policy.ScaleServer, policy.Positive, "Cobblestones per GFLOPS-day"),
+		policy.Float(&p.max, "max_granted_credit", policy.MaxGrantedCredit, policy.Positive, "claims above it are dropped and credit is capped at it; must be above 0"),
+	}
+}
+
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
 	p := &Policy{}
-	var err error
-	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
-		return nil, err
-	}
-	if p.max, err = opts.Float("max_granted_credit", policy.MaxGrantedCredit, true); err != nil {
+	if err := policy.ParseOptions(opts, p.decls()); err != nil {
 		return nil, err
 	}
 	return p, nil

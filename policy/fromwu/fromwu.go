@@ -31,13 +31,8 @@ func init() {
 		Needs:    []string{"rsc_fpops_est"},
 		Doc:      "the validator's credit_from_wu: fixed credit per job, set when the workunit is created",
 		Standard: true,
-		Options: []policy.OptionDoc{
-			{Name: "credit", Default: "estimate", Doc: "estimate (rsc_fpops_est x scale) | Cobblestones per job | a multiple of the estimate, e.g. 2x"},
-			{Name: "credit_by_app", Default: "", Doc: "per app, overriding credit: appA=50,appB=1.5x"},
-			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day"},
-			{Name: "max_granted_credit", Default: "73000000", Doc: "credit is capped at it; 0 = none"},
-		},
-		New: New,
+		Options:  policy.Docs((&Policy{}).decls()),
+		New:      New,
 	})
 }
 
@@ -64,42 +59,52 @@ func parseFixed(name, s string) (fixed, error) {
 // Policy is a configured instance.
 type Policy struct {
 	policy.Base
-	scale, max float64
-	all        fixed
-	byName     map[string]fixed
-	byApp      []fixed // by app ID, after Init
+	scale, max          float64
+	credit, creditByApp string // as given
+	all                 fixed
+	byName              map[string]fixed
+	byApp               []fixed // by app ID, after Init
+}
+
+func (p *Policy) decls() []policy.Decl {
+	return []policy.Decl{
+		policy.Text(&p.credit, "credit", "estimate", "estimate (rsc_fpops_est x scale) | Cobblestones per job | a multiple of the estimate, e.g. 2x",
+			func(s string) error { _, err := parseFixed("credit", s); return err }),
+		policy.Text(&p.creditByApp, "credit_by_app", "", "per app, overriding credit: appA=50,appB=1.5x",
+			func(s string) error { _, err := parseByApp(s); return err }),
+		policy.Float(&p.scale, "scale", policy.ScaleServer, policy.Positive, "Cobblestones per GFLOPS-day"),
+		policy.Float(&p.max, "max_granted_credit", policy.MaxGrantedCredit, policy.NonNegative, "credit is capped at it; 0 = none"),
+	}
+}
+
+// parseByApp reads "appA=50,appB=1.5x".
+func parseByApp(s string) (map[string]fixed, error) {
+	out := map[string]fixed{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		app, val, ok := strings.Cut(item, "=")
+		if !ok || strings.TrimSpace(app) == "" {
+			return nil, &policy.OptionError{Option: "credit_by_app", Value: s, Reason: "want app=credit pairs separated by commas, e.g. appA=50,appB=1.5x"}
+		}
+		f, err := parseFixed("credit_by_app", val)
+		if err != nil {
+			return nil, err
+		}
+		out[strings.TrimSpace(app)] = f
+	}
+	return out, nil
 }
 
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
-	p := &Policy{byName: map[string]fixed{}}
-	var err error
-	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
+	p := &Policy{}
+	if err := policy.ParseOptions(opts, p.decls()); err != nil {
 		return nil, err
 	}
-	if p.max, err = opts.Float("max_granted_credit", policy.MaxGrantedCredit, false); err != nil {
-		return nil, err
-	}
-	c, ok := opts["credit"]
-	if !ok {
-		c = "estimate"
-	}
-	if p.all, err = parseFixed("credit", c); err != nil {
-		return nil, err
-	}
-	if s := strings.TrimSpace(opts["credit_by_app"]); s != "" {
-		for _, item := range strings.Split(s, ",") {
-			app, val, ok := strings.Cut(item, "=")
-			if !ok || strings.TrimSpace(app) == "" {
-				return nil, &policy.OptionError{Option: "credit_by_app", Value: s, Reason: "want app=credit pairs separated by commas, e.g. appA=50,appB=1.5x"}
-			}
-			f, err := parseFixed("credit_by_app", val)
-			if err != nil {
-				return nil, err
-			}
-			p.byName[strings.TrimSpace(app)] = f
-		}
-	}
+	p.all, _ = parseFixed("credit", p.credit)
+	p.byName, _ = parseByApp(p.creditByApp)
 	return p, nil
 }
 

@@ -35,13 +35,8 @@ func init() {
 		Needs:    []string{"output_flops"},
 		Doc:      "the validator's post_assigned_credit: the project sets each result's claim from the work its output shows; the canonical result's claim is granted",
 		Standard: true,
-		Options: []policy.OptionDoc{
-			{Name: "factor", Default: "1", Doc: "credit per FLOP the output shows, as a multiple of scale / 86400e9"},
-			{Name: "count_error", Default: "0", Doc: "coefficient of variation of the project's count of work (lognormal, per workunit)"},
-			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day"},
-			{Name: "max_granted_credit", Default: "73000000", Doc: "credit is capped at it; 0 = none"},
-		},
-		New: New,
+		Options:  policy.Docs((&Policy{}).decls()),
+		New:      New,
 	})
 }
 
@@ -49,30 +44,29 @@ func init() {
 type Policy struct {
 	policy.Base
 	scale, max, factor float64
+	cv                 float64 // the count error's coefficient of variation
 	sigma              float64 // of the log of the count error
+}
+
+func (p *Policy) decls() []policy.Decl {
+	return []policy.Decl{
+		policy.Float(&p.factor, "factor", 1, policy.Positive, "credit per FLOP the output shows, as a multiple of scale / 86400e9"),
+		policy.Float(&p.cv, "count_error", 0, policy.NonNegative, "coefficient of variation of the project's count of work (lognormal, per workunit); at most 10"),
+		policy.Float(&p.scale, "scale", policy.ScaleServer, policy.Positive, "Cobblestones per GFLOPS-day"),
+		policy.Float(&p.max, "max_granted_credit", policy.MaxGrantedCredit, policy.NonNegative, "credit is capped at it; 0 = none"),
+	}
 }
 
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
 	p := &Policy{}
-	var err error
-	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
+	if err := policy.ParseOptions(opts, p.decls()); err != nil {
 		return nil, err
 	}
-	if p.max, err = opts.Float("max_granted_credit", policy.MaxGrantedCredit, false); err != nil {
-		return nil, err
-	}
-	if p.factor, err = opts.Float("factor", 1, true); err != nil {
-		return nil, err
-	}
-	cv, err := opts.Float("count_error", 0, false)
-	if err != nil {
-		return nil, err
-	}
-	if cv < 0 || cv > 10 {
+	if p.cv > 10 {
 		return nil, &policy.OptionError{Option: "count_error", Value: opts["count_error"], Reason: "must be between 0 and 10"}
 	}
-	p.sigma = math.Sqrt(math.Log1p(cv * cv))
+	p.sigma = math.Sqrt(math.Log1p(p.cv * p.cv))
 	return p, nil
 }
 

@@ -15,19 +15,8 @@ func init() {
 		Standard: true,
 		Doc: "Science United's accounting as deployed (its account-manager RPC handler, rpc.php): " +
 			"runtime x peak FLOPS reported at account-manager calls, each resource's increase limited to its plausible FLOPS x the time since the host's last call",
-		Options: []policy.OptionDoc{
-			{Name: "scale", Default: "200", Doc: "Cobblestones per GFLOPS-day (the accounting page: 1/200 day at 1 GFLOPS earns one credit)"},
-			{Name: "max_cpu_flops", Default: "100e9", Doc: "a reported speed per CPU above it is implausible"},
-			{Name: "max_cpus", Default: "256", Doc: "a reported CPU count above it is implausible"},
-			{Name: "max_gpu_flops", Default: "100e12", Doc: "a reported peak per GPU above it is implausible"},
-			{Name: "max_gpus", Default: "8", Doc: "a reported GPU count above it is implausible"},
-			{Name: "default_cpu_flops", Default: "1e9", Doc: "what an implausible CPU speed is reset to"},
-			{Name: "default_cpus", Default: "4", Doc: "what an implausible CPU count is reset to"},
-			{Name: "default_gpu_flops", Default: "100e9", Doc: "what an implausible GPU peak is reset to"},
-			{Name: "default_gpus", Default: "1", Doc: "what an implausible GPU count is reset to"},
-			{Name: "reconcile", Default: "0", Doc: "days between reconciliations with the project's validated credit (a possible addition the accounting page names): each (host, project) total is set to the peak-FLOP credit of its validated jobs, and users see decreases; 0 = never"},
-		},
-		New: New,
+		Options: policy.Docs((&config{}).decls()),
+		New:     New,
 	})
 }
 
@@ -72,36 +61,34 @@ type Policy struct {
 	world                       *policy.World
 }
 
+// config is the instance's options, each declared once in decls.
+type config struct {
+	scale, reconcile float64
+	lim              Limits
+}
+
+func (c *config) decls() []policy.Decl {
+	return []policy.Decl{
+		policy.Float(&c.scale, "scale", policy.ScaleServer, policy.Positive, "Cobblestones per GFLOPS-day (the accounting page: 1/200 day at 1 GFLOPS earns one credit)"),
+		policy.Float(&c.lim.MaxCPUFlops, "max_cpu_flops", 100e9, policy.Positive, "a reported speed per CPU above it is implausible"),
+		policy.Float(&c.lim.MaxCPUs, "max_cpus", 256, policy.Positive, "a reported CPU count above it is implausible"),
+		policy.Float(&c.lim.MaxGPUFlops, "max_gpu_flops", 100e12, policy.Positive, "a reported peak per GPU above it is implausible"),
+		policy.Float(&c.lim.MaxGPUs, "max_gpus", 8, policy.Positive, "a reported GPU count above it is implausible"),
+		policy.Float(&c.lim.DefaultCPUFlops, "default_cpu_flops", 1e9, policy.Positive, "what an implausible CPU speed is reset to"),
+		policy.Float(&c.lim.DefaultCPUs, "default_cpus", 4, policy.Positive, "what an implausible CPU count is reset to"),
+		policy.Float(&c.lim.DefaultGPUFlops, "default_gpu_flops", 100e9, policy.Positive, "what an implausible GPU peak is reset to"),
+		policy.Float(&c.lim.DefaultGPUs, "default_gpus", 1, policy.Positive, "what an implausible GPU count is reset to"),
+		policy.Float(&c.reconcile, "reconcile", 0, policy.NonNegative, "days between reconciliations with the project's validated credit (a possible addition the accounting page names): each (host, project) total is set to the peak-FLOP credit of its validated jobs, and users see decreases; 0 = never"),
+	}
+}
+
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
-	p := &Policy{}
-	var err error
-	if p.scale, err = opts.Float("scale", policy.ScaleServer, true); err != nil {
+	var c config
+	if err := policy.ParseOptions(opts, c.decls()); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		def  float64
-		dst  *float64
-	}{
-		{"max_cpu_flops", 100e9, &p.lim.MaxCPUFlops}, {"max_cpus", 256, &p.lim.MaxCPUs},
-		{"max_gpu_flops", 100e12, &p.lim.MaxGPUFlops}, {"max_gpus", 8, &p.lim.MaxGPUs},
-		{"default_cpu_flops", 1e9, &p.lim.DefaultCPUFlops}, {"default_cpus", 4, &p.lim.DefaultCPUs},
-		{"default_gpu_flops", 100e9, &p.lim.DefaultGPUFlops}, {"default_gpus", 1, &p.lim.DefaultGPUs},
-	} {
-		if *f.dst, err = opts.Float(f.name, f.def, true); err != nil {
-			return nil, err
-		}
-	}
-	days, err := opts.Float("reconcile", 0, false)
-	if err != nil {
-		return nil, err
-	}
-	if days < 0 {
-		return nil, &policy.OptionError{Option: "reconcile", Value: opts["reconcile"], Reason: "must not be negative"}
-	}
-	p.reconcile = days * policy.SecondsPerDay
-	return p, nil
+	return &Policy{scale: c.scale, lim: c.lim, reconcile: c.reconcile * policy.SecondsPerDay}, nil
 }
 
 // Init clears the accounting for a new replication.

@@ -31,14 +31,26 @@ func init() {
 		Needs:    []string{"cpu_time", "p_fpops", "p_iops"},
 		Doc:      "first credit system: benchmark x CPU time (BOINC's credit page)",
 		Standard: true,
-		Options: []policy.OptionDoc{
-			{Name: "scale", Default: "100", Doc: "Cobblestones per GFLOPS-day"},
-			{Name: "benchmark", Default: "mean", Doc: "mean (of Whetstone and Dhrystone) | whetstone"},
-			{Name: "replicas", Default: "boinc-pre2010", Doc: "boinc-pre2010 | min | mean"},
-			{Name: "gpu", Default: "app_claim", Doc: "app_claim: a GPU app claims for itself, its counted FLOPs or else its workunit's estimate, x scale | cpu_time: CPU time x benchmark like a CPU job (under-credits GPUs)"},
-		},
-		New: New,
+		Options:  policy.Docs((&config{}).decls()),
+		New:      New,
 	})
+}
+
+// config is the instance's options, each declared once in decls.
+type config struct {
+	scale     float64
+	benchmark string
+	rule      string
+	gpu       string
+}
+
+func (c *config) decls() []policy.Decl {
+	return []policy.Decl{
+		policy.Float(&c.scale, "scale", policy.ScaleClassic, policy.Positive, "Cobblestones per GFLOPS-day"),
+		policy.Choice(&c.benchmark, "benchmark", "mean", "mean (of Whetstone and Dhrystone) | whetstone", "mean", "whetstone"),
+		policy.Choice(&c.rule, "replicas", "boinc-pre2010", "boinc-pre2010 | min | mean", policy.ReplicaRules...),
+		policy.Choice(&c.gpu, "gpu", "app_claim", "app_claim: a GPU app claims for itself, its counted FLOPs or else its workunit's estimate, x scale | cpu_time: CPU time x benchmark like a CPU job (under-credits GPUs)", "app_claim", "cpu_time"),
+	}
 }
 
 // Policy is a configured first-system instance.
@@ -55,25 +67,11 @@ type Policy struct {
 
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
-	p := &Policy{}
-	var err error
-	if p.scale, err = opts.Float("scale", policy.ScaleClassic, true); err != nil {
+	var c config
+	if err := policy.ParseOptions(opts, c.decls()); err != nil {
 		return nil, err
 	}
-	b, err := opts.Choice("benchmark", "mean", "mean", "whetstone")
-	if err != nil {
-		return nil, err
-	}
-	p.whetstone = b == "whetstone"
-	if p.rule, err = opts.Choice("replicas", "boinc-pre2010", policy.ReplicaRules...); err != nil {
-		return nil, err
-	}
-	g, err := opts.Choice("gpu", "app_claim", "app_claim", "cpu_time")
-	if err != nil {
-		return nil, err
-	}
-	p.appClaim = g == "app_claim"
-	return p, nil
+	return &Policy{scale: c.scale, whetstone: c.benchmark == "whetstone", rule: c.rule, appClaim: c.gpu == "app_claim"}, nil
 }
 
 // Init notes which versions use a GPU and which count their FLOPs; the

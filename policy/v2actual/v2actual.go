@@ -12,17 +12,8 @@ func init() {
 		Needs:    []string{"counted_flops", "cpu_time", "p_fpops", "p_iops"},
 		Doc:      "second credit system: FLOPs counted by the app x a project factor (the CreditNew design page, versions 2 and 29)",
 		Standard: true,
-		Options: []policy.OptionDoc{
-			{Name: "scale", Default: "100", Doc: "Cobblestones per GFLOPS-day (the first system's)"},
-			{Name: "factor", Default: "auto", Doc: "counting apps' project factor: a number, or auto (credit per job equal to the first system's over the calibration)"},
-			{Name: "cpu_factor", Default: "auto", Doc: "non-counting apps' factor on benchmark x CPU time: a number, or auto (the counting apps' credit per CPU second)"},
-			{Name: "calibration", Default: "7", Doc: "days of validations, from the first, over which auto factors are measured; frozen after"},
-			{Name: "gpu", Default: "cpu_time", Doc: "GPU apps that cannot count: cpu_time (benchmark x CPU time x cpu_factor), peak_elapsed (peak FLOPS x elapsed), fixed (gpu_credit per job)"},
-			{Name: "gpu_credit", Default: "100", Doc: "credit per job for gpu: fixed"},
-			{Name: "benchmark", Default: "mean", Doc: "mean (of Whetstone and Dhrystone) | whetstone, for benchmark claims"},
-			{Name: "replicas", Default: "boinc-pre2010", Doc: "boinc-pre2010 | min | mean (as v1peak)"},
-		},
-		New: New,
+		Options:  policy.Docs((&config{}).decls()),
+		New:      New,
 	})
 }
 
@@ -52,46 +43,56 @@ type Policy struct {
 	claims               []float64
 }
 
+// config is the instance's options, each declared once in decls.
+type config struct {
+	scale, calibration, gpuCredit float64
+	factor, cpuFactor             string
+	gpu, benchmark, rule          string
+}
+
+func autoOrNumber(name string) func(string) error {
+	return func(s string) error {
+		if s == "auto" {
+			return nil
+		}
+		_, _, err := autoOrFloat(name, s)
+		return err
+	}
+}
+
+func (c *config) decls() []policy.Decl {
+	return []policy.Decl{
+		policy.Float(&c.scale, "scale", policy.ScaleClassic, policy.Positive, "Cobblestones per GFLOPS-day (the first system's)"),
+		policy.Text(&c.factor, "factor", "auto", "counting apps' project factor: a number, or auto (credit per job equal to the first system's over the calibration)", autoOrNumber("factor")),
+		policy.Text(&c.cpuFactor, "cpu_factor", "auto", "non-counting apps' factor on benchmark x CPU time: a number, or auto (the counting apps' credit per CPU second)", autoOrNumber("cpu_factor")),
+		policy.Float(&c.calibration, "calibration", 7, policy.Positive, "days of validations, from the first, over which auto factors are measured; frozen after"),
+		policy.Choice(&c.gpu, "gpu", "cpu_time", "GPU apps that cannot count: cpu_time (benchmark x CPU time x cpu_factor), peak_elapsed (peak FLOPS x elapsed), fixed (gpu_credit per job)", "cpu_time", "peak_elapsed", "fixed"),
+		policy.Float(&c.gpuCredit, "gpu_credit", 100, policy.Positive, "credit per job for gpu: fixed"),
+		policy.Choice(&c.benchmark, "benchmark", "mean", "mean (of Whetstone and Dhrystone) | whetstone, for benchmark claims", "mean", "whetstone"),
+		policy.Choice(&c.rule, "replicas", "boinc-pre2010", "boinc-pre2010 | min | mean (as v1peak)", policy.ReplicaRules...),
+	}
+}
+
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
-	p := &Policy{}
-	var err error
-	if p.scale, err = opts.Float("scale", policy.ScaleClassic, true); err != nil {
+	var c config
+	if err := policy.ParseOptions(opts, c.decls()); err != nil {
 		return nil, err
 	}
-	if p.factor, p.autoFactor, err = autoOrFloat(opts, "factor"); err != nil {
-		return nil, err
-	}
-	if p.cpuFactor, p.autoCPU, err = autoOrFloat(opts, "cpu_factor"); err != nil {
-		return nil, err
-	}
-	days, err := opts.Float("calibration", 7, true)
-	if err != nil {
-		return nil, err
-	}
-	p.calibration = days * policy.SecondsPerDay
-	if p.gpuRule, err = opts.Choice("gpu", "cpu_time", "cpu_time", "peak_elapsed", "fixed"); err != nil {
-		return nil, err
-	}
-	if p.gpuCredit, err = opts.Float("gpu_credit", 100, true); err != nil {
-		return nil, err
-	}
-	b, err := opts.Choice("benchmark", "mean", "mean", "whetstone")
-	if err != nil {
-		return nil, err
-	}
-	p.whetstone = b == "whetstone"
-	if p.rule, err = opts.Choice("replicas", "boinc-pre2010", policy.ReplicaRules...); err != nil {
-		return nil, err
-	}
+	p := &Policy{scale: c.scale, calibration: c.calibration * policy.SecondsPerDay, gpuRule: c.gpu, gpuCredit: c.gpuCredit,
+		whetstone: c.benchmark == "whetstone", rule: c.rule}
+	p.factor, p.autoFactor, _ = autoOrFloat("factor", c.factor)
+	p.cpuFactor, p.autoCPU, _ = autoOrFloat("cpu_factor", c.cpuFactor)
 	return p, nil
 }
 
-func autoOrFloat(opts policy.Options, name string) (float64, bool, error) {
-	if v, ok := opts[name]; !ok || v == "auto" {
+// autoOrFloat reads "auto" (factor 1 for now, measured later) or a
+// number above 0.
+func autoOrFloat(name, s string) (float64, bool, error) {
+	if s == "auto" {
 		return 1, true, nil
 	}
-	f, err := opts.Float(name, 1, true)
+	f, err := policy.Options{name: s}.Float(name, 1, true)
 	return f, false, err
 }
 

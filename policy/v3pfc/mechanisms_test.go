@@ -99,12 +99,12 @@ func TestMaxGrantedCredit(t *testing.T) {
 // and stays 1e9 in the classic server and the designs.
 func TestFailedBenchmarkSubstitution(t *testing.T) {
 	for _, c := range []struct {
-		variant string
+		variant FailedBench
 		flops   float64
-	}{{"head", 4.3e9}, {"classic", 1e9}, {"none", 1e9}} {
+	}{{FailedHead, 4.3e9}, {FailedClassic, 1e9}, {FailedNone, 1e9}} {
 		cfg := &Config{FailedBench: c.variant}
 		raw, _, outlier := cfg.Raw(&Job{Elapsed: 100, FlopsEstimate: 1e9})
-		if raw != 100*c.flops || outlier != (c.variant == "head") {
+		if raw != 100*c.flops || outlier != (c.variant == FailedHead) {
 			t.Errorf("%s: raw %g outlier %v", c.variant, raw, outlier)
 		}
 	}
@@ -146,7 +146,7 @@ func TestThresholds(t *testing.T) {
 // 10 host samples where the server's is of the first 19; est_weighted is
 // ΣPFC/ΣE with no cap.
 func TestAveragingVariants(t *testing.T) {
-	feed := func(averaging string) (n, avg float64) {
+	feed := func(averaging Averaging) (n, avg float64) {
 		cfg := &Config{Averaging: averaging}
 		hp, _ := cfg.params()
 		hv := &HostVersion{}

@@ -103,7 +103,7 @@ type App struct {
 
 // params returns the host and version averaging parameters.
 func (c *Config) params() (host, ver policy.AverageParams) {
-	if c.Averaging == "boinc" {
+	if c.Averaging == AveragingBOINC {
 		return policy.HAVParams, policy.AVParams
 	}
 	// "For the first N samples (N = ~100 for app versions, ~10 for hosts)
@@ -111,7 +111,7 @@ func (c *Config) params() (host, ver policy.AverageParams) {
 	// 1..T-1, so T = N+1.
 	host, ver = policy.HAVParams, policy.AVParams
 	host.Threshold, ver.Threshold = 11, 101
-	if c.Averaging == "est_weighted" {
+	if c.Averaging == AveragingEstWeighted {
 		host.Limit, ver.Limit = math.Inf(1), math.Inf(1)
 	}
 	return host, ver
@@ -119,7 +119,7 @@ func (c *Config) params() (host, ver policy.AverageParams) {
 
 // hostMean is PFCmean(H, V) under the configured averaging.
 func (c *Config) hostMean(hv *HostVersion) (n, avg float64) {
-	if c.Averaging == "est_weighted" {
+	if c.Averaging == AveragingEstWeighted {
 		return hv.W.N, hv.W.avg()
 	}
 	return hv.PFC.N, hv.PFC.Avg
@@ -127,7 +127,7 @@ func (c *Config) hostMean(hv *HostVersion) (n, avg float64) {
 
 // versionMean is PFCmean(V): the average, or the median of host averages.
 func (c *Config) versionMean(v *Version) (n, avg float64) {
-	if c.Averaging == "est_weighted" {
+	if c.Averaging == AveragingEstWeighted {
 		n, avg = v.W.N, v.W.avg()
 	} else {
 		n, avg = v.PFC.N, v.PFC.Avg
@@ -143,10 +143,10 @@ func (c *Config) hostScale(j *Job, hv *HostVersion, v *Version, now float64) flo
 	if !c.HostNorm {
 		return 0
 	}
-	if c.Cherry == "cons_valid" && j.ConsecutiveValid < consValidNeeded {
+	if c.Cherry == CherryConsValid && j.ConsecutiveValid < consValidNeeded {
 		return 0
 	}
-	if c.Cherry == "probation" && now < hv.ScaleTime {
+	if c.Cherry == CherryProbation && now < hv.ScaleTime {
 		return 0
 	}
 	hn, havg := c.hostMean(hv)
@@ -181,11 +181,11 @@ func (c *Config) Raw(j *Job) (raw, elapsed float64, outlier bool) {
 	fe := j.FlopsEstimate
 	outlier = j.RuntimeOutlier
 	switch c.FailedBench {
-	case "head":
+	case FailedHead:
 		if fe <= 0 || fe == failedBenchmark {
 			fe, outlier = avgCPUFpops, true
 		}
-	case "classic":
+	case FailedClassic:
 		if fe <= 0 {
 			fe = classicMissing
 		}
@@ -204,7 +204,7 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 		return wuEst, WUEst
 	}
 	raw, elapsed, outlier := c.Raw(j)
-	if c.Sanity == "default_pfc" && (math.IsInf(raw, 0) || raw > j.Bound) {
+	if c.Sanity == SanityDefaultPFC && (math.IsInf(raw, 0) || raw > j.Bound) {
 		// v29: a default PFC, "and other processing is skipped".
 		if a.Defined {
 			return a.MinAvgPFC * j.Est, WUEst
@@ -215,8 +215,8 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 	var pfc float64
 	if j.Anonymous {
 		hn, havg := c.hostMean(hv)
-		gate := !(c.Cherry == "cons_valid" && j.ConsecutiveValid < consValidNeeded)
-		if c.Anonymous == "host_scaled" && hn >= anonymousHostN && havg > 0 && gate {
+		gate := !(c.Cherry == CherryConsValid && j.ConsecutiveValid < consValidNeeded)
+		if c.Anonymous == AnonymousHostScaled && hn >= anonymousHostN && havg > 0 && gate {
 			pfc = raw * (a.MinAvgPFC / havg)
 		} else {
 			pfc = wuEst
@@ -264,7 +264,9 @@ func (c *Config) validatorScale(v *Version) float64 {
 
 // cachesVersions reports whether the validator works from cached copies
 // of the app versions (av_cache validator; only with batched timing).
-func (c *Config) cachesVersions() bool { return c.AVCache == "validator" && c.Timing == "batched" }
+func (c *Config) cachesVersions() bool {
+	return c.AVCache == AVCacheValidator && c.Timing == TimingBatched
+}
 
 // refreshCache is write_modified_app_versions for a version with samples
 // to write: the conditional update fails when the feeder has changed
@@ -278,9 +280,9 @@ func (c *Config) refreshCache(v *Version) {
 
 // versionSample queues or applies one PFC/E sample of version v.
 func (c *Config) versionSample(v *Version, x, raw, est float64) {
-	if c.Timing == "batched" {
+	if c.Timing == TimingBatched {
 		v.Pending = append(v.Pending, x)
-		if c.Averaging == "est_weighted" {
+		if c.Averaging == AveragingEstWeighted {
 			v.PendW = append(v.PendW, [2]float64{raw, est})
 		}
 		return
@@ -323,9 +325,9 @@ func (c *Config) AssignCredit(claims []Claim, j *Job, a *App, s *Scratch) float6
 		cl := &claims[i]
 		if cl.PFC > j.Bound {
 			switch c.Sanity {
-			case "clamp_bound":
+			case SanityClampBound:
 				cl.PFC = j.Bound
-			case "wu_estimate":
+			case SanityWUEstimate:
 				cl.PFC = wuEst
 			}
 		}
@@ -335,7 +337,7 @@ func (c *Config) AssignCredit(claims []Claim, j *Job, a *App, s *Scratch) float6
 	}
 	var x float64
 	switch c.Replicas {
-	case "pegged":
+	case ReplicasPegged:
 		normal, approx := s.a[:0], s.b[:0]
 		for _, cl := range claims {
 			if cl.Mode == Normal {
@@ -371,7 +373,7 @@ func (c *Config) AssignCredit(claims []Claim, j *Job, a *App, s *Scratch) float6
 			x = wuEst
 			break
 		}
-		if c.Replicas == "min" {
+		if c.Replicas == ReplicasMin {
 			x = policy.Min(all)
 			break
 		}

@@ -43,9 +43,9 @@ const (
 // is known); it is used only with gpu_only: central.
 func (c *Config) UpdateScales(a *App, vers []Version, central func(v *Version) float64) Branch {
 	switch c.VersionNorm {
-	case "off":
+	case VersionNormOff:
 		return BranchNone
-	case "min":
+	case VersionNormMin:
 		return c.scaleToMin(a, vers, central)
 	}
 	var cpu, gpu rscInfo
@@ -63,7 +63,7 @@ func (c *Config) UpdateScales(a *App, vers []Version, central func(v *Version) f
 			cpu.add(n, avg, c.VersionSamples)
 		}
 	}
-	if c.GPUOnly == "central" && !hasCPU {
+	if c.GPUOnly == GPUOnlyCentral && !hasCPU {
 		x, own := 0.0, false
 		if gpu.thresh >= 2 {
 			x, own = gpu.avg(), true
@@ -77,9 +77,9 @@ func (c *Config) UpdateScales(a *App, vers []Version, central func(v *Version) f
 		x, b = math.Min(cpu.avg(), gpu.avg()), BranchMinCPUGPU
 	case cpu.thresh >= 2:
 		x, b = cpu.avg(), BranchCPUAvg
-	case gpu.thresh >= 2 && c.GPUOnly == "central":
+	case gpu.thresh >= 2 && c.GPUOnly == GPUOnlyCentral:
 		x, b = gpu.avg(), BranchGPUAvg
-	case gpu.thresh >= 1 && c.GPUOnly == "factor":
+	case gpu.thresh >= 1 && c.GPUOnly == GPUOnlyFactor:
 		x, b = c.GPUOnlyFactor*gpu.avg(), BranchGPUFactor
 	default:
 		return BranchNone
@@ -108,7 +108,7 @@ func (c *Config) scaleToMin(a *App, vers []Version, central func(v *Version) flo
 	if math.IsInf(x, 1) {
 		return BranchNone
 	}
-	if c.GPUOnly == "central" && !hasCPU {
+	if c.GPUOnly == GPUOnlyCentral && !hasCPU {
 		return c.scaleCentral(a, vers, central, x, true)
 	}
 	for _, vid := range a.Versions {
@@ -130,7 +130,7 @@ func (c *Config) scaleCentral(a *App, vers []Version, central func(v *Version) f
 	for _, vid := range a.Versions {
 		v := &vers[vid]
 		vn, avg := c.versionMean(v)
-		if v.Anon || !(avg > 0) || vn < c.VersionSamples && c.VersionNorm != "min" || vn == 0 {
+		if v.Anon || !(avg > 0) || vn < c.VersionSamples && c.VersionNorm != VersionNormMin || vn == 0 {
 			continue
 		}
 		s := central(v)

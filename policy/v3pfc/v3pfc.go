@@ -83,7 +83,7 @@ func (p *Policy) hav(host, vid int) *HostVersion {
 // job is the calculation's view of a result.
 func (p *Policy) job(r *policy.Result) Job {
 	fe := r.FlopsEstimate
-	if p.c.PeakSource == "reported" {
+	if p.c.PeakSource == PeakReported {
 		// The designs: usage x the device's peak, as the host reports it.
 		cpu, gpu := policy.ReportedPeak(r, &p.world.Versions[r.VersionID])
 		fe = cpu + gpu
@@ -97,18 +97,20 @@ func (p *Policy) job(r *policy.Result) Job {
 }
 
 // usesProbation reports whether scale_probation state is kept.
-func (p *Policy) usesProbation() bool { return p.c.Cherry == "probation" || p.c.OneTime == "probation" }
+func (p *Policy) usesProbation() bool {
+	return p.c.Cherry == CherryProbation || p.c.OneTime == OneTimeProbation
+}
 
 // Sent arms host_scale_time for a host on probation (v29).
 func (p *Policy) Sent(r *policy.Result) {
-	if p.c.Cherry != "probation" {
+	if p.c.Cherry != CherryProbation {
 		return
 	}
 	hv := p.hav(r.HostID, r.VersionID)
 	if !hv.Probation && !hv.Armed && hv.ScaleTime == 0 {
 		hv.Probation = true // scale_probation starts true
 	}
-	if hv.Probation && (p.c.ProbationRearm == "every_send" || !hv.Armed) {
+	if hv.Probation && (p.c.ProbationRearm == RearmEverySend || !hv.Armed) {
 		hv.ScaleTime = r.SentTime + p.delay[r.AppID]
 		hv.Armed = true
 	}
@@ -126,12 +128,12 @@ func (p *Policy) Reported(r *policy.Result) {
 // invalid.
 func (p *Policy) failed(r *policy.Result, now float64) {
 	switch p.c.Cherry {
-	case "reset":
+	case CherryReset:
 		// v2: the host's averages go back to the apps' for every version.
 		for vid := range p.havs[r.HostID] {
 			p.resetToVersion(&p.havs[r.HostID][vid], &p.vers[vid], false)
 		}
-	case "probation":
+	case CherryProbation:
 		hv := p.hav(r.HostID, r.VersionID)
 		hv.Probation, hv.Armed = true, true
 		hv.ScaleTime = now + p.delay[r.AppID]
@@ -172,7 +174,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 			v = &p.vers[r.VersionID]
 		}
 		a := &p.apps[r.AppID]
-		if p.c.OneTime == "probation" && v != nil {
+		if p.c.OneTime == OneTimeProbation && v != nil {
 			// v29: PFC(J)/E(J) above 20 x PFCmean(V) puts the host on probation.
 			raw, _, _ := p.c.Raw(&j)
 			if n, avg := p.c.versionMean(v); n > 0 && raw/j.Est > p.c.OneTimeFactor*avg {
@@ -181,7 +183,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 			}
 		}
 		pfc, mode := p.c.PFC(&j, a, hv, v, now)
-		if p.c.OneTime == "cap" {
+		if p.c.OneTime == OneTimeCap {
 			pfc = math.Min(pfc, p.oneTimeCap(&j, a, v))
 		}
 		p.claims = append(p.claims, Claim{PFC: pfc, Mode: mode, Trusted: !j.Anonymous && !(p.usesProbation() && hv.Probation)})
@@ -189,7 +191,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 			hv.Probation, hv.Armed = false, false
 		}
 	}
-	if p.c.Cherry == "reset" {
+	if p.c.Cherry == CherryReset {
 		for _, r := range val.Invalid {
 			p.failed(r, now)
 		}
@@ -204,7 +206,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 			p.recent[r.VersionID].UpdateAverage(now, r.SentTime, credit, policy.CreditHalfLife)
 		}
 	}
-	if p.c.Timing == "continuous" {
+	if p.c.Timing == TimingContinuous {
 		p.c.UpdateScales(a, p.vers, p.centralFactor)
 	}
 	return credit
@@ -228,7 +230,7 @@ func (p *Policy) oneTimeCap(j *Job, a *App, v *Version) float64 {
 func (p *Policy) Tick(t policy.Tick) {
 	switch t.Kind {
 	case policy.ValidatorPassEnd:
-		if p.c.Timing == "batched" {
+		if p.c.Timing == TimingBatched {
 			for i := range p.vers {
 				if len(p.vers[i].Pending) > 0 || len(p.vers[i].PendW) > 0 {
 					p.c.refreshCache(&p.vers[i])
@@ -240,13 +242,13 @@ func (p *Policy) Tick(t policy.Tick) {
 		if p.c.MedianHosts {
 			p.medians()
 		}
-		if p.c.Timing == "batched" {
+		if p.c.Timing == TimingBatched {
 			for i := range p.apps {
 				p.c.UpdateScales(&p.apps[i], p.vers, p.centralFactor)
 			}
 		}
 	case policy.DayTick:
-		if p.c.GPUOnly == "central" {
+		if p.c.GPUOnly == GPUOnlyCentral {
 			p.updateCentral(t.Time)
 		}
 	}
