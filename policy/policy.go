@@ -311,6 +311,9 @@ type Kind struct {
 	// the kind's credit depends on besides IDs and validation, or
 	// NeedsAccountManager: a replay runs it only on inputs that have them.
 	Needs []string
+	// NeedsWith, if set, adds what an instance needs under its options
+	// (v3pfc's reported peaks need the host's benchmarks).
+	NeedsWith func(opts Options) []string
 	// New returns an instance configured by opts (missing options take
 	// their defaults) or an *OptionError.
 	New func(opts Options) (Policy, error)

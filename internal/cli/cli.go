@@ -475,5 +475,10 @@ func printPolicies(stdout io.Writer, want map[string]bool) {
 		for _, k := range results.SortedKeys(p.Options) {
 			fmt.Fprintf(stdout, "    %s = %s\n", k, p.Options[k])
 		}
+		if k, opts, err := policy.Resolve(policy.Spec{Name: p.Name}); err == nil && k.NeedsWith != nil {
+			if more := k.NeedsWith(opts); len(more) > 0 {
+				fmt.Fprintf(stdout, "    replay also needs: %s\n", strings.Join(more, ", "))
+			}
+		}
 	}
 }

@@ -101,11 +101,11 @@ replay.json, plots and report.html to the output folder.`,
 			var names []string
 			var specs []policy.Spec
 			for _, sp := range wanted {
-				k, _, err := policy.Resolve(sp)
+				k, opts, err := policy.Resolve(sp)
 				if err != nil {
 					return fail(cmd, ExitInput, "flag --policies: %v", err)
 				}
-				if ok, why := replay.Supported(k, in); !ok {
+				if ok, why := replay.Supported(k, opts, in); !ok {
 					if pols != "" {
 						return fail(cmd, ExitInput, "%s cannot run on %s: %s", sp.Name, file, why)
 					}

@@ -39,8 +39,8 @@ func TestCreditTestData(t *testing.T) {
 	var names []string
 	var specs []policy.Spec
 	for _, n := range []string{"credit-from-runtime", "v3pfc-boinc", "v1peak", "sciunited"} {
-		k, _, _ := policy.Resolve(policy.Spec{Name: n})
-		ok, why := Supported(k, in)
+		k, opts, _ := policy.Resolve(policy.Spec{Name: n})
+		ok, why := Supported(k, opts, in)
 		if want := n == "credit-from-runtime" || n == "v3pfc-boinc"; ok != want {
 			t.Errorf("%s supported %v (%s), want %v", n, ok, why, want)
 		}

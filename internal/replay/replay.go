@@ -18,10 +18,15 @@ const (
 	defaultFeeder  = 600.0
 )
 
-// Supported reports whether a policy kind can run on an input, and if
-// not, which of its needs the input lacks.
-func Supported(k *policy.Kind, in *Input) (bool, string) {
-	for _, n := range k.Needs {
+// Supported reports whether a policy kind, with the options it resolved
+// to, can run on an input, and if not, which of its needs the input
+// lacks.
+func Supported(k *policy.Kind, opts policy.Options, in *Input) (bool, string) {
+	needs := k.Needs
+	if k.NeedsWith != nil {
+		needs = append(append([]string(nil), needs...), k.NeedsWith(opts)...)
+	}
+	for _, n := range needs {
 		if n == policy.NeedsAccountManager {
 			return false, "it is paid at account-manager calls, which no result file holds"
 		}

@@ -38,11 +38,11 @@ func roundTrip(t *testing.T, name string, sets ...string) {
 	var names []string
 	var specs []policy.Spec
 	for _, p := range s.Policies {
-		k, _, err := policy.Resolve(p.Spec())
+		k, opts, err := policy.Resolve(p.Spec())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := replay.Supported(k, in); ok {
+		if ok, _ := replay.Supported(k, opts, in); ok {
 			names = append(names, p.Name)
 			specs = append(specs, p.Spec())
 		}

@@ -12,7 +12,13 @@ func init() {
 		Needs:   []string{"elapsed_time", "flops_estimate", "rsc_fpops_est"},
 		Doc:     "third credit system, CreditNew: peak FLOP count with version and host normalisation (the CreditNew design page, versions 2 and 29; BOINC's server code)",
 		Options: optionDocs(),
-		New:     New,
+		NeedsWith: func(opts policy.Options) []string {
+			if opts["peak"] == string(PeakReported) {
+				return []string{"p_fpops", "p_gpu_fpops"} // usage x the host's reported peaks
+			}
+			return nil
+		},
+		New: New,
 	})
 	for _, p := range Presets {
 		policy.RegisterPreset(p)
