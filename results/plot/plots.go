@@ -394,13 +394,10 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		sc, err := plotter.NewScatter(xy)
+		sc, err := marks(xy, k, vg.Points(1.5))
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = seriesColor(k)
-		sc.GlyphStyle.Shape = plotutil.Shape(k)
-		sc.GlyphStyle.Radius = vg.Points(1.5)
 		p.Add(sc)
 		p.Legend.Add(name, sc)
 		any = true
@@ -430,45 +427,36 @@ func projectBars(cols []*results.Collector, names []string) (*plot.Plot, error) 
 	for i := range projNames {
 		projNames[i] = projects[0][i].Name
 	}
-	p := newPlot("Project neutrality: G/D per project", "", "G/D (granted / deserved credit), log scale")
-	p.Y.Scale = plot.LogScale{}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	step := 0.7 / float64(len(names))
-	for k, name := range names {
-		var xy plotter.XYs
-		for pi := 0; pi < nproj; pi++ {
+	values := make([][]float64, len(names))
+	for k := range names {
+		values[k] = make([]float64, nproj)
+		for pi := range projNames {
 			g, d := 0.0, 0.0
 			for _, pr := range projects {
 				g += pr[pi].G[k]
 				d += pr[pi].D
 			}
-			if !(d > 0) || !(g > 0) {
-				continue
-			}
-			y := math.Min(math.Max(g/d, cheatLow), cheatHigh)
-			lo, hi = math.Min(lo, y), math.Max(hi, y)
-			xy = append(xy, plotter.XY{X: float64(pi) + step*(float64(k)-float64(len(names)-1)/2), Y: y})
+			values[k][pi] = g / d
 		}
-		if len(xy) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(xy)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle.Color = seriesColor(k)
-		sc.GlyphStyle.Shape = plotutil.Shape(k)
-		sc.GlyphStyle.Radius = vg.Points(4)
-		p.Add(sc)
-		p.Legend.Add(name, sc)
 	}
-	if math.IsInf(lo, 1) {
-		return nil, nil
+	p, err := groupDots("Project neutrality: G/D per project", "G/D (granted / deserved credit)", projNames, names, values, true, "")
+	if p != nil {
+		p.X.Tick.Label.Rotation = 0
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XCenter, draw.YTop
 	}
-	p.NominalX(projNames...)
-	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
-	p.Y.Tick.Marker = logTicks{}
-	return p, nil
+	return p, err
+}
+
+// marks returns a scatter of xy in series k's colour and shape.
+func marks(xy plotter.XYs, k int, radius vg.Length) (*plotter.Scatter, error) {
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Color = seriesColor(k)
+	sc.GlyphStyle.Shape = plotutil.Shape(k)
+	sc.GlyphStyle.Radius = radius
+	return sc, nil
 }
 
 // The cheat plot's sane range: values beyond it are drawn at its edge,

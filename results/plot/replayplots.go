@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -20,6 +19,21 @@ const maxGroups = 30
 // (credit per hour) are drawn as they are. NaN and values <= 0 are not
 // drawn. Nil when nothing can be drawn.
 func GroupRatios(title, yLabel string, groups, names []string, values [][]float64, ratios bool) ([]byte, error) {
+	ref := ""
+	if ratios {
+		ref = "= the project's"
+	}
+	p, err := groupDots(title, yLabel, groups, names, values, ratios, ref)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return renderSideLegend(p)
+}
+
+// groupDots is a dot per policy per group on a log axis, values past
+// 0.01 to 1000 drawn at the edge when clamp is set, and a dashed line at
+// 1 labelled ref unless ref is empty. Nil when nothing can be drawn.
+func groupDots(title, yLabel string, groups, names []string, values [][]float64, clamp bool, ref string) (*plot.Plot, error) {
 	p := newPlot(title, "", yLabel+", log scale")
 	p.Y.Scale = plot.LogScale{}
 	n := min(len(groups), maxGroups)
@@ -33,7 +47,7 @@ func GroupRatios(title, yLabel string, groups, names []string, values [][]float6
 				continue
 			}
 			y := v
-			if ratios {
+			if clamp {
 				y = math.Min(math.Max(v, cheatLow), cheatHigh)
 			}
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
@@ -42,25 +56,22 @@ func GroupRatios(title, yLabel string, groups, names []string, values [][]float6
 		if len(xy) == 0 {
 			continue
 		}
-		sc, err := plotter.NewScatter(xy)
+		sc, err := marks(xy, k, vg.Points(3.5))
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = seriesColor(k)
-		sc.GlyphStyle.Shape = plotutil.Shape(k)
-		sc.GlyphStyle.Radius = vg.Points(3.5)
 		p.Add(sc)
 		p.Legend.Add(name, sc)
 	}
 	if math.IsInf(lo, 1) {
 		return nil, nil
 	}
-	if ratios {
+	if ref != "" {
 		lo, hi = math.Min(lo, 1), math.Max(hi, 1)
 		one := plotter.NewFunction(func(float64) float64 { return 1 })
 		one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(one)
-		p.Legend.Add("= the project's", one)
+		p.Legend.Add(ref, one)
 	}
 	p.NominalX(groups[:n]...)
 	p.X.Tick.Label.Rotation = math.Pi / 6
@@ -68,7 +79,7 @@ func GroupRatios(title, yLabel string, groups, names []string, values [][]float6
 	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
 	p.Y.Tick.Marker = logTicks{}
-	return renderSideLegend(p)
+	return p, nil
 }
 
 // RatioBoxes draws the distribution of values[k] (one value per host,
