@@ -28,6 +28,14 @@ func (r *RAC) UpdateAverage(now, workStart, work, halfLife float64) {
 		if diff < 0 {
 			diff = 0
 		}
+		if diff == 0 {
+			// exp(0) is exactly 1: the first-order branch, without the
+			// exp call (most updates come in a validator pass at one
+			// time).
+			r.Avg += ((ln2 * work) * SecondsPerDay) / halfLife
+			r.AvgTime = now
+			return
+		}
 		diffDays := diff / SecondsPerDay
 		w := math.Exp((-diff * ln2) / halfLife)
 		r.Avg *= w

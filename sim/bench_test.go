@@ -31,6 +31,11 @@ func BenchmarkBaselineSeven(b *testing.B) {
 	benchBaseline(b, "[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2]")
 }
 
+// BenchmarkBaselineStandard runs every standard instance (the set a
+// scenario runs when it names none), the second round's three credit
+// options included.
+func BenchmarkBaselineStandard(b *testing.B) { benchBaseline(b, "") }
+
 // cpuSeconds is the process's user and system CPU time (getrusage): the
 // machine is shared, so wall time is not a measure of speed.
 func cpuSeconds(b *testing.B) float64 {
@@ -42,7 +47,11 @@ func cpuSeconds(b *testing.B) float64 {
 }
 
 func benchBaseline(b *testing.B, policies string) {
-	s, err := scenarios.Open("baseline", []string{"replications=1", "policies=" + policies})
+	sets := []string{"replications=1"}
+	if policies != "" {
+		sets = append(sets, "policies="+policies)
+	}
+	s, err := scenarios.Open("baseline", sets)
 	if err != nil {
 		b.Fatal(err)
 	}
