@@ -148,3 +148,33 @@ func TestResourceOf(t *testing.T) {
 		}
 	}
 }
+
+// Two ordinary tasks of the first system's era: replayed, the first
+// system gives the credit their pages showed to the cent (the pages'
+// benchmarks are rounded to 0.01 million ops/s); runtime credit pays the
+// Whetstone speed alone x the time, at scale 200.
+func TestFirstSystemTasks(t *testing.T) {
+	in := readFile(t, "testdata/first_system_tasks.csv")
+	names := []string{"v1peak", "credit-from-runtime"}
+	for _, n := range append(names, "v3pfc-boinc", "credit-from-wu") {
+		k, opts, _ := policy.Resolve(policy.Spec{Name: n})
+		ok, why := Supported(k, opts, in)
+		if want := n == "v1peak" || n == "credit-from-runtime"; ok != want {
+			t.Errorf("%s runs: %v (%s), want %v: the pages give no rsc_fpops_est", n, ok, why, want)
+		}
+	}
+	o, err := Run(in, names, []policy.Spec{{Name: names[0]}, {Name: names[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range in.Rows {
+		if got := o.Credit[i][0]; math.Abs(got-r.Claimed) >= 0.005 {
+			t.Errorf("result %d: the first system gives %v, the page showed %v", r.ResultID, got, r.Claimed)
+		}
+		want := policy.FlopsToCredit(1394.01e6*r.ElapsedTime, 200)
+		if got := o.Credit[i][1]; math.Abs(got-want) > 1e-12*want {
+			t.Errorf("result %d: runtime credit %v, want %v", r.ResultID, got, want)
+		}
+		t.Logf("result %d: page %.2f, first system %.2f, runtime credit %.2f", r.ResultID, r.Claimed, o.Credit[i][0], o.Credit[i][1])
+	}
+}

@@ -175,12 +175,16 @@ func tick(pols []policy.Policy, t policy.Tick) {
 }
 
 // bound is a workunit's rsc_fpops_bound; an input without it gets
-// BOINC's default of 10 x the estimate.
+// BOINC's default of 10 x the estimate, or no bound (+Inf) when it has
+// no estimate either.
 func bound(r *Row) float64 {
-	if r.RscFpopsBound > 0 {
+	switch {
+	case r.RscFpopsBound > 0:
 		return r.RscFpopsBound
+	case r.RscFpopsEst > 0:
+		return 10 * r.RscFpopsEst
 	}
-	return 10 * r.RscFpopsEst
+	return math.Inf(1)
 }
 
 // schedule orders the replay's events: by time; at equal times day
