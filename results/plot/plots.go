@@ -380,15 +380,30 @@ func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	return p, nil
 }
 
+// maxHostDots bounds the hosts the G/D-efficiency scatter draws per
+// policy.
+const maxHostDots = 3000
+
 func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	p := newPlot("Honest hosts: G/D against efficiency", "host efficiency (actual / peak FLOPS)", "G/D (granted / deserved credit)")
 	// The box plots' robust log range: one host paid 1000 x does not
 	// flatten the others onto a line.
 	r := newGDRange(pts)
 	any := false
+	// Thousands of dots per policy read as well as all of them (a 100,000
+	// host run would draw a million); past maxHostDots every stride-th
+	// host is drawn, the same hosts for every policy.
+	stride := 1
+	if len(pts) > 0 {
+		stride = max(1, (len(pts[0])+maxHostDots-1)/maxHostDots)
+	}
+	if stride > 1 {
+		p.Title.Text += fmt.Sprintf(" (every %d%s host)", stride, ordinalSuffix(stride))
+	}
 	for k, name := range names {
 		var xy plotter.XYs
-		for _, h := range pts[k] {
+		for i := 0; i < len(pts[k]); i += stride {
+			h := pts[k][i]
 			xy = append(xy, plotter.XY{X: h.eff, Y: r.clamp(h.gd)})
 		}
 		if len(xy) == 0 {
