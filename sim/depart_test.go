@@ -44,6 +44,7 @@ func (o *departObserver) Day(*sim.DayState) {}
 // exactly what the host's calls were granted (runtime since its last
 // call is never paid).
 func TestDepartedHostsResults(t *testing.T) {
+	t.Parallel()
 	const jobFlops = 2.5e13 // rsc_fpops_est with no size error
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, v3pfc-boinc, sciunited]",
 		"hosts.initial=300", "hosts.arrivals_per_day=0", "hosts.lifetime={dist: exponential, mean: 6d}",
@@ -140,6 +141,7 @@ func (c *callRecorder) ClientReport(r *policy.ClientReport) float64 {
 // passed). The expected calls are rebuilt from each host's own
 // availability stream.
 func TestAccountManagerCallsWhileOff(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=200", "hosts.arrivals_per_day=5",
 		"duration=8d", "warmup=1d", "projects[0].apps[0].delay_bound=2d",
 		"hosts.availability={model: on_fraction, on_fraction: 0.4, period: 1d}"})

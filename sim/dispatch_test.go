@@ -58,6 +58,7 @@ func runScenario(t *testing.T, s *scenarios.Scenario) (*sim.Sim, *recorder) {
 // stays 1 (not x CPUs): after that a host gets at most one job per version
 // per day (CREDIT-SPEC 10).
 func TestDailyQuotaThrottlesFailingHosts(t *testing.T) {
+	t.Parallel()
 	_, rec := runRecorded(t, "hosts.initial=150", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d", "projects[0].apps[0].delay_bound=2d",
 		"hosts.error_rate={dist: const, mean: 1}", "server.daily_result_quota=4", "hosts.availability.model=always")
 	perHostDay := map[[2]int]int{}
@@ -89,6 +90,7 @@ func TestDailyQuotaThrottlesFailingHosts(t *testing.T) {
 // TestDailyQuotaGrowsForGoodHosts: valid results add one to
 // max_jobs_per_day with no cap, so healthy hosts end above the quota.
 func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
+	t.Parallel()
 	// The delay bound stays at 7 days, so that no result times out (a
 	// timeout is an error); duration covers warm-up plus the bound.
 	_, rec := runRecorded(t, "hosts.initial=100", "duration=9d", "warmup=1d",
@@ -115,6 +117,7 @@ func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
 // (the longest of the apps) before the end, so every result sent can
 // resolve (DESIGN section 10).
 func TestNoSendsInTheLastDelayBound(t *testing.T) {
+	t.Parallel()
 	_, rec := runRecorded(t, "hosts.initial=50", "duration=6d", "warmup=1d", "projects[0].apps[0].delay_bound=2d")
 	last := 0.0
 	for _, r := range rec.sent {
@@ -129,6 +132,7 @@ func TestNoSendsInTheLastDelayBound(t *testing.T) {
 // at least 10 consecutive valid (replicated) results, and once hosts are
 // trusted most workunits go out once.
 func TestAdaptiveReplication(t *testing.T) {
+	t.Parallel()
 	_, rec := runRecorded(t, "hosts.initial=200", "duration=20d", "warmup=1d",
 		"hosts.error_rate={dist: const, mean: 0}", "hosts.invalid_rate={dist: const, mean: 0}",
 		"projects[0].apps[0].adaptive_replication=true")
@@ -160,6 +164,7 @@ func TestAdaptiveReplication(t *testing.T) {
 // capped at 1.1 x the 95th percentile when flops_estimate is fixed; honest
 // hosts below the cap keep their own speed.
 func TestPerfInfoCap(t *testing.T) {
+	t.Parallel()
 	x, rec := runRecorded(t, "hosts.initial=300", "duration=3d", "warmup=1d", "projects[0].apps[0].delay_bound=1d",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 20}]")
 	var honest []float64
@@ -192,6 +197,7 @@ func TestPerfInfoCap(t *testing.T) {
 // TestAnonymousPlatform: the share of hosts set by anonymous_share run the
 // anonymous version and only it; the others never get it.
 func TestAnonymousPlatform(t *testing.T) {
+	t.Parallel()
 	const y = `
 name: anon
 duration: 4d
@@ -237,6 +243,7 @@ projects:
 // TestResourceShare: hosts attached to two projects with shares 3:1 give
 // them device time in about that ratio.
 func TestResourceShare(t *testing.T) {
+	t.Parallel()
 	const y = `
 name: share
 duration: 10d
@@ -284,6 +291,7 @@ func (r *reportRecorder) Reported(x *policy.Result) { r.reported = append(r.repo
 // after its threshold and its completed ones are short; a one_time_claim
 // host's absurd GPU peak appears in exactly one flops_estimate.
 func TestAgentsAtTheServer(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=120", "duration=8d", "warmup=1d",
 		"projects[0].apps[0].delay_bound=2d", "hosts.error_rate={dist: const, mean: 0}",
 		"projects[0].apps[0].size_classes=[{share: 0.8, factor: 1}, {share: 0.2, factor: 8}]",
@@ -319,6 +327,7 @@ func TestAgentsAtTheServer(t *testing.T) {
 }
 
 func TestOneTimeClaimAtTheServer(t *testing.T) {
+	t.Parallel()
 	_, rec := runRecorded(t, "hosts.initial=150", "duration=5d", "warmup=1d", "projects[0].apps[0].delay_bound=1d",
 		"hosts.agents=[{kind: one_time_claim, share: 0.1, channel: cpu_benchmark, claim: 1e304, at: 2d}]")
 	perHost := map[int]int{}
@@ -367,6 +376,7 @@ func (c *idCheck) Day(*sim.DayState) {}
 // two results at once, which showed as NaN runtimes; this run, with
 // errors, spare replicas and long off periods, used to trigger it.
 func TestResultSlotsAreNotReusedWhileInUse(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=300", "duration=25d", "warmup=2d",
 		"hosts.error_rate={dist: const, mean: 0.1}", "projects[0].apps[0].target_nresults=3",
 		"hosts.availability.off_period={dist: lognormal, mean: 1d, cv: 3}"})
@@ -406,6 +416,7 @@ func (p *inProgress) Reported(x *policy.Result) { p.held[x.HostID]-- }
 // queued or running per CPU core, and the limit binds (hosts reach it);
 // without it the same hosts hold more.
 func TestMaxJobsInProgress(t *testing.T) {
+	t.Parallel()
 	peaks := func(limit string) (map[int]int, []*hosts.Host) {
 		s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=60", "hosts.arrivals_per_day=0",
 			"duration=6d", "warmup=1d", "projects[0].apps[0].delay_bound=2d", "hosts.availability.model=always", "hosts.error_rate={dist: const, mean: 0}",

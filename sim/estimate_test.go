@@ -118,6 +118,7 @@ func (c *estimateChecker) Day(*sim.DayState) {}
 // version with more than 100 PFC samples, peak over its mean PFC ratio;
 // otherwise p_fpops x (CPUs + 10 x GPUs used). Each tier is exercised.
 func TestRuntimeEstimateTiers(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Load("estimates.yaml", []byte(estimateWorld), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -242,6 +243,7 @@ projects:
 // one-core hosts); with the check off (ignore_delay_bound) replies carry
 // days, and more jobs time out.
 func TestDeadlineCheck(t *testing.T) {
+	t.Parallel()
 	x, on := runCounting(t, longJobs)
 	y, off := runCounting(t, longJobs, "server.ignore_delay_bound=true")
 	t.Logf("with the check: %d jobs refused, largest reply %.3g d, timed out %.3f; without: largest reply %.3g d, timed out %.3f",
@@ -304,6 +306,7 @@ projects:
 // work, so in list order almost every one would time out; run first,
 // almost none does.
 func TestDeadlineDangerRunsFirst(t *testing.T) {
+	t.Parallel()
 	_, o := runCounting(t, twoDeadlines)
 	t.Logf("timed out: %.3f of the long-deadline jobs, %.3f of the short", o.noReply(0), o.noReply(1))
 	if !(o.noReply(1) < 0.1) || !(o.noReply(0) < 0.1) {

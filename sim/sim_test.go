@@ -27,6 +27,7 @@ func (c *counter) ResultDone(r *sim.Record) {
 func (c *counter) Day(*sim.DayState) {}
 
 func TestSmoke(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Open("baseline", []string{"hosts.initial=300", "duration=10d", "warmup=1d"})
 	if err != nil {
 		t.Fatal(err)

@@ -118,11 +118,11 @@ func readOutputs(t *testing.T, dir string) map[string][]byte {
 // Determinism: the same scenario and seed give byte-identical outputs
 // whatever GOMAXPROCS and the number of parallel replications.
 func TestDeterminism(t *testing.T) {
-	size := []string{"hosts.initial=150", "duration=14d", "warmup=2d"}
+	size := []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3"}
 	if testing.Short() {
-		size = []string{"hosts.initial=40", "duration=11d", "warmup=2d"}
+		size = []string{"hosts.initial=40", "duration=11d", "warmup=2d", "replications=2"}
 	}
-	s, err := scenarios.Open("baseline", append(size, "replications=3",
+	s, err := scenarios.Open("baseline", append(size,
 		"policies=[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"))
 	if err != nil {
 		t.Fatal(err)
