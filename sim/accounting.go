@@ -76,8 +76,10 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 	}
 	r := s.res(ri)
 	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: r.gen})
-	if need := (int(ri) + 1) * n; len(s.paid) < need {
-		// Grown a pool chunk at a time, as the results are.
+	// Grown a pool chunk at a time, as the results are; the pool can be
+	// several chunks ahead of the results that have started (a large
+	// world queues many before any runs).
+	for need := (int(ri) + 1) * n; len(s.paid) < need; {
 		s.paid = append(s.paid, make([]float64, resultChunk*n)...)
 	}
 }

@@ -1,0 +1,35 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// flatRate pays 1 credit per second of runtime.
+type flatRate struct{ policy.Base }
+
+func (flatRate) Init(*policy.World)                          {}
+func (flatRate) Scale() float64                              { return 200 }
+func (flatRate) Validated(*policy.Validation) float64        { return 0 }
+func (flatRate) Accrued(_ *policy.Result, s float64) float64 { return s }
+
+// TestPaidGrowsWithThePool: a result that starts running several pool
+// chunks beyond the last one tracked still has its paid slot. A 100,000
+// host world queued that many results before any ran, and paying the
+// first of them panicked.
+func TestPaidGrowsWithThePool(t *testing.T) {
+	s := &Sim{pols: []policy.Policy{flatRate{}}, ras: []int{0}, hosts: make([]hostState, 1)}
+	for s.results.n <= 3*resultChunk {
+		s.results.add()
+	}
+	ri := int32(3 * resultChunk)
+	s.trackRuntime(&s.hosts[0], ri)
+	if len(s.paid) <= int(ri) {
+		t.Fatalf("paid has %d slots, result %d needs one", len(s.paid), ri)
+	}
+	s.pay(ri, 10)
+	if s.paid[ri] != 10 {
+		t.Errorf("paid %v, want 10", s.paid[ri])
+	}
+}
