@@ -132,8 +132,7 @@ replay.json, plots and report.html to the output folder.`,
 				od.Abort()
 				return fail(cmd, ExitRun, "%v", err)
 			}
-			replay.Tool = runner.Version
-			outs, err := replay.Write(in, o, notRun)
+			outs, err := replay.Write(in, o, notRun, runner.Version)
 			if err == nil {
 				var keys []string
 				for k := range outs {

@@ -60,15 +60,13 @@ type PolicySummary struct {
 var AbsentFigures = []string{"honest_ratio", "device_neutrality", "host_neutrality_cv", "host_neutrality_range",
 	"project_neutrality", "cheat_ratio", "worst_account_ratio", "rac_gflops"}
 
-// Tool names the program in replay.json.
-var Tool = "creditsim"
-
 // Outputs are a replay's files, by name.
 type Outputs map[string][]byte
 
 // Write makes a replay's outputs: per-result, per-version, per-app,
-// per-host and per-user tables, replay.json, plots and report.html.
-func Write(in *Input, o *Outcome, notRun map[string]string) (Outputs, error) {
+// per-host and per-user tables, replay.json (tool names the program in
+// it), plots and report.html.
+func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Outputs, error) {
 	out := Outputs{}
 	cmp := "granted_credit"
 	if !in.Has["granted_credit"] {
@@ -163,7 +161,9 @@ func Write(in *Input, o *Outcome, notRun map[string]string) (Outputs, error) {
 			}
 		}
 		groupsOf[k.name] = list
-		out["replay-"+k.name+".csv"] = groupCSV(list, o.Policies, k.rac)
+		if !k.rac {
+			out["replay-"+k.name+".csv"] = groupCSV(list, o.Policies, false)
+		}
 	}
 	// RAC at the end, per host and user.
 	for _, pair := range []struct {
@@ -195,7 +195,7 @@ func Write(in *Input, o *Outcome, notRun map[string]string) (Outputs, error) {
 	}
 
 	// Summary.
-	s := &Summary{Tool: Tool, Input: in.File, Form: in.Form, Results: len(in.Rows), Compared: cmp,
+	s := &Summary{Tool: tool, Input: in.File, Form: in.Form, Results: len(in.Rows), Compared: cmp,
 		Policies: map[string]*PolicySummary{}, NotRun: notRun}
 	if s.NotRun == nil {
 		s.NotRun = map[string]string{}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creditsim/creditsim/internal/suggest"
+
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -95,7 +97,10 @@ func Read(file string, r io.Reader) (*Input, error) {
 			continue
 		}
 		rest := io.MultiReader(strings.NewReader(strings.Join(head, "")), br)
-		if strings.Contains(t, "result_id") {
+		// A header line names columns; credit_test_data's lines start
+		// with a number (its result id).
+		first := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })[0]
+		if _, err := strconv.ParseFloat(first, 64); err != nil || strings.Contains(t, ",") {
 			// mysql --batch writes tab-separated values.
 			comma := ','
 			if strings.Contains(t, "\t") && !strings.Contains(t, ",") {
@@ -205,7 +210,7 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 				c := column(name)
 				if c == nil {
 					_, col := cr.FieldPos(i)
-					return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "unknown column (known: " + columnNames() + ", credit.<policy>)"}
+					return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "unknown column" + suggest.DidYouMean(name, strings.Split(columnNames(), ", ")) + " (known: " + columnNames() + ", credit.<policy>)"}
 				}
 				if in.Has[name] {
 					_, col := cr.FieldPos(i)

@@ -65,7 +65,7 @@ func TestCreditTestData(t *testing.T) {
 	if !(in.Rows[0].SentTime < in.Rows[2].SentTime && in.Rows[2].SentTime < in.Rows[4].SentTime && in.Rows[0].SentTime == in.Rows[1].SentTime) {
 		t.Errorf("times %v %v %v", in.Rows[0].SentTime, in.Rows[2].SentTime, in.Rows[4].SentTime)
 	}
-	outs, err := Write(in, o, map[string]string{"sciunited": "why"})
+	outs, err := Write(in, o, map[string]string{"sciunited": "why"}, "creditsim test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +115,9 @@ func TestBadInput(t *testing.T) {
 		{"1 2 3 4 5 6 7 x 9 10\n", "x.csv:1:15: flops_estimate: \"x\": not a finite number"},
 		{"1  2 3 4 5 6 7 8 9\t.inf\n", "x.csv:1:20: rsc_fpops_est: \".inf\": not a finite number"},
 		{"", "x.csv: empty"},
+		// A misspelt header is read as a header, not as numbers.
+		{"resultid,workunit_id\n1,2\n", "x.csv:1:1: header: \"resultid\": unknown column"},
+		{"resultid workunit_id\n1 2\n", "x.csv:1:1: header: \"resultid workunit_id\": unknown column"},
 	} {
 		_, err := Read("x.csv", strings.NewReader(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
