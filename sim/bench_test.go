@@ -2,12 +2,12 @@ package sim_test
 
 import (
 	"runtime"
-	"syscall"
 	"testing"
 
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
 	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/usage"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -36,16 +36,6 @@ func BenchmarkBaselineSeven(b *testing.B) {
 // options included.
 func BenchmarkBaselineStandard(b *testing.B) { benchBaseline(b, "") }
 
-// cpuSeconds is the process's user and system CPU time (getrusage): the
-// machine is shared, so wall time is not a measure of speed.
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
 func benchBaseline(b *testing.B, policies string) {
 	sets := []string{"replications=1"}
 	if policies != "" {
@@ -59,7 +49,9 @@ func benchBaseline(b *testing.B, policies string) {
 	var sent int64
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
-	cpu0 := cpuSeconds(b)
+	var peak usage.Peak
+	hosts := 0
+	cpu0 := usage.CPUSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
@@ -69,13 +61,17 @@ func benchBaseline(b *testing.B, policies string) {
 		}
 		x := sim.New(cfg)
 		col.Attach(x)
-		x.Run(nil)
+		x.Run(func(float64) { peak.Sample() })
 		sent += x.Results()
+		hosts = len(x.Hosts())
 	}
 	b.StopTimer()
-	cpu := cpuSeconds(b) - cpu0
+	cpu := usage.CPUSeconds() - cpu0
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(sent)/b.Elapsed().Seconds(), "results/s")
 	b.ReportMetric(float64(sent)/cpu, "results/CPU-s")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(sent), "allocs/result")
+	// The live heap at its largest (sampled once a simulated day, as of
+	// the last collection), per host: what a world of many hosts needs.
+	b.ReportMetric(float64(peak.Bytes())/float64(hosts), "live-B/host")
 }

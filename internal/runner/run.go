@@ -14,6 +14,7 @@ import (
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/internal/replay"
+	"github.com/creditsim/creditsim/internal/usage"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
@@ -115,6 +116,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	}
 	outs := make([]repOut, s.Replications)
 	errs := make([]error, s.Replications)
+	// The cost of simulating, apart from writing: CPU time (the machine
+	// may be shared) and the live heap at its largest, sampled once a
+	// simulated day in every replication.
+	var peak usage.Peak
+	cpu0 := usage.CPUSeconds()
 	var mu sync.Mutex
 	progress := make([]float64, s.Replications)
 	tell := func(r int, f float64) {
@@ -147,7 +153,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 				if r == 0 {
 					tr = tracer
 				}
-				outs[r], errs[r] = runOne(s, r, win, func(f float64) { tell(r, f) }, tr)
+				outs[r], errs[r] = runOne(s, r, win, func(f float64) { peak.Sample(); tell(r, f) }, tr)
 				tell(r, 1)
 				if opts.Slots != nil {
 					<-opts.Slots
@@ -160,6 +166,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	}
 	close(jobs)
 	wg.Wait()
+	simCPU := usage.CPUSeconds() - cpu0
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -287,6 +294,12 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		reps = append(reps, d.Seconds())
 	}
 	info["replication_wall_seconds"] = reps
+	info["simulation_cpu_seconds"] = simCPU
+	if simCPU > 0 {
+		info["results_per_cpu_second"] = float64(summary.Results) / simCPU
+	}
+	info["peak_live_heap_bytes"] = peak.Bytes()
+	info["peak_rss_bytes"] = usage.PeakRSS()
 	info["command_line"] = opts.CommandLine
 	info["revision"] = Revision()
 	ij, _ := results.JSON(info)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -159,6 +160,36 @@ func TestDeterminism(t *testing.T) {
 	}
 	if bytes.Equal(readOutputs(t, dir)["summary.json"], runs[0]["summary.json"]) {
 		t.Error("seed 2 gives the same summary as seed 1")
+	}
+	checkRunInfo(t, dir)
+}
+
+// checkRunInfo: run-info.json records the cost of the run, consistently.
+func checkRunInfo(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "run-info.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info struct {
+		Results     float64 `json:"results"`
+		CPU         float64 `json:"simulation_cpu_seconds"`
+		PerCPU      float64 `json:"results_per_cpu_second"`
+		PeakLive    float64 `json:"peak_live_heap_bytes"`
+		PeakRSS     float64 `json:"peak_rss_bytes"`
+		PerWallSecs float64 `json:"results_per_second"`
+	}
+	if err := json.Unmarshal(b, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Results <= 0 || info.CPU <= 0 || info.PeakLive <= 0 || info.PerWallSecs <= 0 {
+		t.Fatalf("run-info.json lacks a cost: %s", b)
+	}
+	if got := info.Results / info.CPU; math.Abs(got-info.PerCPU) > 1e-9*got {
+		t.Errorf("results_per_cpu_second %g, but results / simulation_cpu_seconds = %g", info.PerCPU, got)
+	}
+	if runtime.GOOS == "linux" && info.PeakRSS < info.PeakLive {
+		t.Errorf("peak RSS %g below the peak live heap %g", info.PeakRSS, info.PeakLive)
 	}
 }
 

@@ -1,0 +1,52 @@
+package usage
+
+import (
+	"runtime"
+	"testing"
+)
+
+var sink [][]byte
+
+func TestMeasuresGrowth(t *testing.T) {
+	cpu0 := CPUSeconds()
+	var p Peak
+	runtime.GC()
+	p.Sample()
+	before := p.Bytes()
+	for i := 0; i < 64; i++ {
+		b := make([]byte, 1<<20)
+		for j := range b {
+			b[j] = byte(j) // touched, so resident
+		}
+		sink = append(sink, b)
+	}
+	runtime.GC()
+	p.Sample()
+	if got := p.Bytes() - before; got < 60<<20 {
+		t.Errorf("live heap grew by %d bytes after holding 64 MiB", got)
+	}
+	sink = nil
+	runtime.GC()
+	p.Sample()
+	if p.Bytes() < 64<<20 {
+		t.Errorf("the peak forgot its maximum: %d", p.Bytes())
+	}
+	if LiveHeap() >= p.Bytes() {
+		t.Errorf("live heap %d after freeing is not below the peak %d", LiveHeap(), p.Bytes())
+	}
+	x := 0.0
+	for i := 0; i < 20_000_000; i++ {
+		x += float64(i % 7)
+	}
+	if x == 0 {
+		t.Fatal("unreachable")
+	}
+	if runtime.GOOS == "linux" {
+		if CPUSeconds() <= cpu0 {
+			t.Errorf("CPU time did not grow: %g then %g", cpu0, CPUSeconds())
+		}
+		if PeakRSS() < 64<<20 {
+			t.Errorf("peak RSS %d after holding 64 MiB", PeakRSS())
+		}
+	}
+}
