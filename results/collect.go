@@ -251,10 +251,10 @@ func (c *Collector) Day(d *sim.DayState) {
 	sample := d.Sim.SampleHosts()
 	for p := 0; p < c.npol; p++ {
 		l := d.Sim.Ledger(p)
-		row.Credit = append(row.Credit, l.Day)
+		row.Credit = append(row.Credit, l.Day())
 		var rac []float64
 		for _, h := range sample {
-			rac = append(rac, l.Hosts[h].RAC.Decayed(d.Time, policy.CreditHalfLife))
+			rac = append(rac, l.Host(h).RAC.Decayed(d.Time, policy.CreditHalfLife))
 		}
 		row.RAC = append(row.RAC, rac)
 		var g []policy.Gauge

@@ -326,7 +326,7 @@ func racReadings(in *figureInputs, f Figures) {
 			// FLOPs a host did, weighted the same way, are a rate of
 			// recentFlops x ln2 / half-life per second.
 			trueGFLOPS := c.recentFlops[i] * math.Ln2 / policy.CreditHalfLife / 1e9
-			rac := l.Hosts[i].RAC.Decayed(c.win.End, policy.CreditHalfLife)
+			rac := l.Host(i).RAC.Decayed(c.win.End, policy.CreditHalfLife)
 			if trueGFLOPS > 0 {
 				sum += (rac / reading) / trueGFLOPS
 				n++

@@ -36,8 +36,8 @@ func (c *Collector) HostRows(w *csv.Writer, rep int, policies []string) {
 			if a.d > 0 {
 				gd = FormatFloat(a.g[p] / a.d)
 			}
-			row = append(row, FormatFloat(a.g[p]), gd, FormatFloat(l.Hosts[i].Total),
-				FormatFloat(l.Hosts[i].RAC.Decayed(c.win.End, policy.CreditHalfLife)))
+			row = append(row, FormatFloat(a.g[p]), gd, FormatFloat(l.Host(i).Total),
+				FormatFloat(l.Host(i).RAC.Decayed(c.win.End, policy.CreditHalfLife)))
 		}
 		w.Write(row)
 	}

@@ -59,7 +59,7 @@ func (s *Sim) accountManagerCall(i int) {
 			NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
 		for k, pol := range s.pols {
 			if credit := pol.ClientReport(c); credit != 0 {
-				s.ledgers[k].grantClient(c, credit)
+				s.ledgers.grantClient(k, c, credit)
 			}
 		}
 	}

@@ -111,7 +111,7 @@ func TestDepartedHostsResults(t *testing.T) {
 			continue // still on, or some result never resolved
 		}
 		n++
-		if total := l.Hosts[h].Total; math.Abs(g-total) > 1e-9*math.Max(total, 1) {
+		if total := l.Host(h).Total; math.Abs(g-total) > 1e-9*math.Max(total, 1) {
 			t.Errorf("departed host %d: Science United's G over its results %.10g, its calls granted %.10g", h, g, total)
 		}
 	}

@@ -11,72 +11,91 @@ type Account struct {
 	RAC   policy.RAC
 }
 
-// Ledger is one policy's accounts, kept by sim from what the policy
-// grants: per host, user and team as BOINC's grant_credit does (three
-// independent averages updated with the same now and start = sent time),
-// and per app version and project.
-type Ledger struct {
-	Hosts    []Account
-	Users    []Account
-	Teams    []Account
-	Versions []Account
-	Projects []Account
-	// Day is the credit granted since the last day boundary.
-	Day float64
+// ledgers holds every policy's accounts, kept by sim from what the
+// policies grant: per host, user and team, as BOINC's grant_credit does
+// (three independent averages updated with the same now and start = sent
+// time). The accounts of one entity for all policies are side by side
+// (entity x policies + p), so granting a result's credit for every policy
+// touches one run of memory per entity instead of one per policy.
+type ledgers struct {
+	npol                int
+	hosts, users, teams []Account
+	// day is each policy's credit granted since the last day boundary.
+	day []float64
 }
 
-func (l *Ledger) init(hosts, users, teams, versions, projects int) {
-	l.Hosts = make([]Account, hosts)
-	l.Users = make([]Account, users)
-	l.Teams = make([]Account, teams)
-	l.Versions = make([]Account, versions)
-	l.Projects = make([]Account, projects)
+func newLedgers(npol, hosts, users, teams int) ledgers {
+	return ledgers{npol: npol, hosts: make([]Account, hosts*npol), users: make([]Account, users*npol),
+		teams: make([]Account, teams*npol), day: make([]float64, npol)}
 }
+
+// Ledger is one policy's view of the accounts.
+type Ledger struct {
+	l *ledgers
+	p int
+}
+
+// Host returns host i's account.
+func (l Ledger) Host(i int) *Account { return &l.l.hosts[i*l.l.npol+l.p] }
+
+// User returns user i's account.
+func (l Ledger) User(i int) *Account { return &l.l.users[i*l.l.npol+l.p] }
+
+// Team returns team i's account (team 0 is no team and is never credited).
+func (l Ledger) Team(i int) *Account { return &l.l.teams[i*l.l.npol+l.p] }
+
+// Day returns the credit granted since the last day boundary.
+func (l Ledger) Day() float64 { return l.l.day[l.p] }
 
 func (a *Account) add(now, start, c float64) {
 	a.Total += c
 	a.RAC.UpdateAverage(now, start, c, policy.CreditHalfLife)
 }
 
-func (l *Ledger) grant(r *policy.Result, now, c float64) {
-	if c == 0 {
-		return
+// grant credits a result with credit[p] from each policy p; a policy
+// granting 0 leaves its accounts untouched.
+func (l *ledgers) grant(r *policy.Result, now float64, credit []float64) {
+	n := l.npol
+	start := r.SentTime
+	row := func(set []Account, i int) {
+		accts := set[i*n : i*n+n]
+		for p, c := range credit {
+			if c != 0 {
+				accts[p].add(now, start, c)
+			}
+		}
 	}
-	l.Hosts[r.HostID].add(now, r.SentTime, c)
-	l.Users[r.UserID].add(now, r.SentTime, c)
+	row(l.hosts, r.HostID)
+	row(l.users, r.UserID)
 	if r.TeamID > 0 {
-		l.Teams[r.TeamID].add(now, r.SentTime, c)
+		row(l.teams, r.TeamID)
 	}
-	l.Versions[r.VersionID].add(now, r.SentTime, c)
-	l.Projects[r.ProjectID].add(now, r.SentTime, c)
-	l.Day += c
+	for p, c := range credit {
+		if c != 0 {
+			l.day[p] += c
+		}
+	}
 }
 
-// decayIdle is update_stats: decay RACs above 0.1 (0 for versions and
-// projects) not updated for a day.
-func (l *Ledger) decayIdle(now float64) {
-	for _, set := range [][]Account{l.Hosts, l.Users, l.Teams} {
+// decayIdle is update_stats: decay RACs above 0.1 not updated for a day.
+func (l *ledgers) decayIdle(now float64) {
+	for _, set := range [][]Account{l.hosts, l.users, l.teams} {
 		for i := range set {
 			set[i].RAC.DecayIdle(now, 0.1, policy.SecondsPerDay, policy.CreditHalfLife)
 		}
 	}
-	for _, set := range [][]Account{l.Versions, l.Projects} {
-		for i := range set {
-			set[i].RAC.DecayIdle(now, 0, policy.SecondsPerDay, policy.CreditHalfLife)
-		}
-	}
 }
 
-// grantClient adds credit from an account-manager call to the host's,
-// user's, team's and project's accounts. update_average's work start is
-// the call time less a day, as the trickle-credit path does.
-func (l *Ledger) grantClient(c *policy.ClientReport, credit float64) {
+// grantClient adds policy p's credit from an account-manager call to the
+// host's, user's and team's accounts. update_average's work start is the
+// call time less a day, as the trickle-credit path does.
+func (l *ledgers) grantClient(p int, c *policy.ClientReport, credit float64) {
 	start := c.Time - boinc.SecondsPerDay
-	l.Hosts[c.HostID].add(c.Time, start, credit)
-	l.Users[c.UserID].add(c.Time, start, credit)
+	v := Ledger{l, p}
+	v.Host(c.HostID).add(c.Time, start, credit)
+	v.User(c.UserID).add(c.Time, start, credit)
 	if c.TeamID > 0 {
-		l.Teams[c.TeamID].add(c.Time, start, credit)
+		v.Team(c.TeamID).add(c.Time, start, credit)
 	}
-	l.Projects[c.ProjectID].add(c.Time, start, credit)
-	l.Day += credit
+	l.day[p] += credit
 }

@@ -159,7 +159,7 @@ type Sim struct {
 	valQueue []int32
 	pols     []policy.Policy
 	npol     int
-	ledgers  []Ledger
+	ledgers  ledgers
 	grantBuf []float64
 	// avPFC is each version's app_version.pfc as the server keeps it, for
 	// runtime estimates; availFrac the fraction of time hosts compute, as
@@ -239,10 +239,7 @@ func New(cfg *Config) *Sim {
 	for _, p := range s.pols {
 		p.Init(&s.world)
 	}
-	s.ledgers = make([]Ledger, s.npol)
-	for i := range s.ledgers {
-		s.ledgers[i].init(len(s.hosts), s.world.MaxUsers, s.world.MaxTeams, len(s.versions), len(cfg.Projects))
-	}
+	s.ledgers = newLedgers(s.npol, len(s.hosts), s.world.MaxUsers, s.world.MaxTeams)
 	s.grantBuf = make([]float64, s.npol)
 	for p, pol := range s.pols {
 		if _, ok := pol.(policy.RuntimeAccounting); ok {
@@ -266,7 +263,7 @@ func (s *Sim) Hosts() []*hosts.Host {
 }
 
 // Ledger returns policy p's accounts.
-func (s *Sim) Ledger(p int) *Ledger { return &s.ledgers[p] }
+func (s *Sim) Ledger(p int) Ledger { return Ledger{&s.ledgers, p} }
 
 // Policies returns the policy instances.
 func (s *Sim) Policies() []policy.Policy { return s.pols }
@@ -362,9 +359,7 @@ func (s *Sim) dayTick() {
 	if s.cfg.Tracer != nil {
 		s.cfg.Tracer.Tick(policy.Tick{Kind: policy.DayTick, Time: s.now})
 	}
-	for i := range s.ledgers {
-		s.ledgers[i].decayIdle(s.now)
-	}
+	s.ledgers.decayIdle(s.now)
 	if s.now >= s.nextPerf {
 		s.refreshPerfInfo()
 		s.nextPerf = s.now + s.cfg.Server.PerfInfoPeriod
@@ -373,7 +368,5 @@ func (s *Sim) dayTick() {
 		s.cfg.Observer.Day(&DayState{Day: s.day, Time: s.now, Sim: s})
 	}
 	// Each ledger's Day counts the credit of one day: the observer has read it.
-	for i := range s.ledgers {
-		s.ledgers[i].Day = 0
-	}
+	clear(s.ledgers.day)
 }

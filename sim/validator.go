@@ -234,10 +234,7 @@ func (s *Sim) updateHAV(r *result) {
 
 // grant credits result ri with credit[p] from each policy.
 func (s *Sim) grant(ri int32, credit []float64) {
-	r := s.res(ri)
-	for p := range s.ledgers {
-		s.ledgers[p].grant(&r.view, s.now, credit[p])
-	}
+	s.ledgers.grant(&s.res(ri).view, s.now, credit)
 }
 
 // runtimeOutlier reports whether the server keeps a result out of the
