@@ -80,7 +80,7 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 	// several chunks ahead of the results that have started (a large
 	// world queues many before any runs).
 	for need := (int(ri) + 1) * n; len(s.paid) < need; {
-		s.paid = append(s.paid, make([]float64, resultChunk*n)...)
+		s.paid = append(grow(s.paid, resultChunk*n), make([]float64, resultChunk*n)...)
 	}
 }
 

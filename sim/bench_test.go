@@ -1,7 +1,11 @@
 package sim_test
 
 import (
+	"flag"
+	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
@@ -27,17 +31,55 @@ func BenchmarkBaselineAllPolicies(b *testing.B) {
 
 // BenchmarkBaselineSeven runs the first round's seven standard
 // instances side by side, the set performance targets name.
-func BenchmarkBaselineSeven(b *testing.B) {
-	benchBaseline(b, "[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2]")
-}
+func BenchmarkBaselineSeven(b *testing.B) { benchBaseline(b, seven) }
 
 // BenchmarkBaselineStandard runs every standard instance (the set a
 // scenario runs when it names none), the second round's three credit
 // options included.
 func BenchmarkBaselineStandard(b *testing.B) { benchBaseline(b, "") }
 
-func benchBaseline(b *testing.B, policies string) {
-	sets := []string{"replications=1"}
+// The worlds BenchmarkScale runs, and the policies: "seven" (the first
+// round's instances, the set performance targets name), "standard" (every
+// standard instance) or a policy list.
+var (
+	scaleHosts    = flag.String("scale.hosts", "1000,10000", "BenchmarkScale: comma-separated host counts")
+	scaleDays     = flag.String("scale.days", "30", "BenchmarkScale: comma-separated simulated days")
+	scalePolicies = flag.String("scale.policies", "seven", "BenchmarkScale: seven, standard or a YAML policy list")
+)
+
+const seven = "[v1peak, v2actual, sciunited, v3pfc-boinc, v3pfc-boinc-classic, v3pfc-design-v29, v3pfc-design-v2]"
+
+// BenchmarkScale runs the baseline world at each host count and length
+// given by -scale.hosts and -scale.days (one replication each), for the
+// cost per result against the size of a project. The defaults are
+// small; a project's size is a run by hand, e.g.
+//
+//	go test -run '^$' -bench Scale -benchtime 1x ./sim -args -scale.hosts 100000 -scale.days 90 -scale.policies standard
+func BenchmarkScale(b *testing.B) {
+	pols := *scalePolicies
+	switch pols {
+	case "seven":
+		pols = seven
+	case "standard":
+		pols = ""
+	}
+	for _, h := range strings.Split(*scaleHosts, ",") {
+		for _, d := range strings.Split(*scaleDays, ",") {
+			nh, err1 := strconv.Atoi(strings.TrimSpace(h))
+			nd, err2 := strconv.Atoi(strings.TrimSpace(d))
+			if err1 != nil || err2 != nil || nh < 1 || nd < 8 {
+				b.Fatalf("-scale.hosts %q, -scale.days %q: want whole numbers, hosts at least 1 and days at least 8 (a week's delay bound)", h, d)
+			}
+			b.Run(fmt.Sprintf("hosts=%d/days=%d", nh, nd), func(b *testing.B) {
+				benchBaseline(b, pols, fmt.Sprintf("hosts.initial=%d", nh), fmt.Sprintf("duration=%dd", nd),
+					fmt.Sprintf("warmup=%dd", min(7, nd-8)))
+			})
+		}
+	}
+}
+
+func benchBaseline(b *testing.B, policies string, set ...string) {
+	sets := append([]string{"replications=1"}, set...)
 	if policies != "" {
 		sets = append(sets, "policies="+policies)
 	}
@@ -74,4 +116,6 @@ func benchBaseline(b *testing.B, policies string) {
 	// The live heap at its largest (sampled once a simulated day, as of
 	// the last collection), per host: what a world of many hosts needs.
 	b.ReportMetric(float64(peak.Bytes())/float64(hosts), "live-B/host")
+	// Peak RSS is the process's: meaningful for one benchmark run alone.
+	b.ReportMetric(float64(usage.PeakRSS())/float64(peak.Bytes()), "RSS/live")
 }

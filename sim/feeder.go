@@ -78,7 +78,8 @@ func (s *Sim) generate(ai int) int32 {
 		s.freeWU = s.freeWU[:n-1]
 	} else {
 		wi = int32(len(s.wus))
-		s.wus = append(s.wus, workunit{})
+		s.wus = append(grow(s.wus, 1), workunit{})
+		s.credit = grow(s.credit, s.npol)
 		for p := 0; p < s.npol; p++ {
 			s.credit = append(s.credit, 0)
 		}

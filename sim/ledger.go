@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/internal/hugepage"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -25,8 +26,11 @@ type ledgers struct {
 }
 
 func newLedgers(npol, hosts, users, teams int) ledgers {
-	return ledgers{npol: npol, hosts: make([]Account, hosts*npol), users: make([]Account, users*npol),
+	l := ledgers{npol: npol, hosts: make([]Account, hosts*npol), users: make([]Account, users*npol),
 		teams: make([]Account, teams*npol), day: make([]float64, npol)}
+	hugepage.Advise(l.hosts)
+	hugepage.Advise(l.users)
+	return l
 }
 
 // Ledger is one policy's view of the accounts.

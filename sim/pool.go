@@ -1,9 +1,26 @@
 package sim
 
+import "github.com/creditsim/creditsim/internal/hugepage"
+
 // resultChunk is how many results one pool chunk holds. Results live in
 // fixed chunks, not one growing slice, so that growth never copies the
-// results in flight (tens of megabytes for a few thousand hosts).
-const resultChunk = 1 << 12
+// results in flight (tens of megabytes for a few thousand hosts). A chunk
+// spans a few huge pages (about 5 MB).
+const resultChunk = 1 << 14
+
+// grow returns s with room for at least n more elements, doubling its
+// capacity and advising huge pages for the new backing array before it
+// is touched: the large, randomly accessed slices of a run (workunits,
+// credit, events) are where TLB misses cost most.
+func grow[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), max(2*cap(s), len(s)+n, 64))
+	hugepage.Advise(t)
+	copy(t, s)
+	return t
+}
 
 // resultPool stores results by dense index; indexes are never reused
 // except through the simulation's free list.
@@ -15,7 +32,9 @@ type resultPool struct {
 // add appends a zero result and returns its index.
 func (p *resultPool) add() int32 {
 	if int(p.n) == len(p.chunks)*resultChunk {
-		p.chunks = append(p.chunks, new([resultChunk]result))
+		c := make([]result, resultChunk)
+		hugepage.Advise(c)
+		p.chunks = append(p.chunks, (*[resultChunk]result)(c))
 	}
 	p.n++
 	return p.n - 1

@@ -50,7 +50,7 @@ func (q *queue) Len() int { return len(q.h) }
 func (q *queue) push(e event) {
 	e.seq = q.seq
 	q.seq++
-	q.h = append(q.h, e)
+	q.h = append(grow(q.h, 1), e)
 	i := len(q.h) - 1
 	for i > 0 {
 		p := (i - 1) / 4

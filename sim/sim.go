@@ -6,6 +6,7 @@ import (
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/boinc/rng"
+	"github.com/creditsim/creditsim/internal/hugepage"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/jobs"
 	"github.com/creditsim/creditsim/policy"
@@ -233,6 +234,7 @@ func New(cfg *Config) *Sim {
 		}
 		s.hosts = append(s.hosts, hostState{h: h})
 	}
+	hugepage.Advise(s.hosts)
 	s.world.MaxHosts = len(s.hosts)
 	s.world.MaxUsers = s.pop.Users()
 	s.world.MaxTeams = cfg.Hosts.Teams + 1
