@@ -74,7 +74,7 @@ type Collector struct {
 	npol     int
 	hosts    []hostAcc
 	hostInfo []*hosts.Host
-	users    map[int]*userAcc
+	users    []userAcc // by user ID; n = 0 until the user's first result
 	// Per policy, per kind, per device class (0 CPU, 1 GPU).
 	kinds [][hosts.NumKinds][2]sums
 	// Per policy, per app, per device class; per policy, per version.
@@ -86,8 +86,11 @@ type Collector struct {
 	// second, and per policy the sum of spreads and their count.
 	// A first replica's credits live in slot k of firstG (npol values)
 	// and its time in firstT[k]; slots are reused through freeSlots, so
-	// that a result costs no allocation.
-	firsts    map[int64]int32
+	// that a result costs no allocation. firstAt[s] is 1 + the slot of
+	// the first replica of the workunit in sim's workunit slot s (0:
+	// none), which was that slot's workunit while firstGen[s] matches.
+	firstAt   []int32
+	firstGen  []uint32
 	firstG    []float64
 	firstT    []float64
 	freeSlots []int32
@@ -118,7 +121,7 @@ type Collector struct {
 
 // NewCollector returns a collector for a replication with npol policies.
 func NewCollector(win Window, refScale float64, npol int) *Collector {
-	return &Collector{win: win, refScale: refScale, npol: npol, users: map[int]*userAcc{},
+	return &Collector{win: win, refScale: refScale, npol: npol,
 		total: make([]float64, npol)}
 }
 
@@ -146,7 +149,7 @@ func (c *Collector) Attach(s *sim.Sim) {
 		c.versions[p] = make([]sums, len(w.Versions))
 	}
 	c.hostProj = make([][]hostProj, len(c.hostInfo))
-	c.firsts = map[int64]int32{}
+	c.users = make([]userAcc, s.World().MaxUsers)
 	c.spreadSum = make([]float64, c.npol)
 	c.recentFlops = make([]float64, len(c.hostInfo))
 	c.sampleOf = make([]int16, len(c.hostInfo))
@@ -199,10 +202,9 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	h.flops += r.Flops
 	h.effSum += r.Efficiency
 	h.devSecs += r.DeviceSeconds
-	u := c.users[v.UserID]
-	if u == nil {
-		u = &userAcc{kind: kind, g: make([]float64, c.npol)}
-		c.users[v.UserID] = u
+	u := &c.users[v.UserID]
+	if u.g == nil {
+		*u = userAcc{kind: kind, g: make([]float64, c.npol)}
 	}
 	u.n++
 	u.d[class] += d
@@ -219,7 +221,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 		// Only a replicated workunit can have a second valid replica;
 		// keeping the others for 30 days would make memory grow with
 		// the results of single-replication runs.
-		c.spread(v.WorkunitID, r.Granted)
+		c.spread(r.Slot, r.SlotGen, r.Granted)
 	}
 	for p := 0; p < c.npol; p++ {
 		g := r.Granted[p]
@@ -319,9 +321,20 @@ func (c *Collector) hostProject(host, project int) *hostProj {
 
 // spread pairs the first two valid replicas of a workunit and adds their
 // relative credit difference, |a - b| / mean, per policy.
-func (c *Collector) spread(wu int64, g []float64) {
-	k, ok := c.firsts[wu]
-	if !ok {
+func (c *Collector) spread(slot int32, gen uint32, g []float64) {
+	for int(slot) >= len(c.firstAt) {
+		c.firstAt = append(c.firstAt, 0)
+		c.firstGen = append(c.firstGen, 0)
+	}
+	k := c.firstAt[slot] - 1
+	if k >= 0 && c.firstGen[slot] != gen {
+		// The slot's earlier workunit never got its second valid replica,
+		// and no weekly sweep has dropped it yet: its first is forgotten
+		// now, as a workunit ID never seen again would leave it.
+		c.freeSlots = append(c.freeSlots, k)
+		k = -1
+	}
+	if k < 0 {
 		if n := len(c.freeSlots); n > 0 {
 			k = c.freeSlots[n-1]
 			c.freeSlots = c.freeSlots[:n-1]
@@ -332,10 +345,10 @@ func (c *Collector) spread(wu int64, g []float64) {
 		}
 		copy(c.firstG[int(k)*c.npol:], g)
 		c.firstT[k] = c.sim.Now()
-		c.firsts[wu] = k
+		c.firstAt[slot], c.firstGen[slot] = k+1, gen
 		return
 	}
-	delete(c.firsts, wu)
+	c.firstAt[slot] = 0
 	c.freeSlots = append(c.freeSlots, k)
 	first := c.firstG[int(k)*c.npol:][:c.npol]
 	for p := range g {
@@ -350,9 +363,9 @@ func (c *Collector) spread(wu int64, g []float64) {
 // valid one (single replication, or the partner failed): after 30 days
 // nothing can still be waiting.
 func (c *Collector) dropStaleFirsts(now float64) {
-	for wu, k := range c.firsts {
-		if now-c.firstT[k] > 30*boinc.SecondsPerDay {
-			delete(c.firsts, wu)
+	for s, k1 := range c.firstAt {
+		if k := k1 - 1; k >= 0 && now-c.firstT[k] > 30*boinc.SecondsPerDay {
+			c.firstAt[s] = 0
 			c.freeSlots = append(c.freeSlots, k)
 		}
 	}

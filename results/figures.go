@@ -183,7 +183,8 @@ func cheatFigures(in *figureInputs, f Figures) {
 // worstAccount is the largest account ratio to honest.
 func worstAccount(in *figureInputs) float64 {
 	worst := math.NaN()
-	for _, u := range in.c.users {
+	for i := range in.c.users {
+		u := &in.c.users[i]
 		if u.n < MinHostResults {
 			continue
 		}

@@ -95,6 +95,13 @@ type Record struct {
 	// accounting the record can come later: once the account manager has
 	// paid (or can no longer pay) for the time the result ran.
 	Time float64
+	// Slot is where the workunit is stored while it is in progress: the
+	// same for all its results, and reused once all of them are recorded;
+	// SlotGen tells the slot's successive workunits apart. An observer
+	// can keep per-workunit state in a dense table by slot instead of a
+	// map by workunit ID.
+	Slot    int32
+	SlotGen uint32
 }
 
 // DayState is the state at a day boundary.

@@ -90,9 +90,9 @@ func TestReconciliationTakesBackFakesCredit(t *testing.T) {
 	l := x.Ledger(0)
 	for i, h := range x.Hosts() {
 		if h.Behaviour.Kind.String() == "fake_results" {
-			fakes += l.Hosts[i].Total
+			fakes += l.Host(i).Total
 		} else {
-			honest += l.Hosts[i].Total
+			honest += l.Host(i).Total
 		}
 	}
 	t.Logf("final totals: fakes %.3g, honest %.3g", fakes, honest)

@@ -1,8 +1,9 @@
 package sciunited
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/creditsim/creditsim/policy"
@@ -42,8 +43,12 @@ type hostCalls struct {
 	seen, hasPrev bool
 }
 
-// dayKey indexes the daily history.
-type dayKey struct{ day, user, project int }
+// dayCredit is one row of the daily history: a user's credit in a
+// project on a day.
+type dayCredit struct {
+	day, user, project int32
+	credit             float64
+}
 
 // Policy is a configured Science United accounting.
 type Policy struct {
@@ -57,8 +62,12 @@ type Policy struct {
 	granted, movedAbs, movedNet float64
 	records                     []record // by host x project
 	calls                       []hostCalls
-	history                     map[dayKey]float64
-	world                       *policy.World
+	// history holds the daily rows in the order their day began (calls
+	// come in time order); today[user x projects + project] is 1 + the
+	// index of the pair's latest row, today's if its day is today.
+	history []dayCredit
+	today   []int32
+	world   *policy.World
 }
 
 // config is the instance's options, each declared once in decls.
@@ -96,7 +105,8 @@ func (p *Policy) Init(w *policy.World) {
 	p.world = w
 	p.records = make([]record, w.MaxHosts*len(w.Projects))
 	p.calls = make([]hostCalls, w.MaxHosts)
-	p.history = map[dayKey]float64{}
+	p.history = nil
+	p.today = make([]int32, w.MaxUsers*len(w.Projects))
 	p.nextRec = p.reconcile
 	p.granted, p.movedAbs, p.movedNet = 0, 0, 0
 }
@@ -216,7 +226,7 @@ func (p *Policy) ClientReport(c *policy.ClientReport) float64 {
 	}
 	rec.total += credit
 	if credit != 0 {
-		p.history[dayKey{int(c.Time / policy.SecondsPerDay), c.UserID, c.ProjectID}] += credit
+		p.addHistory(int32(c.Time/policy.SecondsPerDay), c.UserID, c.ProjectID, credit)
 	}
 	rec.est = [2]float64{c.EstimatedCPUFlops, c.EstimatedGPUFlops}
 	return credit
@@ -260,27 +270,38 @@ func paid(share, runtime, flops, scale float64) float64 {
 	return share * (runtime * policy.FlopsToCredit(flops, scale))
 }
 
+// addHistory adds credit to a user's row of the day in a project. Days
+// never go back, so a pair's latest row is the only one that can grow.
+func (p *Policy) addHistory(day int32, user, project int, credit float64) {
+	k := user*len(p.world.Projects) + project
+	if k >= len(p.today) {
+		p.today = append(p.today, make([]int32, k+1-len(p.today))...) // a world that did not bound its users
+	}
+	if i := p.today[k] - 1; i >= 0 && p.history[i].day == day {
+		p.history[i].credit += credit
+		return
+	}
+	p.history = append(p.history, dayCredit{day: day, user: int32(user), project: int32(project), credit: credit})
+	p.today[k] = int32(len(p.history))
+}
+
 // History returns the daily history per user and project as CSV rows
 // (day, user, project, credit), sorted.
 func (p *Policy) History() [][]string {
-	keys := make([]dayKey, 0, len(p.history))
-	for k := range p.history {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
+	keys := slices.Clone(p.history)
+	slices.SortFunc(keys, func(a, b dayCredit) int {
 		if a.day != b.day {
-			return a.day < b.day
+			return cmp.Compare(a.day, b.day)
 		}
 		if a.user != b.user {
-			return a.user < b.user
+			return cmp.Compare(a.user, b.user)
 		}
-		return a.project < b.project
+		return cmp.Compare(a.project, b.project)
 	})
 	rows := make([][]string, len(keys))
 	for i, k := range keys {
-		rows[i] = []string{strconv.Itoa(k.day), strconv.Itoa(k.user), p.world.Projects[k.project].Name,
-			strconv.FormatFloat(p.history[k], 'g', 12, 64)}
+		rows[i] = []string{strconv.Itoa(int(k.day)), strconv.Itoa(int(k.user)), p.world.Projects[k.project].Name,
+			strconv.FormatFloat(k.credit, 'g', 12, 64)}
 	}
 	return rows
 }
