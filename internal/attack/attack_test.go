@@ -1,0 +1,207 @@
+package attack
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+func TestParamRoundTrip(t *testing.T) {
+	for _, p := range []param{shareParam, kParam, wfParam, thresholdParam, claimParam} {
+		for _, v := range []float64{p.lo * 1.01, math.Sqrt(p.lo * p.hi), p.hi * 0.99} {
+			if got := p.value(p.coord(v)); math.Abs(got-v) > 1e-6*v {
+				t.Errorf("%s: %g -> coordinate -> %g", p.name, v, got)
+			}
+		}
+		// Every coordinate maps inside the bounds, even far out.
+		for _, x := range []float64{-1e3, -30, 0, 30, 1e3} {
+			if v := p.value(x); !(v >= p.lo && v <= p.hi) {
+				t.Errorf("%s: coordinate %g gives %g, outside [%g, %g]", p.name, x, v, p.lo, p.hi)
+			}
+		}
+	}
+}
+
+// TestSpaces: every agent kind is searched (one-time claims per channel),
+// each from the scenario's own agent of that kind where it has one.
+func TestSpaces(t *testing.T) {
+	own := []hosts.AgentConfig{{Kind: "benchmark_inflation", Share: 0.07, K: 4},
+		{Kind: "one_time_claim", Share: 0.01, Channel: "flop_count", Claim: 1e200, At: 86400 * 12}}
+	sp := spaces(own, 86400*9)
+	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 1
+	if len(sp) != want {
+		t.Fatalf("%d spaces, want %d", len(sp), want)
+	}
+	for _, ks := range sp {
+		b := ks.start
+		switch ks.name {
+		case "benchmark_inflation":
+			if b.Share != 0.07 || b.K != 4 {
+				t.Errorf("benchmark_inflation starts at %+v, not the scenario's agent", b)
+			}
+		case "one_time_claim/flop_count":
+			if b.Claim != 1e200 || b.At != 86400*12 {
+				t.Errorf("flop-count claim starts at %+v, not the scenario's agent", b)
+			}
+		case "one_time_claim/gpu_peak":
+			if b.Claim != 1e304 || b.At != 86400*9 {
+				t.Errorf("gpu-peak claim starts at %+v, want the defaults", b)
+			}
+		case "runtime_inflation":
+			if b.Share != 0.02 || b.K != 3 {
+				t.Errorf("runtime_inflation starts at %+v, want the defaults", b)
+			}
+		}
+		// The start's coordinates map back to it.
+		back := ks.behaviour(ks.coords(b))
+		if math.Abs(back.Share-b.Share) > 1e-9 {
+			t.Errorf("%s: share %g -> %g", ks.name, b.Share, back.Share)
+		}
+		// Its agent is a valid scenario agent.
+		if _, err := scenarios.Open("baseline", []string{"hosts.agents=[" + b.Agent() + "]"}); err != nil {
+			t.Errorf("%s: agent %s: %v", ks.name, b.Agent(), err)
+		}
+	}
+}
+
+func TestHalton(t *testing.T) {
+	seen := map[float64]bool{}
+	for i := 1; i <= 50; i++ {
+		for _, u := range halton(i, 2) {
+			if !(u > 0 && u < 1) {
+				t.Fatalf("halton(%d) = %g, not in (0, 1)", i, u)
+			}
+		}
+		seen[halton(i, 1)[0]] = true
+	}
+	if len(seen) != 50 {
+		t.Errorf("%d distinct values in 50 points", len(seen))
+	}
+}
+
+// tiny is a world small enough for a whole attack in seconds; its own
+// agents hold a tenth of the accounts each, so that their kinds start
+// where a hundred hosts give figures.
+var tiny = []string{"hosts.initial=100", "duration=14d", "warmup=3d", "hosts.arrivals_per_day=0",
+	"policies=[v1peak, v2actual, v3pfc-boinc]",
+	"hosts.agents=[{kind: benchmark_inflation, share: 0.1, k: 3}, {kind: fake_results, share: 0.1, work_fraction: 0.05}]"}
+
+// TestAttack: a whole attack on a tiny world. The same bytes on 1 and 2
+// cores; each policy's worst case is at least as profitable, on the
+// search seed, as the best of the kinds at their fixed settings; the
+// worst case's YAML reproduces its confirmed figure with a plain run;
+// the outputs are written.
+func TestAttack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an attack of about 20 tiny runs")
+	}
+	t.Parallel()
+	var outs [][]byte
+	var rep *Report
+	for _, jobs := range []int{1, 2} {
+		r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 16, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := results.JSON(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, js)
+		rep = r
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("attack.json differs between 1 and 2 jobs")
+	}
+	if rep.Runs > 16 || rep.Runs < 11 {
+		t.Errorf("%d search runs for a budget of 16", rep.Runs)
+	}
+	if len(rep.Worst) != 3 {
+		t.Fatalf("%d worst cases, want one per policy", len(rep.Worst))
+	}
+	for _, w := range rep.Worst {
+		if !(w.Search >= w.Library) {
+			t.Errorf("%s: worst found %g below the fixed settings' best %g", w.Policy, w.Search, w.Library)
+		}
+		if w.Confirmed.Replications != 3 || w.Confirmed.Seed != rep.Seed+1 {
+			t.Errorf("%s: confirmed on %+v", w.Policy, w.Confirmed)
+		}
+		// The YAML reproduces the confirmed figure.
+		s, err := scenarios.Load("attack-"+w.Policy+".yaml", w.Scenario, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oc, err := runner.Run(s, runner.Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := oc.Summary.Policies[w.Policy].Flat()[w.Figure]
+		if !(got == w.Confirmed.Mean) && !(math.IsNaN(float64(got)) && math.IsNaN(float64(w.Confirmed.Mean))) {
+			t.Errorf("%s: its YAML gives %s = %g, the attack confirmed %g", w.Policy, w.Figure, got, w.Confirmed.Mean)
+		}
+	}
+	// v1peak pays benchmark inflation in proportion: the search must find
+	// a behaviour well beyond the 1.1 bound.
+	for _, w := range rep.Worst {
+		if w.Policy == "v1peak" && !(w.Search > 2) {
+			t.Errorf("v1peak's worst found earns %g x honest; the first system pays inflated benchmarks", w.Search)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Write(rep, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"attack.json", "attack.html", "attack-v1peak.yaml", "attack-v3pfc-boinc.png"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "attack.html"))
+	if !strings.Contains(string(html), "attack-v3pfc-boinc.png") || strings.Contains(string(html), "NaN") {
+		t.Error("attack.html does not show the plots, or shows NaN")
+	}
+	// As for runs: creditsim's own folder is replaced, another is not
+	// without --force.
+	if err := Write(rep, dir, false); err != nil {
+		t.Errorf("re-writing the attack's own folder: %v", err)
+	}
+	foreign := filepath.Join(t.TempDir(), "mine")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
+	if err := Write(rep, foreign, false); err == nil {
+		t.Error("writing into a folder creditsim did not write succeeded without force")
+	}
+}
+
+func TestInputErrors(t *testing.T) {
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Scenario: "cheaters", Sets: tiny, Policies: []string{"nope"}}, `"nope" is not a policy of cheaters`},
+		{Options{Scenario: "cheaters", Sets: tiny, Budget: 3}, "--budget 3: at least"},
+		{Options{Scenario: "cheaters", Sets: tiny, Confirm: 2}, "--confirm 2"},
+	} {
+		_, err := Run(c.opts)
+		var in *InputError
+		if err == nil || !strings.Contains(err.Error(), c.want) || !asInput(err, &in) {
+			t.Errorf("%+v: %v; want an input error containing %q", c.opts, err, c.want)
+		}
+	}
+}
+
+func asInput(err error, in **InputError) bool {
+	e, ok := err.(*InputError)
+	*in = e
+	return ok
+}

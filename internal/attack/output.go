@@ -1,0 +1,150 @@
+package attack
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/plot"
+)
+
+// Bound is the CreditNew design page's limit: no behaviour should earn
+// more than 1.1 times what honest work earns.
+const Bound = 1.1
+
+// Write writes the attack's outputs into dir (replaced only with force,
+// never a folder in protect), all or nothing: attack.json, for each
+// policy attack-<policy>.yaml (the scenario that reproduces its worst
+// case with creditsim run) and attack-<policy>.png (its search), and
+// attack.html.
+func Write(rep *Report, dir string, force bool, protect ...string) error {
+	out, err := results.NewOutDir(dir, force, protect...)
+	if err != nil {
+		return err
+	}
+	write := func(name string, b []byte) {
+		if err == nil {
+			err = out.Write(name, b)
+		}
+	}
+	js, jerr := results.JSON(rep)
+	if jerr != nil {
+		err = jerr
+	}
+	write("attack.json", js)
+	for _, w := range rep.Worst {
+		write("attack-"+w.Policy+".yaml", w.Scenario)
+		var pts []plot.AttackPoint
+		for _, ev := range rep.Evaluations {
+			v, ok := ev.Values[w.Policy]
+			if !ok {
+				continue
+			}
+			pts = append(pts, plot.AttackPoint{Run: ev.Index, Value: float64(v), Space: ev.Space, Library: ev.Phase == "library"})
+		}
+		png, perr := plot.AttackSearch(fmt.Sprintf("%s: attack search on %s", w.Policy, rep.Scenario),
+			"x honest (cheat ratio; credit per host-day for fakes)", Bound, pts, float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
+		if perr != nil && err == nil {
+			err = perr
+		}
+		write("attack-"+w.Policy+".png", png)
+	}
+	html, herr := page(rep)
+	if herr != nil && err == nil {
+		err = herr
+	}
+	write("attack.html", html)
+	if err != nil {
+		out.Abort()
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		out.Abort()
+		return err
+	}
+	return nil
+}
+
+var pageTmpl = template.Must(template.New("attack").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>creditsim attack: {{.R.Scenario}}</title>
+<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;line-height:1.4}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.over{color:#b00;font-weight:bold}img{max-width:100%}</style></head>
+<body><h1>The worst cheat each policy allows: {{.R.Scenario}}</h1>
+<p>For each credit policy, {{.R.Runs}} simulated runs searched the behaviours a cheater can choose
+(every agent kind, the share of accounts it holds and its parameters) for the one that earns most
+over honest work, on the scenario's seed {{.R.Seed}}: every candidate saw the same hosts, jobs and
+draws (common random numbers), so differences are the behaviour's. The search starts from every
+kind at the scenario's own settings (or the defaults), then a quasi-random design over each kind's
+parameters, then Nelder-Mead for each policy from its best candidates. The worst case found for each
+policy was then run again on fresh seeds ({{.Reps}} replications of seed {{.Seed1}}); that run is the
+figure below, with its 95% interval. The figure is the cheat ratio (the cheaters' granted over
+deserved credit, over honest hosts' granted over deserved) for behaviours that do the work, and the
+credit per host-day over honest credit per host-day for behaviours that fake results. The CreditNew
+design page's bound is {{.Bound}}: no behaviour should earn more than {{.Bound}} times what honest work earns.</p>
+<table><tr><th>policy</th><th>worst behaviour found</th><th>figure</th><th>on fresh seeds (95%)</th>
+<th>on the search seed</th><th>best fixed setting (kind)</th><th>reproduce</th></tr>
+{{range .Rows}}<tr><td>{{.Policy}}</td><td>{{.Behaviour}}</td><td>{{.Figure}}</td>
+<td class="n{{if .Over}} over{{end}}">{{.Confirmed}}</td><td class="n">{{.Search}}</td><td class="n">{{.Library}}</td>
+<td><code>creditsim run attack-{{.Policy}}.yaml</code></td></tr>
+{{end}}</table>
+{{range .Rows}}<h2>{{.Policy}}</h2><p>Worst: {{.Behaviour}}.</p><img src="attack-{{.Policy}}.png" alt="search for {{.Policy}}">
+{{end}}</body></html>
+`))
+
+type pageRow struct {
+	Policy, Behaviour, Figure, Confirmed, Search, Library string
+	Over                                                  bool
+}
+
+func page(rep *Report) ([]byte, error) {
+	num := func(x results.Num) string {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return "undefined"
+		}
+		return fmt.Sprintf("%.4g", float64(x))
+	}
+	var rows []pageRow
+	reps, seed := 0, uint64(0)
+	for _, w := range rep.Worst {
+		c := w.Confirmed
+		ci := num(c.Mean)
+		if !math.IsNaN(float64(c.Low)) {
+			ci += " [" + num(c.Low) + ", " + num(c.High) + "]"
+		}
+		reps, seed = c.Replications, c.Seed
+		rows = append(rows, pageRow{Policy: w.Policy, Behaviour: w.Behaviour.String(), Figure: w.Figure, Confirmed: ci,
+			Search: num(w.Search), Library: num(w.Library) + " (" + w.LibrarySpace + ")", Over: float64(c.Mean) > Bound})
+	}
+	var b bytes.Buffer
+	err := pageTmpl.Execute(&b, map[string]any{"R": rep, "Rows": rows, "Reps": reps, "Seed1": seed, "Bound": Bound})
+	return b.Bytes(), err
+}
+
+// Table is the attack's result as text: per policy, the worst behaviour
+// found, its figure on fresh seeds with the 95% interval, and whether it
+// breaks the 1.1 bound.
+func Table(rep *Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Worst cheat found per policy (%d search runs on seed %d; confirmed on fresh seeds):\n", rep.Runs, rep.Seed)
+	for _, w := range rep.Worst {
+		c := w.Confirmed
+		mark := ""
+		if float64(c.Mean) > Bound {
+			mark = fmt.Sprintf("  > %g", Bound)
+		}
+		fmt.Fprintf(&b, "  %-28s %-10s [%-10s %-10s] %s%s\n    %s (%s)\n", w.Policy, short(c.Mean), short(c.Low)+",", short(c.High), "", mark,
+			w.Behaviour, w.Figure)
+	}
+	return b.String()
+}
+
+func short(x results.Num) string {
+	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+		return "undefined"
+	}
+	return fmt.Sprintf("%.4g", float64(x))
+}

@@ -1,0 +1,398 @@
+package attack
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// Options control an attack.
+type Options struct {
+	Scenario string   // a built-in name or a scenario file
+	Sets     []string // --set overrides, applied before the attacker
+	// Policies limits the search to these policy instances of the
+	// scenario (default: all of them).
+	Policies []string
+	// Budget is the number of simulated runs the search may make
+	// (confirmation runs are extra); at least one per kind.
+	Budget int
+	// Confirm is the replications of each worst case's run on fresh
+	// seeds; at least 3.
+	Confirm int
+	Jobs    int       // runs at once; 0 = GOMAXPROCS
+	Log     io.Writer // one line per phase; nil is silent
+}
+
+// DefaultBudget is the default number of search runs: with the kinds of
+// the model it leaves about half the budget to the design and the local
+// searches.
+const DefaultBudget = 60
+
+// InputError is a bad option of the attack itself (a policy the
+// scenario does not have, a budget too small for the space).
+type InputError struct{ msg string }
+
+func (e *InputError) Error() string { return e.msg }
+
+func inputErr(format string, a ...any) error { return &InputError{fmt.Sprintf(format, a...)} }
+
+// Evaluation is one candidate's run on the search seed.
+type Evaluation struct {
+	Index     int       `json:"index"`
+	Phase     string    `json:"phase"` // library, design or nelder-mead
+	For       string    `json:"for,omitempty"`
+	Space     string    `json:"space"`
+	Behaviour Behaviour `json:"behaviour"`
+	// Values is each policy's figure for the behaviour's kind; a policy
+	// for which the run gives no finite figure is absent.
+	Values map[string]results.Num `json:"values"`
+}
+
+// Interval is a figure over replications with its 95% interval.
+type Interval struct {
+	Mean         results.Num `json:"mean"`
+	Low          results.Num `json:"low"`
+	High         results.Num `json:"high"`
+	Replications int         `json:"replications"`
+	Seed         uint64      `json:"seed"`
+}
+
+// Worst is the most profitable behaviour found against one policy.
+type Worst struct {
+	Policy    string    `json:"policy"`
+	Space     string    `json:"space"`
+	Behaviour Behaviour `json:"behaviour"`
+	Figure    string    `json:"figure"`
+	// Search is the figure on the search seed; Library the best of the
+	// scenario's fixed agent settings (every kind at its own or default
+	// settings) on the same seed, and LibrarySpace its kind.
+	Search       results.Num `json:"search"`
+	Library      results.Num `json:"library"`
+	LibrarySpace string      `json:"library_space"`
+	// Confirmed is the behaviour run again on fresh seeds.
+	Confirmed Interval `json:"confirmed"`
+	// Scenario is the scenario YAML that reproduces Confirmed with
+	// creditsim run.
+	Scenario []byte `json:"-"`
+}
+
+// Report is what an attack found.
+type Report struct {
+	Scenario    string       `json:"scenario"`
+	Seed        uint64       `json:"seed"`
+	Budget      int          `json:"budget"`
+	Runs        int          `json:"search_runs"`
+	Policies    []string     `json:"policies"`
+	Worst       []Worst      `json:"worst"`
+	Evaluations []Evaluation `json:"evaluations"`
+}
+
+// evaluator runs candidates on the search seed, at most jobs at once.
+type evaluator struct {
+	opts  Options
+	seed  uint64
+	pols  []string
+	slots chan struct{}
+}
+
+func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summary, []byte, error) {
+	sets := append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+b.Agent()+"]",
+		fmt.Sprintf("replications=%d", reps), fmt.Sprintf("seed=%d", seed))
+	s, err := scenarios.Open(e.opts.Scenario, sets)
+	if err != nil {
+		return nil, nil, err
+	}
+	yaml, _, err := scenarios.Resolved(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true, Workers: reps, Slots: e.slots})
+	if err != nil {
+		return nil, nil, err
+	}
+	return oc.Summary, yaml, nil
+}
+
+// evaluate runs b on the search seed and scores it for every policy.
+func (e *evaluator) evaluate(b Behaviour) (map[string]results.Num, error) {
+	sum, _, err := e.summary(b, e.seed, 1)
+	if err != nil {
+		return nil, err
+	}
+	vals := map[string]results.Num{}
+	fig := Figure(b.Kind)
+	for _, p := range e.pols {
+		if ps := sum.Policies[p]; ps != nil {
+			if v, ok := ps.Flat()[fig]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+				vals[p] = v
+			}
+		}
+	}
+	return vals, nil
+}
+
+// Run searches the scenario's behaviours for each policy's worst case.
+func Run(opts Options) (*Report, error) {
+	base, err := scenarios.Open(opts.Scenario, opts.Sets)
+	if err != nil {
+		return nil, err
+	}
+	var pols []string
+	for _, p := range base.Policies {
+		pols = append(pols, p.Name)
+	}
+	if len(opts.Policies) > 0 {
+		for _, want := range opts.Policies {
+			found := false
+			for _, p := range pols {
+				found = found || p == want
+			}
+			if !found {
+				return nil, inputErr("--policies: %q is not a policy of %s (it has %s)", want, base.Name, strings.Join(pols, ", "))
+			}
+		}
+		pols = opts.Policies
+	}
+	claimAt := float64(base.Warmup) + 2*boinc.SecondsPerDay
+	sp := spaces(base.Hosts.Agents, claimAt)
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.Budget < len(sp) {
+		return nil, inputErr("--budget %d: at least %d runs, one per kind", opts.Budget, len(sp))
+	}
+	if opts.Confirm == 0 {
+		opts.Confirm = 3
+	}
+	if opts.Confirm < 3 {
+		return nil, inputErr("--confirm %d: the worst case is confirmed on at least 3 replications", opts.Confirm)
+	}
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, jobs)}
+	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols}
+	logf := func(format string, a ...any) {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, format+"\n", a...)
+		}
+	}
+
+	// Phases 1 and 2: the kinds at their fixed settings, then a Halton
+	// design over each kind's parameters, all independent runs.
+	var batch []Evaluation
+	for _, ks := range sp {
+		batch = append(batch, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
+	}
+	design := (opts.Budget - len(sp)) / 2
+	for i := 0; i < design; i++ {
+		ks := &sp[i%len(sp)]
+		u := halton(i/len(sp)+1, len(ks.params))
+		x := make([]float64, len(u))
+		for d := range u {
+			x[d] = math.Log(u[d] / (1 - u[d]))
+		}
+		batch = append(batch, Evaluation{Phase: "design", Space: ks.name, Behaviour: ks.behaviour(x)})
+	}
+	logf("attack %s: %d kinds at their fixed settings and %d design points, on seed %d", base.Name, len(sp), design, base.Seed)
+	if err := e.runAll(batch); err != nil {
+		return nil, err
+	}
+	rep.Evaluations = append(rep.Evaluations, batch...)
+
+	// Phase 3: per policy, Nelder-Mead within the kind of its best
+	// candidate so far, from the best candidates of that kind.
+	left := opts.Budget - len(batch)
+	per := left / len(pols)
+	local := make([][]Evaluation, len(pols))
+	errs := make([]error, len(pols))
+	var wg sync.WaitGroup
+	for pi, p := range pols {
+		if per < 1 {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local[pi], errs[pi] = e.localSearch(p, sp, rep.Evaluations, per)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, l := range local {
+		rep.Evaluations = append(rep.Evaluations, l...)
+	}
+	for i := range rep.Evaluations {
+		rep.Evaluations[i].Index = i
+	}
+	rep.Runs = len(rep.Evaluations)
+	logf("attack %s: %d search runs; confirming each policy's worst case on %d replications of seed %d",
+		base.Name, rep.Runs, opts.Confirm, base.Seed+1)
+
+	// Confirmation on fresh seeds, once per distinct behaviour.
+	for _, p := range pols {
+		w := Worst{Policy: p, Search: results.Num(math.Inf(-1)), Library: results.Num(math.Inf(-1))}
+		for _, ev := range rep.Evaluations {
+			v, ok := ev.Values[p]
+			if !ok {
+				continue
+			}
+			if v > w.Search {
+				w.Search, w.Space, w.Behaviour = v, ev.Space, ev.Behaviour
+			}
+			if ev.Phase == "library" && v > w.Library {
+				w.Library, w.LibrarySpace = v, ev.Space
+			}
+		}
+		if math.IsInf(float64(w.Search), -1) {
+			continue // no behaviour gave this policy a figure
+		}
+		w.Figure = Figure(w.Behaviour.Kind)
+		rep.Worst = append(rep.Worst, w)
+	}
+	if err := e.confirm(rep.Worst, base.Seed+1, opts.Confirm); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// runAll evaluates a batch, jobs at a time; the results go in order.
+func (e *evaluator) runAll(batch []Evaluation) error {
+	errs := make([]error, len(batch))
+	var wg sync.WaitGroup
+	for i := range batch {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			batch[i].Values, errs[i] = e.evaluate(batch[i].Behaviour)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// localSearch runs Nelder-Mead for policy p in the space of its best
+// candidate, starting from that space's best candidates for p, for at
+// most n runs. It maximises the figure: the method minimises its
+// negative, and a run that gives no figure counts as no gain (0).
+func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n int) ([]Evaluation, error) {
+	best, bestV := -1, math.Inf(-1)
+	for i, ev := range known {
+		if v, ok := ev.Values[p]; ok && float64(v) > bestV {
+			best, bestV = i, float64(v)
+		}
+	}
+	if best < 0 {
+		return nil, nil
+	}
+	var ks *kindSpace
+	for i := range sp {
+		if sp[i].name == known[best].Space {
+			ks = &sp[i]
+		}
+	}
+	// The initial simplex: the space's dim+1 best known points for p.
+	type pt struct {
+		x []float64
+		v float64
+	}
+	var pts []pt
+	for _, ev := range known {
+		if ev.Space == ks.name {
+			v, ok := ev.Values[p]
+			if !ok {
+				v = 0
+			}
+			pts = append(pts, pt{ks.coords(ev.Behaviour), -float64(v)})
+		}
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].v < pts[j].v })
+	dim := len(ks.params)
+	nm := &optimize.NelderMead{}
+	if len(pts) >= dim+1 {
+		for _, q := range pts[:dim+1] {
+			nm.InitialVertices = append(nm.InitialVertices, q.x)
+			nm.InitialValues = append(nm.InitialValues, q.v)
+		}
+	} else {
+		nm.SimplexSize = 1
+	}
+	var out []Evaluation
+	var runErr error
+	f := func(x []float64) float64 {
+		if runErr != nil {
+			return 0
+		}
+		b := ks.behaviour(x)
+		vals, err := e.evaluate(b)
+		if err != nil {
+			runErr = err
+			return 0
+		}
+		out = append(out, Evaluation{Phase: "nelder-mead", For: p, Space: ks.name, Behaviour: b, Values: vals})
+		return -float64(vals[p])
+	}
+	settings := &optimize.Settings{FuncEvaluations: n, Converger: optimize.NeverTerminate{}}
+	// The method ends when its runs are spent; an error can only say so
+	// or that the simplex collapsed, and either way the runs made stand.
+	optimize.Minimize(optimize.Problem{Func: f}, pts[0].x, settings, nm)
+	return out, runErr
+}
+
+// confirm runs each worst behaviour on seed with reps replications
+// (each distinct behaviour once) and fills Confirmed and Scenario.
+func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
+	type res struct {
+		sum  *results.Summary
+		yaml []byte
+		err  error
+	}
+	distinct := map[Behaviour]*res{}
+	var order []Behaviour
+	for _, w := range ws {
+		if distinct[w.Behaviour] == nil {
+			distinct[w.Behaviour] = &res{}
+			order = append(order, w.Behaviour)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, b := range order {
+		r := distinct[b]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.sum, r.yaml, r.err = e.summary(b, seed, reps)
+		}()
+	}
+	wg.Wait()
+	for i := range ws {
+		r := distinct[ws[i].Behaviour]
+		if r.err != nil {
+			return r.err
+		}
+		ps := r.sum.Policies[ws[i].Policy]
+		ci := ps.CI95[ws[i].Figure]
+		mean := results.Num(math.NaN())
+		if v, ok := ps.Flat()[ws[i].Figure]; ok {
+			mean = v
+		}
+		ws[i].Confirmed = Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
+		ws[i].Scenario = r.yaml
+	}
+	return nil
+}
