@@ -317,6 +317,58 @@ type Kind struct {
 	// New returns an instance configured by opts (missing options take
 	// their defaults) or an *OptionError.
 	New func(opts Options) (Policy, error)
+	// Mechanisms are the parts of the system an ablation switches off
+	// one at a time (creditsim ablate).
+	Mechanisms []Mechanism
+}
+
+// Mechanism is one part of a credit system that an option switches off.
+type Mechanism struct {
+	Name   string // short, as in an instance name: "<instance>-no-<Name>"
+	Doc    string // what it does, in a few words
+	Option string // the option that switches it
+	Off    string // the option's value that switches it off
+}
+
+// Ablation is an instance with one mechanism switched off.
+type Ablation struct {
+	Mechanism Mechanism
+	Spec      Spec
+}
+
+// Ablations returns, for each mechanism of s's kind that s has on, the
+// instance with that mechanism off and everything else as in s (named
+// "<s.Name>-no-<mechanism>"). A kind without mechanisms has none.
+func Ablations(s Spec) ([]Ablation, error) {
+	k, opts, err := Resolve(s)
+	if err != nil {
+		return nil, err
+	}
+	base := s.Base
+	if base == "" {
+		base = s.Name
+	}
+	var out []Ablation
+	for _, m := range k.Mechanisms {
+		v, ok := opts[m.Option]
+		if !ok {
+			for _, o := range k.Options {
+				if o.Name == m.Option {
+					v = o.Default
+				}
+			}
+		}
+		if v == m.Off {
+			continue // already off in this instance
+		}
+		o := Options{}
+		for name, x := range s.Options {
+			o[name] = x
+		}
+		o[m.Option] = m.Off
+		out = append(out, Ablation{Mechanism: m, Spec: Spec{Name: s.Name + "-no-" + m.Name, Base: base, Options: o}})
+	}
+	return out, nil
 }
 
 // NeedsAccountManager marks a kind paid at account-manager calls, which no

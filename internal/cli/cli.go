@@ -149,7 +149,7 @@ Start with 'creditsim run' (the built-in baseline scenario), or
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), &cobra.Command{
+	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), &cobra.Command{
 		Use:   "version",
 		Short: "print the tool's version and revision",
 		Args:  cobra.NoArgs,

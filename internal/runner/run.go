@@ -52,6 +52,9 @@ type Options struct {
 	// replication holds one of its buffered places while it runs, so
 	// the runs together use at most cap(Slots) cores.
 	Slots chan struct{}
+	// Extra, if set, gives more files to write into the output folder
+	// with the run's own, all or nothing (creditsim ablate's table).
+	Extra func(s *results.Summary, policies []string) (map[string][]byte, error)
 }
 
 // Outcome is what a run produced.
@@ -285,6 +288,15 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		err = jerr
 	}
 	write("summary.json", js)
+	if opts.Extra != nil && err == nil {
+		files, xerr := opts.Extra(summary, names)
+		if xerr != nil {
+			err = xerr
+		}
+		for _, name := range results.SortedKeys(files) {
+			write(name, files[name])
+		}
+	}
 	oc.Wall = time.Since(start)
 	info := map[string]any{"tool": Version, "go": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0), "workers": workers,
 		"wall_seconds": oc.Wall.Seconds(), "results": summary.Results, "events": summary.Events,

@@ -18,7 +18,8 @@ func init() {
 			}
 			return nil
 		},
-		New: New,
+		New:        New,
+		Mechanisms: mechanisms,
 	})
 	for _, p := range Presets {
 		policy.RegisterPreset(p)
