@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -62,12 +61,8 @@ each scorecard figure and its change without each mechanism.`,
 			if err != nil {
 				return fail(cmd, ExitInput, "%v", err)
 			}
-			s, err = scenarios.Open(arg, append(over, plan.Override))
-			if err != nil {
-				return failPlain(cmd, ExitInput, err)
-			}
-			if err := s.CheckScale(maxResults); err != nil {
-				return fail(cmd, ExitInput, "%v", err)
+			if s, err = openScenario(cmd, arg, append(over, plan.Override), maxResults); err != nil {
+				return err
 			}
 			dir := out
 			if dir == "" {
@@ -78,10 +73,7 @@ each scorecard figure and its change without each mechanism.`,
 				Extra: func(sum *results.Summary, _ []string) (map[string][]byte, error) {
 					b, err := plan.CSV(sum)
 					return map[string][]byte{"ablation.csv": b}, err
-				}}
-			if fi, err := os.Stat(arg); arg != "" && err == nil && !fi.IsDir() {
-				opts.Protect = []string{arg}
-			}
+				}, Protect: inputFiles(arg)}
 			oc, err := runner.Run(s, opts)
 			if err != nil {
 				if errors.Is(err, runner.ErrOutputExists) {

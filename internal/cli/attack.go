@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -53,21 +52,15 @@ creditsim run), attack-<policy>.png and attack.html.`,
 			if len(args) == 1 {
 				arg = args[0]
 			}
-			s, err := scenarios.Open(arg, sets)
+			s, err := openScenario(cmd, arg, sets, maxResults)
 			if err != nil {
-				return failPlain(cmd, ExitInput, err)
-			}
-			if err := s.CheckScale(maxResults); err != nil {
-				return fail(cmd, ExitInput, "%v", err)
+				return err
 			}
 			dir := out
 			if dir == "" {
 				dir = filepath.Join("out", "attack-"+s.Name)
 			}
-			var protect []string
-			if fi, err := os.Stat(arg); arg != "" && err == nil && !fi.IsDir() {
-				protect = []string{arg}
-			}
+			protect := inputFiles(arg)
 			if err := results.CheckOutDir(dir, force, protect...); err != nil {
 				return fail(cmd, ExitInput, "%v", err)
 			}

@@ -169,6 +169,28 @@ func jobsFlag(cmd *cobra.Command, j int) error {
 	return nil
 }
 
+// openScenario loads a scenario with its overrides and checks its size
+// against maxResults; on failure it has printed the error (exit 2).
+func openScenario(cmd *cobra.Command, arg string, over []string, maxResults float64) (*scenarios.Scenario, error) {
+	s, err := scenarios.Open(arg, over)
+	if err != nil {
+		return nil, failPlain(cmd, ExitInput, err)
+	}
+	if err := s.CheckScale(maxResults); err != nil {
+		return nil, fail(cmd, ExitInput, "%v", err)
+	}
+	return s, nil
+}
+
+// inputFiles is the scenario file among arg, if it is one: no output
+// folder may replace it.
+func inputFiles(arg string) []string {
+	if fi, err := os.Stat(arg); arg != "" && err == nil && !fi.IsDir() {
+		return []string{arg}
+	}
+	return nil
+}
+
 func newRun(argv []string) *cobra.Command {
 	var (
 		out, pols      string
@@ -226,22 +248,17 @@ report.html to the output folder, and prints the scorecard.`,
 				}
 				over = append(over, "policies=["+strings.Join(specs, ",")+"]")
 			}
-			s, err := scenarios.Open(arg, over)
+			s, err := openScenario(cmd, arg, over, maxResults)
 			if err != nil {
-				return failPlain(cmd, ExitInput, err)
-			}
-			if err := s.CheckScale(maxResults); err != nil {
-				return fail(cmd, ExitInput, "%v", err)
+				return err
 			}
 			dir := out
 			if dir == "" {
 				dir = filepath.Join("out", s.Name)
 			}
 			stderr := cmd.ErrOrStderr()
-			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace, CommandLine: append([]string{"creditsim"}, argv...)}
-			if fi, err := os.Stat(arg); arg != "" && err == nil && !fi.IsDir() {
-				opts.Protect = []string{arg}
-			}
+			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace,
+				CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg)}
 			if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
 				opts.Progress = progressLine(stderr, s.Name)
 			}
