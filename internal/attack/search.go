@@ -105,6 +105,9 @@ type evaluator struct {
 	seed  uint64
 	pols  []string
 	slots chan struct{}
+	// done counts finished search runs, for the log.
+	mu   sync.Mutex
+	done int
 }
 
 func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summary, []byte, error) {
@@ -130,6 +133,12 @@ func (e *evaluator) evaluate(b Behaviour) (map[string]results.Num, error) {
 	sum, _, err := e.summary(b, e.seed, 1)
 	if err != nil {
 		return nil, err
+	}
+	if e.opts.Log != nil {
+		e.mu.Lock()
+		e.done++
+		fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s\n", e.done, e.opts.Budget, b)
+		e.mu.Unlock()
 	}
 	vals := map[string]results.Num{}
 	fig := Figure(b.Kind)
