@@ -117,7 +117,7 @@ func page(rep *Report) ([]byte, error) {
 		}
 		reps, seed = c.Replications, c.Seed
 		rows = append(rows, pageRow{Policy: w.Policy, Behaviour: w.Behaviour.String(), Figure: w.Figure, Confirmed: ci,
-			Search: num(w.Search), Library: num(w.Library) + " (" + w.LibrarySpace + ")", Over: float64(c.Mean) > Bound})
+			Search: num(w.Search), Library: library(w), Over: float64(c.Mean) > Bound})
 	}
 	var b bytes.Buffer
 	err := pageTmpl.Execute(&b, map[string]any{"R": rep, "Rows": rows, "Reps": reps, "Seed1": seed, "Bound": Bound})
@@ -136,8 +136,8 @@ func Table(rep *Report) string {
 		if float64(c.Mean) > Bound {
 			mark = fmt.Sprintf("  > %g", Bound)
 		}
-		fmt.Fprintf(&b, "  %-28s %-10s [%-10s %-10s] %s%s\n    %s (%s)\n", w.Policy, short(c.Mean), short(c.Low)+",", short(c.High), "", mark,
-			w.Behaviour, w.Figure)
+		fmt.Fprintf(&b, "  %-28s %s [%s, %s]%s\n    %s (%s; best fixed setting %s)\n", w.Policy, short(c.Mean), short(c.Low), short(c.High), mark,
+			w.Behaviour, w.Figure, library(w))
 	}
 	return b.String()
 }
@@ -147,4 +147,12 @@ func short(x results.Num) string {
 		return "undefined"
 	}
 	return fmt.Sprintf("%.4g", float64(x))
+}
+
+// library is the best of the fixed settings for w's policy, with its kind.
+func library(w Worst) string {
+	if w.LibrarySpace == "" {
+		return "none gave a figure"
+	}
+	return short(w.Library) + " (" + w.LibrarySpace + ")"
 }

@@ -395,7 +395,11 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 			return r.err
 		}
 		ps := r.sum.Policies[ws[i].Policy]
-		ci := ps.CI95[ws[i].Figure]
+		ci, ok := ps.CI95[ws[i].Figure]
+		if !ok {
+			// The fresh seeds gave no figure: no interval either.
+			ci = [2]results.Num{results.Num(math.NaN()), results.Num(math.NaN())}
+		}
 		mean := results.Num(math.NaN())
 		if v, ok := ps.Flat()[ws[i].Figure]; ok {
 			mean = v
