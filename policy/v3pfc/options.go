@@ -85,6 +85,7 @@ type Config struct {
 	GPUOnly          GPUOnly
 	GPUOnlyFactor    float64 // the server's 0.1
 	MedianHosts      bool    // PFCmean(V) = median over hosts of PFCmean(H, V)
+	HostQuantile     float64 // the quantile median_hosts takes (0.5: the median)
 	Timing           Timing
 	AVCache          AVCache
 	HostNorm         bool
@@ -97,6 +98,10 @@ type Config struct {
 	Cherry           Cherry
 	ProbationRearm   ProbationRearm
 	ProbationCapsOne bool // an error caps Scale(H) at 1 ("max the scale factor with 1")
+	// HostTrust is the run of replica-confirmed valid results a host
+	// needs before its scale may exceed UntrustedCap (0: no gate).
+	HostTrust    float64
+	UntrustedCap float64
 }
 
 // decls declares every option once, into c's fields.
@@ -113,6 +118,7 @@ func (c *Config) decls() []policy.Decl {
 		policy.Choice(&c.GPUOnly, "gpu_only", GPUOnlyFactor, "apps with only GPU versions: factor (X = gpu_only_factor x GPU mean, server) or central (RAC-weighted scale of the same plan class in apps with both kinds, designs)", GPUOnlyFactor, GPUOnlyCentral),
 		policy.Float(&c.GPUOnlyFactor, "gpu_only_factor", 0.1, policy.Positive, "the server's DEFAULT_GPU_SCALE"),
 		policy.Bool(&c.MedianHosts, "median_hosts", false, "PFCmean(V) = median over hosts of PFCmean(H, V) (the CreditNew design page's proposal against cheating hosts)"),
+		policy.Float(&c.HostQuantile, "host_quantile", 0.5, policy.NonNegative, "with median_hosts: the quantile of the host averages taken instead of the median (0 to 1)"),
 		policy.Choice(&c.Timing, "timing", TimingBatched, "batched: version samples fold in at the end of a validator pass, scales change at feeder ticks (600 s, server); continuous: at once (designs)", TimingBatched, TimingContinuous),
 		policy.Choice(&c.AVCache, "av_cache", AVCacheValidator, "validator: credit uses the validator's cached copy of each version's pfc_scale, read when it first meets the version and re-read only when it writes the version's statistics after a pass and finds the feeder changed the scale by more than 1e-6 (the server); fresh: a new scale is used from the next feeder tick (the designs); no effect with timing: continuous", AVCacheValidator, AVCacheFresh),
 		policy.Bool(&c.HostNorm, "host_norm", true, "Scale(H) = PFCmean(V) / PFCmean(H, V)"),
@@ -125,6 +131,8 @@ func (c *Config) decls() []policy.Decl {
 		policy.Choice(&c.Cherry, "cherry", CherryNone, "cherry picking: none (server default); cons_valid: host scaling only with >= 10 consecutive valid (host_scale_check); reset: on error, timeout or invalid, the host's averages are reset to the versions' (v2); probation: scale_probation and host_scale_time (v29)", CherryNone, CherryConsValid, CherryReset, CherryProbation),
 		policy.Choice(&c.ProbationRearm, "probation_rearm", RearmOnce, "v29 probation: once (host_scale_time set at the first send on probation) or every_send (re-armed at every send while on probation)", RearmOnce, RearmEverySend),
 		policy.Bool(&c.ProbationCapsOne, "probation_caps_scale", true, "v29 probation: an error or timeout caps Scale(H) at 1 (our reading of \"max the scale factor with 1\")"),
+		policy.Float(&c.HostTrust, "host_trust", 0, policy.NonNegative, "a host's scale (and an anonymous claim's host factor) may exceed untrusted_cap only after this many valid results in a row that another host's replica confirmed; an invalid, error, abort or timeout starts the count again; 0 = no gate (CreditNew)"),
+		policy.Float(&c.UntrustedCap, "untrusted_cap", 1.1, policy.Positive, "the cap on an untrusted host's scale (host_trust > 0); 1.1 is the CreditNew design page's bound on what cheating may earn"),
 	}
 }
 
@@ -134,12 +142,18 @@ func parse(opts policy.Options) (*Config, error) {
 	if err := policy.ParseOptions(opts, c.decls()); err != nil {
 		return nil, err
 	}
+	if c.HostQuantile > 1 {
+		return nil, &policy.OptionError{Option: "host_quantile", Value: formatFloat(c.HostQuantile), Reason: "must be at most 1"}
+	}
 	return c, nil
 }
 
 // Presets are the documented option sets; each is registered as a
 // policy instance name.
 var Presets = []*policy.Preset{
+	{Name: "v4trust", Kind: "v3pfc", Standard: true,
+		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means, and a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x",
+		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5"}},
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD)",
 		Options: policy.Options{}},
@@ -180,4 +194,5 @@ var mechanisms = []policy.Mechanism{
 	{Name: "median_hosts", Doc: "the median of hosts for a version's mean", Option: "median_hosts", Off: "false"},
 	{Name: "one_time", Doc: "the one-time-cheat guard", Option: "one_time", Off: string(OneTimeNone)},
 	{Name: "cherry", Doc: "the cherry-picking guard", Option: "cherry", Off: string(CherryNone)},
+	{Name: "host_trust", Doc: "the trust gate: no scale above untrusted_cap until replicas confirm the host", Option: "host_trust", Off: "0"},
 }

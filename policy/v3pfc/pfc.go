@@ -39,6 +39,8 @@ type Job struct {
 	RuntimeOutlier   bool
 	Anonymous        bool
 	ConsecutiveValid int
+	// Trusted: the host has the run of confirmed results host_trust asks.
+	Trusted bool
 }
 
 // ratioAverage is design v2's recent average of PFC weighted by E(J):
@@ -158,6 +160,14 @@ func (c *Config) hostScale(j *Job, hv *HostVersion, v *Version, now float64) flo
 	if c.HostCap > 0 {
 		s = math.Min(s, c.HostCap)
 	}
+	return c.trustCap(j, s)
+}
+
+// trustCap bounds an untrusted host's scale factor s (host_trust).
+func (c *Config) trustCap(j *Job, s float64) float64 {
+	if c.HostTrust > 0 && !j.Trusted && s > c.UntrustedCap {
+		return c.UntrustedCap
+	}
 	return s
 }
 
@@ -217,7 +227,7 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 		hn, havg := c.hostMean(hv)
 		gate := !(c.Cherry == CherryConsValid && j.ConsecutiveValid < consValidNeeded)
 		if c.Anonymous == AnonymousHostScaled && hn >= anonymousHostN && havg > 0 && gate {
-			pfc = raw * (a.MinAvgPFC / havg)
+			pfc = raw * c.trustCap(j, a.MinAvgPFC/havg)
 		} else {
 			pfc = wuEst
 		}

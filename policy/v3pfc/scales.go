@@ -151,15 +151,18 @@ func (c *Config) scaleCentral(a *App, vers []Version, central func(v *Version) f
 	return BranchCentral
 }
 
-// median returns the median of v, which it sorts; 0 for none.
-func median(v []float64) float64 {
+// quantile is the q-quantile of v (0 <= q <= 1), interpolated linearly
+// between order statistics, so that q = 0.5 is the median; it sorts v.
+// It is 0 for an empty v.
+func quantile(v []float64, q float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
 	sort.Float64s(v)
-	m := len(v) / 2
-	if len(v)%2 == 1 {
-		return v[m]
+	h := float64(len(v)-1) * q
+	lo := int(h)
+	if lo >= len(v)-1 {
+		return v[len(v)-1]
 	}
-	return (v[m-1] + v[m]) / 2
+	return v[lo] + (h-float64(lo))*(v[lo+1]-v[lo])
 }

@@ -41,6 +41,9 @@ type Policy struct {
 	claims  []Claim
 	scratch Scratch
 	medBuf  []float64
+	// confirmed is each host's run of valid results another host's
+	// replica confirmed (host_trust).
+	confirmed []int32
 }
 
 // New returns an instance configured by opts.
@@ -75,6 +78,45 @@ func (p *Policy) Init(w *policy.World) {
 	p.havs = make([][]HostVersion, w.MaxHosts)
 	p.recent = make([]policy.RAC, len(w.Versions))
 	p.central = map[string]float64{}
+	p.confirmed = nil
+	if p.c.HostTrust > 0 {
+		p.confirmed = make([]int32, w.MaxHosts)
+	}
+}
+
+// distinctHosts reports whether valid results came from at least two hosts.
+func distinctHosts(rs []*policy.Result) bool {
+	for _, r := range rs[min(1, len(rs)):] {
+		if r.HostID != rs[0].HostID {
+			return true
+		}
+	}
+	return false
+}
+
+// trusted reports whether a host has the run of confirmed results
+// host_trust asks (always, without the gate).
+func (p *Policy) trusted(host int) bool {
+	return p.c.HostTrust == 0 || float64(p.confirmed[host]) >= p.c.HostTrust
+}
+
+// confirm counts the valid results of v that a replica from another host
+// agreed with (or, for a late result, the canonical one), and starts the
+// count again for hosts whose results v found invalid.
+func (p *Policy) confirm(v *policy.Validation) {
+	if p.c.HostTrust == 0 {
+		return
+	}
+	if v.Late || distinctHosts(v.Valid) {
+		for _, r := range v.Valid {
+			if c := &p.confirmed[r.HostID]; *c < math.MaxInt32 {
+				*c++
+			}
+		}
+	}
+	for _, r := range v.Invalid {
+		p.confirmed[r.HostID] = 0
+	}
 }
 
 // hav returns the host's record for a version, creating the host's row.
@@ -99,7 +141,7 @@ func (p *Policy) job(r *policy.Result) Job {
 		Elapsed: r.ElapsedTime, CPUTime: r.CPUTime, FlopsEstimate: fe,
 		Est: r.RscFpopsEst, Bound: r.RscFpopsBound, Sent: r.SentTime, Received: r.ReceivedTime,
 		RuntimeOutlier: r.RuntimeOutlier, Anonymous: p.world.Versions[r.VersionID].Anonymous,
-		ConsecutiveValid: r.HAV.ConsecutiveValid,
+		ConsecutiveValid: r.HAV.ConsecutiveValid, Trusted: p.trusted(r.HostID),
 	}
 }
 
@@ -127,6 +169,9 @@ func (p *Policy) Sent(r *policy.Result) {
 func (p *Policy) Reported(r *policy.Result) {
 	if r.Outcome == policy.Success {
 		return
+	}
+	if p.c.HostTrust > 0 {
+		p.confirmed[r.HostID] = 0
 	}
 	p.failed(r, r.ReceivedTime)
 }
@@ -203,6 +248,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 			p.failed(r, now)
 		}
 	}
+	p.confirm(val)
 	if len(val.Valid) == 0 {
 		return 0
 	}
@@ -274,7 +320,7 @@ func (p *Policy) medians() {
 				p.medBuf = append(p.medBuf, avg)
 			}
 		}
-		p.vers[vid].Median = median(p.medBuf)
+		p.vers[vid].Median = quantile(p.medBuf, p.c.HostQuantile)
 	}
 }
 
@@ -350,7 +396,7 @@ func (p *Policy) HostGauges(host int, now float64, dst []policy.Gauge) []policy.
 		if n, _ := p.c.hostMean(hv); n == 0 || p.vers[vid].Anon {
 			continue
 		}
-		j := Job{ConsecutiveValid: consValidNeeded}
+		j := Job{ConsecutiveValid: consValidNeeded, Trusted: p.trusted(host)}
 		dst = append(dst, policy.Gauge{Name: "host_scale." + p.versionName(vid), Value: p.c.hostScale(&j, hv, &p.vers[vid], now)})
 	}
 	return dst
