@@ -54,3 +54,34 @@ func TestAblations(t *testing.T) {
 		t.Error("no ablation of the instance's cherry guard")
 	}
 }
+
+// TestV4TrustAblations: the fourth system's own mechanisms (the trust
+// gate, the robust version mean, the cap) are each switched off, with its
+// other options kept.
+func TestV4TrustAblations(t *testing.T) {
+	abl, err := policy.Ablations(policy.Spec{Name: "v4trust"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]policy.Spec{}
+	for _, a := range abl {
+		got[a.Mechanism.Name] = a.Spec
+	}
+	for m, off := range map[string][2]string{"host_trust": {"host_trust", "0"}, "median_hosts": {"median_hosts", "false"}, "host_cap": {"host_cap", "0"}} {
+		s, ok := got[m]
+		if !ok {
+			t.Errorf("v4trust has %s on, but no ablation switches it off", m)
+			continue
+		}
+		if s.Options[off[0]] != off[1] {
+			t.Errorf("%s ablation: options %v", m, s.Options)
+		}
+		p, err := policy.New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := p.(*Policy).Config(); c.HostQuantile != 0.25 || (m != "host_trust" && c.HostTrust != 20) {
+			t.Errorf("%s ablation lost v4trust's other options: %+v", m, c)
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package v3pfc
+
+import (
+	"math"
+	"testing"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// TestQuantile: linear interpolation between order statistics, the median
+// at 0.5 for odd and even counts, the extremes at 0 and 1.
+func TestQuantile(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		q    float64
+		want float64
+	}{
+		{nil, 0.5, 0},
+		{[]float64{7}, 0.25, 7},
+		{[]float64{3, 1, 2}, 0.5, 2},
+		{[]float64{4, 1, 3, 2}, 0.5, 2.5},
+		{[]float64{4, 1, 3, 2}, 0, 1},
+		{[]float64{4, 1, 3, 2}, 1, 4},
+		{[]float64{5, 1, 3, 2, 4}, 0.25, 2},
+		{[]float64{4, 1, 3, 2}, 0.25, 1.75}, // h = 0.75 between 1 and 2
+	} {
+		v := append([]float64(nil), c.v...)
+		if got := quantile(v, c.q); got != c.want {
+			t.Errorf("quantile(%v, %g) = %g, want %g", c.v, c.q, got, c.want)
+		}
+	}
+}
+
+// TestHostQuantileOption: host_quantile above 1 is an option error.
+func TestHostQuantileOption(t *testing.T) {
+	if _, err := policy.New(policy.Spec{Name: "q", Base: "v3pfc", Options: policy.Options{"host_quantile": "1.5"}}); err == nil {
+		t.Error("host_quantile 1.5 accepted")
+	}
+}
+
+// TestTrustCap: an untrusted host's scale is cut to untrusted_cap; a
+// trusted one keeps it; a scale below the cap is never raised.
+func TestTrustCap(t *testing.T) {
+	cfg := &Config{HostNorm: true, HostSamples: 10, VersionSamples: 100, HostCap: 10, Averaging: "boinc", HostTrust: 20, UntrustedCap: 1}
+	v := &Version{PFC: policy.Average{N: 100, Avg: 2}}
+	for _, c := range []struct {
+		hostAvg float64
+		trusted bool
+		want    float64
+	}{{1, false, 1}, {1, true, 2}, {4, false, 0.5}, {4, true, 0.5}, {0.1, true, 10}} {
+		hv := &HostVersion{PFC: policy.Average{N: 10, Avg: c.hostAvg}}
+		if got := cfg.hostScale(&Job{Trusted: c.trusted}, hv, v, 0); !near(got, c.want, 1e-12) {
+			t.Errorf("host avg %g trusted %v: scale %g, want %g", c.hostAvg, c.trusted, got, c.want)
+		}
+	}
+	// Without the gate (host_trust 0) an untrusted job is scaled in full.
+	cfg.HostTrust = 0
+	hv := &HostVersion{PFC: policy.Average{N: 10, Avg: 1}}
+	if got := cfg.hostScale(&Job{}, hv, v, 0); got != 2 {
+		t.Errorf("no gate: scale %g, want 2", got)
+	}
+}
+
+// TestTrustRun: trust comes from a run of valid results confirmed by
+// another host's replica (or, late, by the canonical result), and an
+// invalid result, an error or a timeout starts the run again. Lone
+// results and replicas of the host's own do not count.
+func TestTrustRun(t *testing.T) {
+	p := newPolicy(t, "v3pfc", policy.Options{"host_trust": "3"})
+	pair := func(h int) {
+		validate(p, 1e5, result(h, 0, 2500, 4e9, 0), result(9, 0, 2500, 4e9, 0))
+	}
+	trusted := func(want bool, when string) {
+		t.Helper()
+		if got := p.trusted(1); got != want {
+			t.Errorf("%s: trusted %v, want %v", when, got, want)
+		}
+	}
+	trusted(false, "at the start")
+	pair(1)
+	pair(1)
+	validate(p, 1e5, result(1, 0, 2500, 4e9, 0))                           // alone
+	validate(p, 1e5, result(1, 0, 2500, 4e9, 0), result(1, 0, 2500, 4e9, 0)) // its own replicas
+	trusted(false, "after 2 confirmed, a lone result and a self-replica")
+	pair(1)
+	trusted(true, "after 3 confirmed")
+
+	p.Validated(&policy.Validation{Time: 1e5, Valid: []*policy.Result{result(9, 0, 2500, 4e9, 0)}, Invalid: []*policy.Result{result(1, 0, 2500, 4e9, 0)}})
+	trusted(false, "after an invalid result")
+	for k := 0; k < 3; k++ {
+		pair(1)
+	}
+	trusted(true, "after 3 more")
+	for _, o := range []policy.Outcome{policy.ClientError, policy.Aborted, policy.NoReply} {
+		r := result(1, 0, 2500, 4e9, 0)
+		r.Outcome = o
+		p.Reported(r)
+		trusted(false, "after outcome "+o.String())
+		for k := 0; k < 2; k++ {
+			pair(1)
+		}
+		p.Validated(&policy.Validation{Time: 1e5, Late: true, CanonicalCredit: 1, Valid: []*policy.Result{result(1, 0, 2500, 4e9, 0)}})
+		trusted(true, "after 2 confirmed and a late one")
+	}
+	ok := result(1, 0, 2500, 4e9, 0)
+	ok.Outcome = policy.Success
+	p.Reported(ok)
+	trusted(true, "after a success")
+}
+
+// TestV4TrustPaysFakesNoMore: under v4trust a host that reports a
+// twentieth of the work per job (a fake) is paid for what it reports,
+// where CreditNew's host scale multiplies it by up to 10.
+func TestV4TrustPaysFakesNoMore(t *testing.T) {
+	credit := func(base string) (honest, fake float64) {
+		p := newPolicy(t, base, policy.Options{"timing": "continuous", "version_samples": "10"})
+		// 12 honest hosts (0-11 in a larger world) at PFC/E 1 to set the
+		// version's statistics; host 12 fakes at PFC/E 0.05.
+		p.Init(&policy.World{Apps: p.world.Apps, Versions: p.world.Versions, MaxHosts: 20})
+		for k := 0; k < 30; k++ {
+			for h := 0; h < 12; h++ {
+				honest = validate(p, 1e5, result(h, 0, 2500, 4e9, 0))
+			}
+			p.Tick(policy.Tick{Kind: policy.FeederTick, Time: 1e5})
+			fake = validate(p, 1e5, result(12, 0, 125, 4e9, 0))
+		}
+		return honest, fake
+	}
+	h3, f3 := credit("v3pfc-boinc")
+	h4, f4 := credit("v4trust")
+	if r := f3 / h3; !(r > 0.45 && r < 0.55) {
+		t.Errorf("v3pfc-boinc: fake %g against honest %g (ratio %g); want 10 x its 0.05 (the host scale's cap)", f3, h3, r)
+	}
+	if r := f4 / h4; !(r > 0.04 && r < 0.06) || math.IsNaN(r) {
+		t.Errorf("v4trust: fake %g against honest %g (ratio %g); want 0.05, what it did", f4, h4, r)
+	}
+}
