@@ -1,11 +1,12 @@
 package ablate
 
 import (
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/runner"
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
-
 	"github.com/creditsim/creditsim/scenarios"
 )
 
@@ -44,5 +45,60 @@ func TestPlan(t *testing.T) {
 	}
 	if _, err := New(s, "v3pfc-boinc-nope"); err == nil || !strings.Contains(err.Error(), "not a policy of cherry-picker") {
 		t.Errorf("unknown instance: %v", err)
+	}
+}
+
+// TestV4TrustMechanisms runs the ablation README's fourth-system section
+// reports (cheaters, smaller) and checks what each mechanism buys there.
+func TestV4TrustMechanisms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the cheaters scenario with every ablation")
+	}
+	s, err := scenarios.Open("cheaters", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := New(s, "v4trust")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = scenarios.Open("cheaters", []string{pl.Override, "hosts.initial=500", "replications=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig := func(policy, name string) float64 {
+		t.Helper()
+		ps, ok := oc.Summary.Policies[policy]
+		if !ok {
+			t.Fatalf("no policy %s", policy)
+		}
+		v, ok := ps.Flat()[name]
+		if !ok || math.IsNaN(float64(v)) {
+			t.Fatalf("%s has no %s", policy, name)
+		}
+		return float64(v)
+	}
+	const colluders, fakes = "cheat_credit_per_day.colluding_fakes", "cheat_credit_per_day.fake_results"
+	for _, c := range []struct {
+		instance, figure string
+		min              float64 // the ablated figure over v4trust's is at least this
+	}{
+		{"v4trust-no-host_trust", colluders, 1.2},
+		{"v4trust-no-host_cap", colluders, 1.2},
+		{"v4trust-no-median_hosts", "host_neutrality_cv", 1.1},
+		{"v4trust-no-host_norm", "cheat_ratio.benchmark_inflation", 1.1},
+	} {
+		base, off := fig("v4trust", c.figure), fig(c.instance, c.figure)
+		t.Logf("%s %s %.3g, v4trust %.3g", c.instance, c.figure, off, base)
+		if !(off >= c.min*base) {
+			t.Errorf("%s: %s %.3g against v4trust's %.3g; want at least %g x", c.instance, c.figure, off, base, c.min)
+		}
+	}
+	if v := fig("v4trust", fakes); !(v <= 1.1) {
+		t.Errorf("v4trust pays fakes %.3g honest host-days per day; want at most 1.1", v)
 	}
 }

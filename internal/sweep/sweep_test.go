@@ -341,7 +341,8 @@ func TestShippedSweepsLoad(t *testing.T) {
 // TestGPUInflatorsClaim runs the shipped gpu-inflators sweep's two end
 // points, smaller, and checks what its header says: the first system
 // pays 10 x benchmark inflators about 10 x, CreditNew's server holds them
-// near 1, and honest G/D under CreditNew rises with the inflators' share.
+// near 1, and honest G/D under CreditNew rises with the inflators' share
+// while the fourth system's stays flat.
 func TestGPUInflatorsClaim(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two points of a sweep")
@@ -376,6 +377,16 @@ func TestGPUInflatorsClaim(t *testing.T) {
 		t.Errorf("v3pfc-boinc honest G/D %.3g with no inflators, %.3g with 20%%; want it to rise", h0, h1)
 	}
 	t.Logf("v3pfc-boinc honest G/D %.3g -> %.3g", h0, h1)
+	// The fourth system: no spread cheat (honest G/D flat within 10%),
+	// and the inflators themselves held near 1.
+	g0, g1 := fig(ends[0], "v4trust", "honest_ratio"), fig(last, "v4trust", "honest_ratio")
+	if !(math.Abs(g1/g0-1) < 0.1) {
+		t.Errorf("v4trust honest G/D %.3g with no inflators, %.3g with 20%%; want it flat within 10%%", g0, g1)
+	}
+	if v := fig(last, "v4trust", "cheat_ratio.benchmark_inflation"); !(v < 1.2) {
+		t.Errorf("v4trust pays 10 x inflators %.3g x; want near 1", v)
+	}
+	t.Logf("v4trust honest G/D %.3g -> %.3g", g0, g1)
 }
 
 // TestRangeLimits: a step so small (or NaN) that the count would overflow

@@ -186,7 +186,7 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 var mechanisms = []policy.Mechanism{
 	{Name: "version_norm", Doc: "version normalisation (scale each version to the most efficient)", Option: "version_norm", Off: string(VersionNormOff)},
 	{Name: "host_norm", Doc: "host normalisation (scale each host to its version's mean)", Option: "host_norm", Off: "false"},
-	{Name: "host_cap", Doc: "the cap of 10 on a host's scale", Option: "host_cap", Off: "0"},
+	{Name: "host_cap", Doc: "the cap on a host's scale (10 in the server)", Option: "host_cap", Off: "0"},
 	{Name: "sent_peak", Doc: "PFC from flops_estimate fixed at send, CPU speed capped at 1.1 x the 95th percentile", Option: "peak", Off: string(PeakReported)},
 	{Name: "sanity", Doc: "the sanity check against rsc_fpops_bound", Option: "sanity", Off: string(SanityNone)},
 	{Name: "max_granted", Doc: "max_granted_credit", Option: "max_granted_credit", Off: "0"},
