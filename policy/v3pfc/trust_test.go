@@ -79,7 +79,7 @@ func TestTrustRun(t *testing.T) {
 	trusted(false, "at the start")
 	pair(1)
 	pair(1)
-	validate(p, 1e5, result(1, 0, 2500, 4e9, 0))                           // alone
+	validate(p, 1e5, result(1, 0, 2500, 4e9, 0))                             // alone
 	validate(p, 1e5, result(1, 0, 2500, 4e9, 0), result(1, 0, 2500, 4e9, 0)) // its own replicas
 	trusted(false, "after 2 confirmed, a lone result and a self-replica")
 	pair(1)
