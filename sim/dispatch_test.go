@@ -456,3 +456,30 @@ func TestMaxJobsInProgress(t *testing.T) {
 		t.Errorf("%d hosts at the limit, %d above it without one: the limit does not bind", atLimit, above)
 	}
 }
+
+// TestIdleVMAtTheServer: an idle VM takes k times its honest runtime and
+// reports it truly, so its CPU time is a k-th of elapsed x CPUs; runtime
+// accounting pays it k x per FLOP and CPU time x benchmark does not.
+func TestIdleVMAtTheServer(t *testing.T) {
+	t.Parallel()
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, sciunited]", "hosts.initial=150", "duration=10d", "warmup=3d",
+		"projects[0].apps[0].delay_bound=3d",
+		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+		"hosts.agents=[{kind: idle_vm, share: 0.1, k: 4}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		policy   string
+		min, max float64
+	}{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.15}} {
+		v := float64(oc.Summary.Policies[c.policy].Flat()["cheat_ratio.idle_vm"])
+		if !(v >= c.min && v <= c.max) {
+			t.Errorf("%s: idle VM cheat ratio %.3g, want %g to %g", c.policy, v, c.min, c.max)
+		}
+	}
+}

@@ -141,6 +141,9 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			case "benchmark_inflation", "runtime_inflation", "count_inflation":
 				b.K = 3
 				ks.params = append(ks.params, kParam)
+			case "idle_vm":
+				b.K = 10
+				ks.params = append(ks.params, kParam)
 			case "fake_results", "colluding_fakes":
 				b.WorkFraction = 0.05
 				ks.params = append(ks.params, wfParam)

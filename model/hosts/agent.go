@@ -21,11 +21,12 @@ const (
 	OneTimeClaim
 	CountInflation
 	ColludingFakes
+	IdleVM
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes"}
+	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -56,7 +57,8 @@ type AgentConfig struct {
 	Kind  string  `yaml:"kind"`
 	Share float64 `yaml:"share"`
 	// K is the inflation factor of benchmark_inflation, runtime_inflation
-	// and count_inflation.
+	// and count_inflation, and for idle_vm how many times its honest
+	// runtime a job takes (the VM sits idle the rest of the time).
 	K float64 `yaml:"k,omitempty"`
 	// WorkFraction is the share of a job's runtime a fake_results host
 	// spends before returning garbage.
@@ -86,6 +88,13 @@ func (a *AgentConfig) validate(k param.Check) {
 			a.K = 2
 		}
 		k.Positive("k", a.K)
+	case IdleVM:
+		if a.K == 0 {
+			a.K = 10
+		}
+		if !(a.K >= 1) {
+			k.Fail("k", a.K, "an idle VM takes at least its honest runtime: must be at least 1")
+		}
 	case FakeResults, ColludingFakes:
 		if a.WorkFraction == 0 {
 			a.WorkFraction = 0.01
@@ -177,10 +186,15 @@ func (b Behaviour) DoesWork() bool { return b.Kind != FakeResults && b.Kind != C
 // quorum.
 func (b Behaviour) Colludes() bool { return b.Kind == ColludingFakes }
 
-// RunFraction is the share of a job's honest runtime the host spends on it.
+// RunFraction is the share of a job's honest runtime the host spends on
+// it: below 1 for a fake, K for an idle VM (it holds its CPUs and does
+// the work, slowly).
 func (b Behaviour) RunFraction() float64 {
-	if b.Kind == FakeResults || b.Kind == ColludingFakes {
+	switch b.Kind {
+	case FakeResults, ColludingFakes:
 		return b.WorkFraction
+	case IdleVM:
+		return b.K
 	}
 	return 1
 }
@@ -188,8 +202,13 @@ func (b Behaviour) RunFraction() float64 {
 // ReportTimes returns the elapsed and CPU time the client reports for a
 // job that really took elapsed and cpu seconds, sinceSent seconds after it
 // was sent: a runtime inflator multiplies both, but never claims more
-// elapsed time than has passed since the job was sent (the server checks).
+// elapsed time than has passed since the job was sent (the server checks);
+// an idle VM reports the truth, the CPU time it used being 1/K of what
+// its CPUs would have given over the elapsed time.
 func (b Behaviour) ReportTimes(elapsed, cpu, sinceSent float64) (float64, float64) {
+	if b.Kind == IdleVM {
+		return elapsed, cpu / b.K
+	}
 	if b.Kind != RuntimeInflation {
 		return elapsed, cpu
 	}
