@@ -104,10 +104,14 @@ func Finite(x float64) float64 {
 }
 
 // ReportedPeak is the peak FLOPS of the devices a result's version uses,
-// at the speeds its host reports: CPUs used x reported Whetstone, and
-// for a GPU version GPUs used x the reported GPU peak (0 otherwise).
+// at the speeds its host reports: CPUs used (for a multi-threaded
+// version, the CPUs the host reports) x reported Whetstone, and for a
+// GPU version GPUs used x the reported GPU peak (0 otherwise).
 func ReportedPeak(r *Result, v *AppVersion) (cpu, gpu float64) {
 	cpu = v.CPUUsage * r.HostPFpops
+	if v.MultiThread {
+		cpu = float64(r.HostNCPUs) * r.HostPFpops
+	}
 	if v.Resource.IsGPU() {
 		gpu = v.GPUUsage * r.HostGPUPeak
 	}

@@ -108,3 +108,24 @@ func ExampleFlopsToCredit() {
 	fmt.Println(FlopsToCredit(1e9*86400, ScaleClassic))
 	// Output: 100
 }
+
+// TestReportedPeak: CPUs used x reported Whetstone (for a multi-threaded
+// version the CPUs the host reports), plus GPUs used x the reported GPU
+// peak for a GPU version.
+func TestReportedPeak(t *testing.T) {
+	r := &Result{HostNCPUs: 8, HostPFpops: 3e9, HostGPUPeak: 5e12}
+	for _, c := range []struct {
+		v        AppVersion
+		cpu, gpu float64
+	}{
+		{AppVersion{Resource: CPU, CPUUsage: 1}, 3e9, 0},
+		{AppVersion{Resource: CPU, CPUUsage: 4}, 12e9, 0},
+		{AppVersion{Resource: CPU, CPUUsage: 1, MultiThread: true}, 24e9, 0},
+		{AppVersion{Resource: NVIDIA, CPUUsage: 0.1, GPUUsage: 0.5}, 0.3e9, 2.5e12},
+	} {
+		cpu, gpu := ReportedPeak(r, &c.v)
+		if math.Abs(cpu-c.cpu) > 1e-6*c.cpu || gpu != c.gpu {
+			t.Errorf("%+v: cpu %g gpu %g, want %g and %g", c.v, cpu, gpu, c.cpu, c.gpu)
+		}
+	}
+}

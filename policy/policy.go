@@ -71,6 +71,9 @@ type AppVersion struct {
 	// CountsFlops marks an app that counts the FLOPs it does and reports
 	// them (the second credit system).
 	CountsFlops bool
+	// MultiThread marks a multi-threaded plan class: a job's avg_ncpus is
+	// the CPU count its host reports (CPUUsage is then not used).
+	MultiThread bool
 }
 
 // World is the static configuration a policy instance is initialised with

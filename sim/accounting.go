@@ -55,7 +55,7 @@ func (s *Sim) accountManagerCall(i int) {
 		// be allocated at every call.
 		c := &s.amReport
 		*c = policy.ClientReport{Time: s.now, HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID, ProjectID: p,
-			EstimatedCPUFlops: est[0], EstimatedGPUFlops: est[1], NCPUs: h.h.NCPUs, CPUPeak: h.pf,
+			EstimatedCPUFlops: est[0], EstimatedGPUFlops: est[1], NCPUs: h.ncpus, CPUPeak: h.pf,
 			NGPUs: h.h.NGPUs, GPUPeak: h.gpuPeak}
 		for k, pol := range s.pols {
 			if credit := pol.ClientReport(c); credit != 0 {

@@ -23,6 +23,7 @@ func (s *Sim) arrive(i int) {
 	h.cpuFree = float64(h.h.NCPUs)
 	h.gpuFree = float64(h.h.NGPUs)
 	h.pf, h.pi = h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
+	h.ncpus = h.h.Behaviour.ReportedNCPUs(h.h.NCPUs)
 	h.gpuPeak = h.h.Behaviour.ReportedGPUPeak(h.h.GPUPeak)
 	h.havs = make([]hav, len(s.versions))
 	for j := range h.havs {
@@ -147,7 +148,7 @@ func (s *Sim) startJobs(i int) {
 			if gpu {
 				h.gpuFree -= v.GPUUsage
 			} else {
-				h.cpuFree -= math.Min(v.CPUUsage, float64(h.h.NCPUs))
+				h.cpuFree -= h.cpusUsed(v)
 			}
 			r.st = stRunning
 			r.startedAt = s.now
@@ -164,7 +165,7 @@ func fits(h *hostState, v *policy.AppVersion) bool {
 	if v.Resource.IsGPU() {
 		return h.gpuFree+1e-9 >= v.GPUUsage
 	}
-	return h.cpuFree+1e-9 >= math.Min(v.CPUUsage, float64(h.h.NCPUs))
+	return h.cpuFree+1e-9 >= h.cpusUsed(v)
 }
 
 // pickJob returns the index in the host's queue of the job its CPU
@@ -253,7 +254,7 @@ func (s *Sim) prepare(i int, ri int32) {
 		hv.eff = s.verCfg[vid].Efficiency.Sample(er)
 	}
 	r.eff = hv.eff
-	peak := v.CPUUsage * h.h.Whetstone
+	peak := h.cpusRun(v) * h.h.Whetstone
 	if v.Resource.IsGPU() {
 		peak = v.GPUUsage * h.h.GPUPeak
 	}
@@ -301,7 +302,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	if v.Resource.IsGPU() {
 		h.gpuFree += v.GPUUsage
 	} else {
-		h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
+		h.cpuFree += h.cpusUsed(v)
 	}
 	for k, x := range h.running {
 		if int(x) == ri {
@@ -314,7 +315,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.flopsDone = r.flops * frac
 	}
 	elapsed := r.ran
-	cpu := elapsed * v.CPUUsage * s.verCfg[r.vid].CPUTimeFraction
+	cpu := elapsed * h.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
 	sinceSent := s.now - r.view.SentTime
 	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
 	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
@@ -337,7 +338,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 			}
 		}
 	}
-	h.usage[v.ProjectID] += r.ran * (v.CPUUsage + v.GPUUsage)
+	h.usage[v.ProjectID] += r.ran * (h.cpusRun(v) + v.GPUUsage)
 	h.addEstimated(r.ran, &r.view, v)
 	h.done = append(h.done, int32(ri))
 	s.startJobs(i)
@@ -512,4 +513,28 @@ func (s *Sim) rrSim(h *hostState, gpu bool) (delay, slack float64) {
 		}
 	}
 	return delay, slack
+}
+
+// cpus is a job's avg_ncpus as the server sets it: the version's, or for
+// a multi-threaded version the CPU count the host reports.
+func (h *hostState) cpus(v *policy.AppVersion) float64 {
+	if v.MultiThread {
+		return float64(h.ncpus)
+	}
+	return v.CPUUsage
+}
+
+// cpusUsed is how many of the host's CPUs a job of version v occupies.
+func (h *hostState) cpusUsed(v *policy.AppVersion) float64 {
+	return math.Min(h.cpus(v), float64(h.h.NCPUs))
+}
+
+// cpusRun is how many CPUs a job of version v runs on: the version's
+// usage, or for a multi-threaded version every CPU the host really has
+// (a host that reports more gets no more speed from them).
+func (h *hostState) cpusRun(v *policy.AppVersion) float64 {
+	if v.MultiThread {
+		return h.cpusUsed(v)
+	}
+	return v.CPUUsage
 }

@@ -483,3 +483,32 @@ func TestIdleVMAtTheServer(t *testing.T) {
 		}
 	}
 }
+
+// TestNCPUsInflationAtTheServer: a host that reports k x its CPUs gets
+// jobs of a multi-threaded version with k x its avg_ncpus, so k x the
+// flops_estimate, while it runs them on the CPUs it has; runtime
+// accounting pays it about k x per FLOP, CreditNew's host normalisation
+// takes it back, and CPU time x benchmark never saw it.
+func TestNCPUsInflationAtTheServer(t *testing.T) {
+	t.Parallel()
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, sciunited, v3pfc-boinc]", "hosts.initial=150", "duration=12d", "warmup=3d",
+		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+		"projects[0].apps[0].versions[0].multi_thread=true", "projects[0].apps[0].versions[1].multi_thread=true",
+		"hosts.agents=[{kind: ncpus_inflation, share: 0.1, k: 4}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		policy   string
+		min, max float64
+	}{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.25}, {"v3pfc-boinc", 0.9, 1.15}} {
+		v := float64(oc.Summary.Policies[c.policy].Flat()["cheat_ratio.ncpus_inflation"])
+		if !(v >= c.min && v <= c.max) {
+			t.Errorf("%s: ncpus inflation cheat ratio %.3g, want %g to %g", c.policy, v, c.min, c.max)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func (s *Sim) record(ri int32) {
 		}
 	}
 	s.rec = Record{View: &r.view, Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
-		Efficiency: r.eff, DeviceSeconds: r.ran * (v.CPUUsage + v.GPUUsage), Granted: g,
+		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.view.HostID].cpusRun(v) + v.GPUUsage), Granted: g,
 		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target, Time: r.resolvedAt,
 		Slot: r.wu, SlotGen: s.wus[r.wu].gen}
 	s.cfg.Observer.ResultDone(&s.rec)

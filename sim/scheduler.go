@@ -65,7 +65,7 @@ func (s *Sim) projectedFlops(h *hostState, vid int) float64 {
 	if pf <= 0 {
 		pf = s.p50
 	}
-	return pf * (v.CPUUsage + gpuCPURatio*v.GPUUsage)
+	return pf * (h.cpus(v) + gpuCPURatio*v.GPUUsage)
 }
 
 // estimatedDuration is the scheduler's runtime estimate for a job of
@@ -84,7 +84,7 @@ func (s *Sim) estimatedDuration(h *hostState, vid int, est float64) float64 {
 // p_fpops, plus GPU usage x the GPU's peak for GPU versions.
 func (s *Sim) flopsEstimate(h *hostState, vid int) float64 {
 	v := &s.versions[vid]
-	f := v.CPUUsage * s.cappedFpops(h.pf)
+	f := h.cpus(v) * s.cappedFpops(h.pf)
 	if v.Resource.IsGPU() {
 		f += v.GPUUsage * h.gpuPeak
 	}
@@ -275,7 +275,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	r.view = policy.Result{
 		ID: s.nResults, WorkunitID: int64(r.wu)<<32 | int64(w.gen), HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID,
 		ProjectID: v.ProjectID, AppID: v.AppID, VersionID: vid,
-		HostNCPUs: h.h.NCPUs, HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: h.h.NGPUs, HostGPUPeak: h.gpuPeak,
+		HostNCPUs: h.ncpus, HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: h.h.NGPUs, HostGPUPeak: h.gpuPeak,
 		SentTime: s.now, FlopsEstimate: s.flopsEstimate(h, vid),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound,
 		HAV: policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd},
@@ -367,10 +367,10 @@ func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
 	switch {
 	case b.Channel == "gpu_peak" && v.Resource.IsGPU():
 		r.view.HostGPUPeak = b.Claim
-		r.view.FlopsEstimate = v.CPUUsage*s.cappedFpops(h.pf) + v.GPUUsage*b.Claim
+		r.view.FlopsEstimate = h.cpus(v)*s.cappedFpops(h.pf) + v.GPUUsage*b.Claim
 	case b.Channel == "cpu_benchmark":
 		r.view.HostPFpops, r.view.HostPIops = b.Claim, b.Claim
-		r.view.FlopsEstimate = v.CPUUsage * s.cappedFpops(b.Claim)
+		r.view.FlopsEstimate = h.cpus(v) * s.cappedFpops(b.Claim)
 		if v.Resource.IsGPU() {
 			r.view.FlopsEstimate += v.GPUUsage * h.gpuPeak
 		}
@@ -421,5 +421,5 @@ func (s *Sim) instanceShare(h *hostState, vid int) float64 {
 	if v.Resource.IsGPU() {
 		return v.GPUUsage / float64(h.h.NGPUs)
 	}
-	return math.Min(v.CPUUsage, float64(h.h.NCPUs)) / float64(h.h.NCPUs)
+	return h.cpusUsed(v) / float64(h.h.NCPUs)
 }

@@ -120,6 +120,7 @@ type hostState struct {
 	backoff float64
 	nextTry float64
 	pf, pi  float64    // reported benchmarks
+	ncpus   int        // reported CPU count
 	gpuPeak float64    // reported
 	havs    []hav      // by version ID
 	usage   []float64  // device seconds per project, for resource share
@@ -211,7 +212,7 @@ func New(cfg *Config) *Sim {
 				vid := len(s.versions)
 				s.versions = append(s.versions, policy.AppVersion{ID: vid, AppID: id, ProjectID: pi, Name: v.Name,
 					Platform: v.Platform, PlanClass: v.PlanClass, Resource: r, CPUUsage: v.CPUUsage,
-					GPUUsage: v.GPUUsage, Anonymous: v.Anonymous, CountsFlops: v.CountsFlops})
+					GPUUsage: v.GPUUsage, Anonymous: v.Anonymous, CountsFlops: v.CountsFlops, MultiThread: v.MultiThread})
 				s.verCfg = append(s.verCfg, v)
 				st.versions = append(st.versions, vid)
 				st.hasAnon = st.hasAnon || v.Anonymous

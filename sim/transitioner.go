@@ -58,7 +58,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 			if v.Resource.IsGPU() {
 				h.gpuFree += v.GPUUsage
 			} else {
-				h.cpuFree += math.Min(v.CPUUsage, float64(h.h.NCPUs))
+				h.cpuFree += h.cpusUsed(v)
 			}
 		}
 		if r.st == stQueued || r.st == stRunning {

@@ -22,11 +22,12 @@ const (
 	CountInflation
 	ColludingFakes
 	IdleVM
+	NCPUsInflation
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm"}
+	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -58,7 +59,8 @@ type AgentConfig struct {
 	Share float64 `yaml:"share"`
 	// K is the inflation factor of benchmark_inflation, runtime_inflation
 	// and count_inflation, and for idle_vm how many times its honest
-	// runtime a job takes (the VM sits idle the rest of the time).
+	// runtime a job takes (the VM sits idle the rest of the time), and
+	// for ncpus_inflation how many times its CPUs the host reports.
 	K float64 `yaml:"k,omitempty"`
 	// WorkFraction is the share of a job's runtime a fake_results host
 	// spends before returning garbage.
@@ -88,6 +90,13 @@ func (a *AgentConfig) validate(k param.Check) {
 			a.K = 2
 		}
 		k.Positive("k", a.K)
+	case NCPUsInflation:
+		if a.K == 0 {
+			a.K = 4
+		}
+		if !(a.K >= 1 && a.K <= MaxNCPUsFactor) {
+			k.Fail("k", a.K, "reports k x its CPUs: must be 1 to 1000")
+		}
 	case IdleVM:
 		if a.K == 0 {
 			a.K = 10
@@ -159,6 +168,20 @@ func (b Behaviour) ReportedCPU(whetstone, dhrystone float64) (float64, float64) 
 		return FailedBenchmarkFlops, FailedBenchmarkFlops
 	}
 	return whetstone, dhrystone
+}
+
+// MaxNCPUsFactor bounds ncpus_inflation's k, so that a reported CPU count
+// stays an int.
+const MaxNCPUsFactor = 1000
+
+// ReportedNCPUs returns the CPU count the client reports: an ncpus
+// inflator reports k x its own (at least its own), which a multi-threaded
+// app's plan class takes as the job's avg_ncpus.
+func (b Behaviour) ReportedNCPUs(n int) int {
+	if b.Kind == NCPUsInflation {
+		return max(n, int(math.Round(b.K*float64(n))))
+	}
+	return n
 }
 
 // ReportedGPUPeak returns the GPU peak FLOPS the client reports.

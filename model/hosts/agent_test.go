@@ -60,3 +60,28 @@ func TestIdleVM(t *testing.T) {
 		}
 	}
 }
+
+// TestNCPUsInflation: the reported CPU count is k x the host's, never
+// fewer than it has; k outside 1 to 1000 is refused.
+func TestNCPUsInflation(t *testing.T) {
+	b := Behaviour{Kind: NCPUsInflation, K: 2.5}
+	for _, c := range []struct{ n, want int }{{1, 3}, {4, 10}, {8, 20}} {
+		if got := b.ReportedNCPUs(c.n); got != c.want {
+			t.Errorf("%d CPUs reported as %d, want %d", c.n, got, c.want)
+		}
+	}
+	if got := (Behaviour{}).ReportedNCPUs(6); got != 6 {
+		t.Errorf("an honest host reports %d of 6 CPUs", got)
+	}
+	for _, c := range []struct {
+		k  float64
+		ok bool
+	}{{0, true}, {1, true}, {1000, true}, {0.5, false}, {1001, false}} {
+		a := AgentConfig{Kind: "ncpus_inflation", Share: 0.1, K: c.k}
+		k := param.NewCheck()
+		a.validate(k)
+		if ok := len(k.Errors()) == 0; ok != c.ok {
+			t.Errorf("k %g: accepted %v, want %v", c.k, ok, c.ok)
+		}
+	}
+}

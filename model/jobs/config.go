@@ -61,6 +61,10 @@ type Version struct {
 	// CPUUsage is avg_ncpus; GPUUsage the GPUs used (fractional allowed).
 	CPUUsage float64 `yaml:"cpu_usage"`
 	GPUUsage float64 `yaml:"gpu_usage"`
+	// MultiThread is a multi-threaded plan class: each job's avg_ncpus is
+	// the CPU count its host reports, and it runs on all the host's CPUs
+	// (cpu_usage is then not used).
+	MultiThread bool `yaml:"multi_thread"`
 	// Efficiency is actual / peak FLOPS, drawn per (host, version).
 	Efficiency param.Dist `yaml:"efficiency"`
 	// CPUTimeFraction is CPU time / (elapsed x cpu_usage).
@@ -226,6 +230,9 @@ func (v *Version) validate(k param.Check, platforms map[string]bool) {
 			k.Fail("gpu_usage", v.GPUUsage, "a GPU version needs gpu_usage above 0")
 		}
 		k.NonNegative("cpu_usage", v.CPUUsage)
+		if v.MultiThread {
+			k.Fail("multi_thread", v.MultiThread, "a GPU version is not multi-threaded: multi_thread is for CPU versions")
+		}
 	} else {
 		k.Positive("cpu_usage", v.CPUUsage)
 		if v.GPUUsage != 0 {
