@@ -457,15 +457,19 @@ func TestMaxJobsInProgress(t *testing.T) {
 	}
 }
 
-// TestIdleVMAtTheServer: an idle VM takes k times its honest runtime and
-// reports it truly, so its CPU time is a k-th of elapsed x CPUs; runtime
-// accounting pays it k x per FLOP and CPU time x benchmark does not.
-func TestIdleVMAtTheServer(t *testing.T) {
-	t.Parallel()
-	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, sciunited]", "hosts.initial=150", "duration=10d", "warmup=3d",
-		"projects[0].apps[0].delay_bound=3d",
-		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
-		"hosts.agents=[{kind: idle_vm, share: 0.1, k: 4}]"})
+// ratioBound is a policy's expected range of a cheat ratio.
+type ratioBound struct {
+	policy   string
+	min, max float64
+}
+
+// checkCheatRatio runs baseline, small and with jobs sent once, under the
+// given overrides and checks the agent kind's cheat ratio per policy.
+func checkCheatRatio(t *testing.T, kind string, sets []string, want []ratioBound) {
+	t.Helper()
+	sets = append([]string{"hosts.initial=150", "duration=12d", "warmup=3d", "projects[0].apps[0].delay_bound=3d",
+		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1"}, sets...)
+	s, err := scenarios.Open("baseline", sets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,15 +477,21 @@ func TestIdleVMAtTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		policy   string
-		min, max float64
-	}{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.15}} {
-		v := float64(oc.Summary.Policies[c.policy].Flat()["cheat_ratio.idle_vm"])
+	for _, c := range want {
+		v := float64(oc.Summary.Policies[c.policy].Flat()["cheat_ratio."+kind])
 		if !(v >= c.min && v <= c.max) {
-			t.Errorf("%s: idle VM cheat ratio %.3g, want %g to %g", c.policy, v, c.min, c.max)
+			t.Errorf("%s: %s cheat ratio %.3g, want %g to %g", c.policy, kind, v, c.min, c.max)
 		}
 	}
+}
+
+// TestIdleVMAtTheServer: an idle VM takes k times its honest runtime and
+// reports it truly, so its CPU time is a k-th of elapsed x CPUs; runtime
+// accounting pays it k x per FLOP and CPU time x benchmark does not.
+func TestIdleVMAtTheServer(t *testing.T) {
+	t.Parallel()
+	checkCheatRatio(t, "idle_vm", []string{"policies=[v1peak, sciunited]", "hosts.agents=[{kind: idle_vm, share: 0.1, k: 4}]"},
+		[]ratioBound{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.15}})
 }
 
 // TestNCPUsInflationAtTheServer: a host that reports k x its CPUs gets
@@ -491,24 +501,8 @@ func TestIdleVMAtTheServer(t *testing.T) {
 // takes it back, and CPU time x benchmark never saw it.
 func TestNCPUsInflationAtTheServer(t *testing.T) {
 	t.Parallel()
-	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, sciunited, v3pfc-boinc]", "hosts.initial=150", "duration=12d", "warmup=3d",
-		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+	checkCheatRatio(t, "ncpus_inflation", []string{"policies=[v1peak, sciunited, v3pfc-boinc]",
 		"projects[0].apps[0].versions[0].multi_thread=true", "projects[0].apps[0].versions[1].multi_thread=true",
-		"hosts.agents=[{kind: ncpus_inflation, share: 0.1, k: 4}]"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	oc, err := runner.Run(s, runner.Options{NoPlots: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		policy   string
-		min, max float64
-	}{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.25}, {"v3pfc-boinc", 0.9, 1.15}} {
-		v := float64(oc.Summary.Policies[c.policy].Flat()["cheat_ratio.ncpus_inflation"])
-		if !(v >= c.min && v <= c.max) {
-			t.Errorf("%s: ncpus inflation cheat ratio %.3g, want %g to %g", c.policy, v, c.min, c.max)
-		}
-	}
+		"hosts.agents=[{kind: ncpus_inflation, share: 0.1, k: 4}]"},
+		[]ratioBound{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.25}, {"v3pfc-boinc", 0.9, 1.15}})
 }
