@@ -17,9 +17,11 @@ const DefaultMaxResults = 1e10
 // present from the start plus arrivals, for the whole run) x the jobs a
 // host does in a day (its cores at the CPU versions' mean efficiency,
 // plus its GPUs at the GPU versions', on the apps' mean job size) x
-// replications x the largest target_nresults. It ignores downtime and
-// departures, so it errs high; it is meant to catch worlds that cannot
-// finish, not to predict.
+// replications x the largest target_nresults, with fake-result agents
+// counted at the speed they return jobs (1 / work_fraction). It ignores
+// downtime, departures and the quotas that hold back hosts with errors,
+// so it errs high; it is meant to catch worlds that cannot finish, not to
+// predict.
 func (s *Scenario) EstimateResults() float64 {
 	days := float64(s.Duration) / boinc.SecondsPerDay
 	hostDays := (float64(s.Hosts.Initial) + s.Hosts.ArrivalsPerDay*days) * days
@@ -62,7 +64,13 @@ func (s *Scenario) EstimateResults() float64 {
 		flops += s.Hosts.GPU.Share * s.Hosts.GPU.Count.MeanValue() * s.Hosts.GPU.PeakRatio.MeanValue() * cores * whet * effGPU / nGPU
 	}
 	perHostDay := flops * boinc.SecondsPerDay / (jobFlops / weights)
-	return hostDays * perHostDay * float64(s.Replications) * float64(maxTarget)
+	speed := 1.0 // hosts' mean speed in jobs, relative to honest hosts'
+	for _, a := range s.Hosts.Agents {
+		if (a.Kind == "fake_results" || a.Kind == "colluding_fakes") && a.WorkFraction > 0 {
+			speed += a.Share * (1/a.WorkFraction - 1)
+		}
+	}
+	return hostDays * speed * perHostDay * float64(s.Replications) * float64(maxTarget)
 }
 
 // EventsPerResult is how many events besides its results' own a run may

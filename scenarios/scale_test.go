@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,22 @@ func TestEstimateResults(t *testing.T) {
 	}
 	if err := s.CheckScale(DefaultMaxResults); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestEstimateCountsFakes: hosts that return a job in a tenth of its time
+// send ten times the results, and the estimate says so.
+func TestEstimateCountsFakes(t *testing.T) {
+	honest, err := Open("baseline", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fakes, err := Open("baseline", []string{"hosts.agents=[{kind: fake_results, share: 0.5, work_fraction: 0.1}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Half the hosts at 10 x: 0.5 + 0.5 x 10 = 5.5 x.
+	if r := fakes.EstimateResults() / honest.EstimateResults(); math.Abs(r-5.5) > 1e-9 {
+		t.Errorf("half the hosts faking at 1/10 of the work: estimate x %.6g, want 5.5", r)
 	}
 }

@@ -191,6 +191,7 @@ func TestInputErrors(t *testing.T) {
 		{Options{Scenario: "cheaters", Sets: tiny, Policies: []string{"nope"}}, `"nope" is not a policy of cheaters`},
 		{Options{Scenario: "cheaters", Sets: tiny, Budget: 3}, "--budget 3: at least"},
 		{Options{Scenario: "cheaters", Sets: tiny, Confirm: 2}, "--confirm 2"},
+		{Options{Scenario: "cheaters", Sets: tiny, MaxCost: 0.5}, "--max-cost 0.5"},
 	} {
 		_, err := Run(c.opts)
 		var in *InputError
@@ -204,4 +205,36 @@ func asInput(err error, in **InputError) bool {
 	e, ok := err.(*InputError)
 	*in = e
 	return ok
+}
+
+// TestMaxCost: a candidate estimated to send more than MaxCost times the
+// scenario's own results is not run: it is recorded as skipped, with no
+// figure; every candidate run records its results.
+func TestMaxCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an attack of about 20 tiny runs")
+	}
+	t.Parallel()
+	r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 20, MaxCost: 1, Policies: []string{"v1peak"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for _, ev := range r.Evaluations {
+		switch {
+		case ev.Skipped != "":
+			skipped++
+			if len(ev.Values) != 0 || ev.Results != 0 {
+				t.Errorf("skipped %s has values %v and %d results", ev.Behaviour, ev.Values, ev.Results)
+			}
+			if !strings.Contains(ev.Skipped, "more than 1 x the scenario's") {
+				t.Errorf("skipped because %q", ev.Skipped)
+			}
+		case ev.Results <= 0:
+			t.Errorf("%s ran but records %d results", ev.Behaviour, ev.Results)
+		}
+	}
+	if skipped == 0 {
+		t.Error("no candidate skipped at MaxCost 1, though fakes with small work fractions send more than the scenario")
+	}
 }

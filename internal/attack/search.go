@@ -33,7 +33,16 @@ type Options struct {
 	Confirm int
 	Jobs    int       // runs at once; 0 = GOMAXPROCS
 	Log     io.Writer // one line per phase; nil is silent
+	// MaxCost bounds a candidate's run: one estimated to send more than
+	// MaxCost times the results of the scenario as given is not run and
+	// gains nothing (fakes that return a job in a thousandth of its time,
+	// on a third of the accounts, would send hundreds of times more).
+	// 0 = DefaultMaxCost.
+	MaxCost float64
 }
+
+// DefaultMaxCost is the default of Options.MaxCost.
+const DefaultMaxCost = 20
 
 // DefaultBudget is the default number of search runs: with the kinds of
 // the model it leaves about half the budget to the design and the local
@@ -58,6 +67,10 @@ type Evaluation struct {
 	// Values is each policy's figure for the behaviour's kind; a policy
 	// for which the run gives no finite figure is absent.
 	Values map[string]results.Num `json:"values"`
+	// Results is how many results the run sent; Skipped says why a
+	// candidate was not run (too costly), and then Values is empty.
+	Results int64  `json:"results,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // Interval is a figure over replications with its 95% interval.
@@ -105,6 +118,9 @@ type evaluator struct {
 	seed  uint64
 	pols  []string
 	slots chan struct{}
+	// maxResults is the estimated results above which a candidate is not
+	// run (MaxCost x the scenario's own estimate).
+	maxResults float64
 	// done counts finished search runs, for the log.
 	mu   sync.Mutex
 	done int
@@ -128,19 +144,27 @@ func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summar
 	return oc.Summary, yaml, nil
 }
 
-// evaluate runs b on the search seed and scores it for every policy.
-func (e *evaluator) evaluate(b Behaviour) (map[string]results.Num, error) {
+// evaluate runs b on the search seed and scores it for every policy in
+// ev.Values, unless its run would cost more than maxResults.
+func (e *evaluator) evaluate(ev *Evaluation) error {
+	b := ev.Behaviour
+	ev.Values = map[string]results.Num{}
+	s, err := scenarios.Open(e.opts.Scenario, append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+b.Agent()+"]", "replications=1"))
+	if err != nil {
+		return err
+	}
+	if est := s.EstimateResults(); est > e.maxResults {
+		ev.Skipped = fmt.Sprintf("estimated %.3g results, more than %g x the scenario's", est, e.opts.MaxCost)
+		e.logRun(b, "not run: "+ev.Skipped)
+		return nil
+	}
 	sum, _, err := e.summary(b, e.seed, 1)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if e.opts.Log != nil {
-		e.mu.Lock()
-		e.done++
-		fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s\n", e.done, e.opts.Budget, b)
-		e.mu.Unlock()
-	}
-	vals := map[string]results.Num{}
+	ev.Results = sum.Results
+	e.logRun(b, fmt.Sprintf("%d results", sum.Results))
+	vals := ev.Values
 	fig := Figure(b.Kind)
 	for _, p := range e.pols {
 		if ps := sum.Policies[p]; ps != nil {
@@ -149,7 +173,18 @@ func (e *evaluator) evaluate(b Behaviour) (map[string]results.Num, error) {
 			}
 		}
 	}
-	return vals, nil
+	return nil
+}
+
+// logRun logs a finished (or skipped) search run.
+func (e *evaluator) logRun(b Behaviour, what string) {
+	if e.opts.Log == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.done++
+	fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s (%s)\n", e.done, e.opts.Budget, b, what)
 }
 
 // Run searches the scenario's behaviours for each policy's worst case.
@@ -192,7 +227,18 @@ func Run(opts Options) (*Report, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, jobs)}
+	if opts.MaxCost == 0 {
+		opts.MaxCost = DefaultMaxCost
+	}
+	if !(opts.MaxCost >= 1) || math.IsInf(opts.MaxCost, 0) {
+		return nil, inputErr("--max-cost %g: must be at least 1 (times the scenario's own results)", opts.MaxCost)
+	}
+	one, err := scenarios.Open(opts.Scenario, append(append([]string(nil), opts.Sets...), "replications=1"))
+	if err != nil {
+		return nil, err
+	}
+	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, jobs),
+		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
 	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols}
 	logf := func(format string, a ...any) {
 		if opts.Log != nil {
@@ -288,7 +334,7 @@ func (e *evaluator) runAll(batch []Evaluation) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			batch[i].Values, errs[i] = e.evaluate(batch[i].Behaviour)
+			errs[i] = e.evaluate(&batch[i])
 		}()
 	}
 	wg.Wait()
@@ -347,14 +393,13 @@ func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n 
 		if runErr != nil {
 			return 0
 		}
-		b := ks.behaviour(x)
-		vals, err := e.evaluate(b)
-		if err != nil {
+		ev := Evaluation{Phase: "nelder-mead", For: p, Space: ks.name, Behaviour: ks.behaviour(x)}
+		if err := e.evaluate(&ev); err != nil {
 			runErr = err
 			return 0
 		}
-		out = append(out, Evaluation{Phase: "nelder-mead", For: p, Space: ks.name, Behaviour: b, Values: vals})
-		return -float64(vals[p])
+		out = append(out, ev)
+		return -float64(ev.Values[p])
 	}
 	settings := &optimize.Settings{FuncEvaluations: n, Converger: optimize.NeverTerminate{}}
 	// The method ends when its runs are spent; an error can only say so

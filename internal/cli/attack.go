@@ -20,7 +20,7 @@ func newAttack() *cobra.Command {
 		sets                  []string
 		budget, confirm, jobs int
 		force, quiet          bool
-		maxResults            float64
+		maxResults, maxCost   float64
 	)
 	cmd := &cobra.Command{
 		Use:   "attack [FILE|NAME]",
@@ -64,7 +64,7 @@ creditsim run), attack-<policy>.png and attack.html.`,
 			if err := results.CheckOutDir(dir, force, protect...); err != nil {
 				return fail(cmd, ExitInput, "%v", err)
 			}
-			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, Jobs: jobs}
+			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, Jobs: jobs, MaxCost: maxCost}
 			if pols != "" {
 				for _, p := range strings.Split(pols, ",") {
 					opts.Policies = append(opts.Policies, strings.TrimSpace(p))
@@ -100,6 +100,7 @@ creditsim run), attack-<policy>.png and attack.html.`,
 	f.StringVar(&pols, "policies", "", "search only against these policy instances, comma-separated (default: the scenario's)")
 	f.StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
 	f.IntVar(&budget, "budget", attack.DefaultBudget, "simulated runs of the search (the confirmation runs are extra)")
+	f.Float64Var(&maxCost, "max-cost", attack.DefaultMaxCost, "do not run a candidate estimated to send more than this many times the scenario's own results (at least 1)")
 	f.IntVar(&confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
 	f.IntVarP(&jobs, "jobs", "j", 0, "runs in parallel (default: all cores)")
 	f.BoolVar(&force, "force", false, "replace an existing output folder")
