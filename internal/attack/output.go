@@ -38,14 +38,22 @@ func Write(rep *Report, dir string, force bool, protect ...string) error {
 	for _, w := range rep.Worst {
 		write("attack-"+w.Policy+".yaml", w.Scenario)
 		var pts []plot.AttackPoint
+		skipped := 0
 		for _, ev := range rep.Evaluations {
+			if ev.Skipped != "" {
+				skipped++
+			}
 			v, ok := ev.Values[w.Policy]
 			if !ok {
 				continue
 			}
 			pts = append(pts, plot.AttackPoint{Run: ev.Index, Value: float64(v), Space: ev.Space, Library: ev.Phase == "library"})
 		}
-		png, perr := plot.AttackSearch(fmt.Sprintf("%s: attack search on %s", w.Policy, rep.Scenario),
+		title := fmt.Sprintf("%s: attack search on %s", w.Policy, rep.Scenario)
+		if skipped > 0 {
+			title += fmt.Sprintf(" (%d too costly, not run)", skipped)
+		}
+		png, perr := plot.AttackSearch(title,
 			"x honest (cheat ratio; credit per host-day for fakes)", Bound, pts, float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
 		if perr != nil && err == nil {
 			err = perr
