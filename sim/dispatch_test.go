@@ -467,6 +467,9 @@ type ratioBound struct {
 // given overrides and checks the agent kind's cheat ratio per policy.
 func checkCheatRatio(t *testing.T, kind string, sets []string, want []ratioBound) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a small simulation of 12 days")
+	}
 	sets = append([]string{"hosts.initial=150", "duration=12d", "warmup=3d", "projects[0].apps[0].delay_bound=3d",
 		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1"}, sets...)
 	s, err := scenarios.Open("baseline", sets)
