@@ -131,7 +131,7 @@ func (c *Config) decls() []policy.Decl {
 		policy.Choice(&c.Cherry, "cherry", CherryNone, "cherry picking: none (server default); cons_valid: host scaling only with >= 10 consecutive valid (host_scale_check); reset: on error, timeout or invalid, the host's averages are reset to the versions' (v2); probation: scale_probation and host_scale_time (v29)", CherryNone, CherryConsValid, CherryReset, CherryProbation),
 		policy.Choice(&c.ProbationRearm, "probation_rearm", RearmOnce, "v29 probation: once (host_scale_time set at the first send on probation) or every_send (re-armed at every send while on probation)", RearmOnce, RearmEverySend),
 		policy.Bool(&c.ProbationCapsOne, "probation_caps_scale", true, "v29 probation: an error or timeout caps Scale(H) at 1 (our reading of \"max the scale factor with 1\")"),
-		policy.Float(&c.HostTrust, "host_trust", 0, policy.NonNegative, "a host's scale (and an anonymous claim's host factor) may exceed untrusted_cap only after this many valid results in a row that another host's replica confirmed; an invalid, error, abort or timeout starts the count again; 0 = no gate (CreditNew)"),
+		policy.Float(&c.HostTrust, "host_trust", 0, policy.NonNegative, "a host's scale (and an anonymous claim's host factor) may exceed untrusted_cap only after this many valid results in a row that another host's replica confirmed; an invalid, error, abort or timeout starts the count again; until the host has samples for a scale, an untrusted claim is at most untrusted_cap x the version mean's claim for the job; 0 = no gate (CreditNew)"),
 		policy.Float(&c.UntrustedCap, "untrusted_cap", 1.1, policy.Positive, "the cap on an untrusted host's scale (host_trust > 0); 1.1 is the CreditNew design page's bound on what cheating may earn"),
 	}
 }

@@ -243,6 +243,17 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 		} else if hs != 0 {
 			pfc *= hs
 		}
+		if hs == 0 && c.HostTrust > 0 && !j.Trusted {
+			// Not yet host-scaled and not trusted: at most untrusted_cap x
+			// what the version's mean host would claim for the job.
+			if n, vavg := c.versionMean(v); n >= c.VersionSamples && vavg > 0 {
+				lim := c.UntrustedCap * vavg * j.Est
+				if scale := c.validatorScale(v); scale != 0 {
+					lim *= scale
+				}
+				pfc = math.Min(pfc, lim)
+			}
+		}
 		if x := raw / j.Est; !outlier && x >= ratioLow && x <= ratioHigh {
 			c.versionSample(v, x, raw, j.Est)
 		}

@@ -135,3 +135,26 @@ func TestV4TrustPaysFakesNoMore(t *testing.T) {
 		t.Errorf("v4trust: fake %g against honest %g (ratio %g); want 0.05, what it did", f4, h4, r)
 	}
 }
+
+// TestUntrustedUnscaledCap: before its host scale applies, an untrusted
+// host's claim is at most untrusted_cap x the version mean's claim for
+// the job; a trusted one, or one without the gate, keeps its raw claim.
+func TestUntrustedUnscaledCap(t *testing.T) {
+	c := &Config{HostNorm: true, HostSamples: 10, VersionSamples: 100, HostCap: 10, Averaging: "boinc",
+		FailedBench: FailedNone, Sanity: SanityNone, Timing: TimingContinuous, AVCache: AVCacheFresh, UntrustedCap: 1}
+	v := &Version{PFC: policy.Average{N: 200, Avg: 2}, Scale: 0.5}
+	a := &App{MinAvgPFC: 1, Defined: true}
+	for _, tc := range []struct {
+		trust   float64
+		trusted bool
+		want    float64
+	}{{20, false, 2 * est * 0.5}, {20, true, 10 * est * 0.5}, {0, false, 10 * est * 0.5}} {
+		c.HostTrust = tc.trust
+		// An idle VM's first result: PFC/E 10 where the version's mean is 2.
+		j := &Job{Elapsed: 2500, FlopsEstimate: 4e10, Est: est, Bound: 100 * est, Trusted: tc.trusted}
+		got, _ := c.PFC(j, a, &HostVersion{}, v, 0)
+		if !near(got, tc.want, 1e-12) {
+			t.Errorf("host_trust %g trusted %v: PFC %g, want %g", tc.trust, tc.trusted, got, tc.want)
+		}
+	}
+}
