@@ -126,18 +126,29 @@ type evaluator struct {
 	done int
 }
 
-func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summary, []byte, error) {
+// open returns the scenario with b as its agents, on seed and reps.
+func (e *evaluator) open(b Behaviour, seed uint64, reps int) (*scenarios.Scenario, error) {
 	sets := append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+b.Agent()+"]",
 		fmt.Sprintf("replications=%d", reps), fmt.Sprintf("seed=%d", seed))
-	s, err := scenarios.Open(e.opts.Scenario, sets)
+	return scenarios.Open(e.opts.Scenario, sets)
+}
+
+// summary runs b on seed and reps.
+func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summary, []byte, error) {
+	s, err := e.open(b, seed, reps)
 	if err != nil {
 		return nil, nil, err
 	}
+	return e.run(s)
+}
+
+// run runs s and returns its summary and resolved YAML.
+func (e *evaluator) run(s *scenarios.Scenario) (*results.Summary, []byte, error) {
 	yaml, _, err := scenarios.Resolved(s)
 	if err != nil {
 		return nil, nil, err
 	}
-	oc, err := runner.Run(s, runner.Options{NoPlots: true, Workers: reps, Slots: e.slots})
+	oc, err := runner.Run(s, runner.Options{NoPlots: true, Workers: s.Replications, Slots: e.slots})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,7 +160,7 @@ func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summar
 func (e *evaluator) evaluate(ev *Evaluation) error {
 	b := ev.Behaviour
 	ev.Values = map[string]results.Num{}
-	s, err := scenarios.Open(e.opts.Scenario, append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+b.Agent()+"]", "replications=1"))
+	s, err := e.open(b, e.seed, 1)
 	if err != nil {
 		return err
 	}
@@ -158,7 +169,7 @@ func (e *evaluator) evaluate(ev *Evaluation) error {
 		e.logRun(b, "not run: "+ev.Skipped)
 		return nil
 	}
-	sum, _, err := e.summary(b, e.seed, 1)
+	sum, _, err := e.run(s)
 	if err != nil {
 		return err
 	}

@@ -45,6 +45,9 @@ creditsim run), attack-<policy>.png and attack.html.`,
 			if cmd.Flags().Changed("budget") && budget < 1 {
 				return fail(cmd, ExitInput, "flag --budget: %d: must be at least 1", budget)
 			}
+			if cmd.Flags().Changed("max-cost") && !(maxCost >= 1) {
+				return fail(cmd, ExitInput, "flag --max-cost: %g: must be at least 1 (times the scenario's own results)", maxCost)
+			}
 			if cmd.Flags().Changed("confirm") && confirm < 3 {
 				return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on at least 3 replications", confirm)
 			}
