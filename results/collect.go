@@ -41,10 +41,9 @@ type hostAcc struct {
 }
 
 type userAcc struct {
-	n    int
-	kind hosts.Kind
-	g    []float64
-	d    [2]float64 // by device class: CPU, GPU
+	n int
+	g []float64
+	d [2]float64 // by device class: CPU, GPU
 }
 
 // hostProj is a host's credit and CPU time in one project.
@@ -75,8 +74,9 @@ type Collector struct {
 	hosts    []hostAcc
 	hostInfo []*hosts.Host
 	users    []userAcc // by user ID; n = 0 until the user's first result
-	// Per policy, per kind, per device class (0 CPU, 1 GPU).
-	kinds [][hosts.NumKinds][2]sums
+	// Per policy, per behaviour group (a kind, or two combined), per
+	// device class (0 CPU, 1 GPU).
+	kinds [][hosts.NumGroups][2]sums
 	// Per policy, per app, per device class; per policy, per version.
 	apps     [][][2]sums
 	versions [][]sums
@@ -117,6 +117,8 @@ type Collector struct {
 	jobG     []float64
 	sim      *sim.Sim
 	final    bool
+	// hostDays: per behaviour group, host-days in the window (figures).
+	hostDays *[hosts.NumGroups]float64
 }
 
 // NewCollector returns a collector for a replication with npol policies.
@@ -139,7 +141,7 @@ func (c *Collector) Attach(s *sim.Sim) {
 	for i := range c.hosts {
 		c.hosts[i].g = make([]float64, c.npol)
 	}
-	c.kinds = make([][hosts.NumKinds][2]sums, c.npol)
+	c.kinds = make([][hosts.NumGroups][2]sums, c.npol)
 	c.apps = make([][][2]sums, c.npol)
 	for p := range c.apps {
 		c.apps[p] = make([][2]sums, len(w.Apps))
@@ -192,7 +194,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	if r.Version.Resource.IsGPU() {
 		class = 1
 	}
-	kind := r.Host.Behaviour.Kind
+	kind := r.Host.Behaviour.Group()
 	h := &c.hosts[v.HostID]
 	h.n++
 	h.d += d
@@ -204,7 +206,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	h.devSecs += r.DeviceSeconds
 	u := &c.users[v.UserID]
 	if u.g == nil {
-		*u = userAcc{kind: kind, g: make([]float64, c.npol)}
+		*u = userAcc{g: make([]float64, c.npol)}
 	}
 	u.n++
 	u.d[class] += d

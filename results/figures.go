@@ -155,26 +155,27 @@ func (in *figureInputs) honestRef(d [2]float64) float64 {
 	return d[0]*in.honest[0].ratio() + d[1]*in.honest[1].ratio()
 }
 
-// cheatFigures adds, per agent kind, its ΣG over what honest accounts get
-// for the same deserved credit on the same device classes; for a kind
-// with no deserved credit at all (fake results), its undeserved credit
-// per host-day relative to an honest host-day.
+// cheatFigures adds, per agent kind (or two combined), its ΣG over what
+// honest accounts get for the same deserved credit on the same device
+// classes; for a group with no deserved credit at all (fake results), its
+// undeserved credit per host-day relative to an honest host-day.
 func cheatFigures(in *figureInputs, f Figures) {
 	c := in.c
-	k := c.kinds[in.p]
-	for kind := hosts.Kind(1); int(kind) < hosts.NumKinds; kind++ {
-		if kind == hosts.FailedBenchmark {
+	k := &c.kinds[in.p]
+	days := c.groupHostDays()
+	for grp := hosts.Group(1); int(grp) < hosts.NumGroups; grp++ {
+		if grp == hosts.Group(hosts.FailedBenchmark) {
 			continue // neither honest nor a cheat: reported apart
 		}
-		g := k[kind][0].G + k[kind][1].G
-		ref := in.honestRef([2]float64{k[kind][0].D, k[kind][1].D})
+		g := k[grp][0].G + k[grp][1].G
+		ref := in.honestRef([2]float64{k[grp][0].D, k[grp][1].D})
 		switch {
-		case k[kind][0].D+k[kind][1].D > 0 && ref > 0:
-			f["cheat_ratio."+kind.String()] = g / ref
-		case g > 0 || c.kindHostDays(kind) > 0:
-			hd, honestDays := c.kindHostDays(kind), c.kindHostDays(hosts.Honest)
+		case k[grp][0].D+k[grp][1].D > 0 && ref > 0:
+			f["cheat_ratio."+grp.String()] = g / ref
+		case g > 0 || days[grp] > 0:
+			hd, honestDays := days[grp], days[hosts.Honest]
 			if hd > 0 && honestDays > 0 && in.all.G > 0 {
-				f["cheat_credit_per_day."+kind.String()] = (g / hd) / (in.all.G / honestDays)
+				f["cheat_credit_per_day."+grp.String()] = (g / hd) / (in.all.G / honestDays)
 			}
 		}
 	}
@@ -198,19 +199,19 @@ func worstAccount(in *figureInputs) float64 {
 	return worst
 }
 
-// kindHostDays sums the days hosts of a kind were attached in the window.
-func (c *Collector) kindHostDays(kind hosts.Kind) float64 {
-	t := 0.0
-	for _, h := range c.hostInfo {
-		if h.Behaviour.Kind != kind {
-			continue
-		}
-		from, to := math.Max(h.Arrival, c.win.From), math.Min(h.Departure, c.win.To)
-		if to > from {
-			t += (to - from) / boinc.SecondsPerDay
+// groupHostDays returns, per behaviour group, the days its hosts were
+// attached in the window (computed once).
+func (c *Collector) groupHostDays() *[hosts.NumGroups]float64 {
+	if c.hostDays == nil {
+		c.hostDays = new([hosts.NumGroups]float64)
+		for _, h := range c.hostInfo {
+			from, to := math.Max(h.Arrival, c.win.From), math.Min(h.Departure, c.win.To)
+			if to > from {
+				c.hostDays[h.Behaviour.Group()] += (to - from) / boinc.SecondsPerDay
+			}
 		}
 	}
-	return t
+	return c.hostDays
 }
 
 // deviceByPlanClass adds device neutrality per plan class: the GPU

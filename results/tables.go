@@ -27,7 +27,7 @@ func (c *Collector) HostRows(w *csv.Writer, rep int, policies []string) {
 			gflops = FormatFloat(a.flops / span / 1e9)
 		}
 		row := []string{strconv.Itoa(rep + 1), strconv.Itoa(h.ID), strconv.Itoa(h.UserID), strconv.Itoa(h.TeamID),
-			h.Behaviour.Kind.String(), h.Platform, strconv.Itoa(h.NCPUs), FormatFloat(h.Whetstone / 1e9),
+			h.Behaviour.Name(), h.Platform, strconv.Itoa(h.NCPUs), FormatFloat(h.Whetstone / 1e9),
 			gpu, strconv.Itoa(h.NGPUs), FormatFloat(h.GPUPeak / 1e9), FormatFloat(h.Arrival / boinc.SecondsPerDay), FormatFloat(h.Departure / boinc.SecondsPerDay),
 			strconv.Itoa(a.n), eff, gflops, FormatFloat(a.d)}
 		for p := range policies {

@@ -334,7 +334,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 			count := r.flops * s.verCfg[r.vid].CountError.Sample(h.rng)
 			r.view.CountedFlops = h.h.Behaviour.ReportedCount(count)
 			if r.oneTime {
-				r.view.CountedFlops = h.h.Behaviour.Claim
+				r.view.CountedFlops = h.h.Behaviour.Find(hosts.OneTimeClaim).Claim
 			}
 		}
 	}

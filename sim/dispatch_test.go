@@ -509,3 +509,35 @@ func TestNCPUsInflationAtTheServer(t *testing.T) {
 		"hosts.agents=[{kind: ncpus_inflation, share: 0.1, k: 4}]"},
 		[]ratioBound{{"sciunited", 3.4, 4.6}, {"v1peak", 0.85, 1.25}, {"v3pfc-boinc", 0.9, 1.15}})
 }
+
+// TestCombinedAtTheServer: an account that combines two behaviours gets
+// both: an idle VM (k 4) that also reports twice its CPUs to a
+// multi-threaded app is paid about 4 x 2 per FLOP by runtime accounting,
+// the product of what each earns alone in the same run, and is counted
+// under both names joined by "+", apart from the accounts that do one.
+func TestCombinedAtTheServer(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("a small simulation of 12 days")
+	}
+	s, err := scenarios.Open("baseline", []string{"hosts.initial=200", "duration=12d", "warmup=3d", "projects[0].apps[0].delay_bound=3d",
+		"replications=1", "projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1", "policies=[v1peak, sciunited]",
+		"projects[0].apps[0].versions[0].multi_thread=true", "projects[0].apps[0].versions[1].multi_thread=true",
+		"hosts.agents=[{kind: idle_vm, share: 0.1, k: 4, and: {kind: ncpus_inflation, k: 2}}, {kind: idle_vm, share: 0.1, k: 4}, {kind: ncpus_inflation, share: 0.1, k: 2}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := oc.Summary.Policies["sciunited"].Flat()
+	both, idle, ncpus := float64(f["cheat_ratio.idle_vm+ncpus_inflation"]), float64(f["cheat_ratio.idle_vm"]), float64(f["cheat_ratio.ncpus_inflation"])
+	if !(math.Abs(both/(idle*ncpus)-1) < 0.1) || !(both > 6.5 && both < 9.5) {
+		t.Errorf("sciunited: combined %.3g, want about 8 and idle_vm x ncpus_inflation = %.3g x %.3g", both, idle, ncpus)
+	}
+	// CPU time x benchmark sees neither.
+	if v := float64(oc.Summary.Policies["v1peak"].Flat()["cheat_ratio.idle_vm+ncpus_inflation"]); !(v > 0.8 && v < 1.2) {
+		t.Errorf("v1peak pays the combination %.3g x, want about 1", v)
+	}
+}

@@ -360,8 +360,8 @@ func (s *Sim) report(ri int32) {
 // the CPU speed still capped at 1.1 x the 95th percentile), or the FLOP
 // count the job will report.
 func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
-	b := &h.h.Behaviour
-	if b.Kind != hosts.OneTimeClaim || h.oneTimeDone || s.now < b.At {
+	b := h.h.Behaviour.Find(hosts.OneTimeClaim)
+	if b == nil || h.oneTimeDone || s.now < b.At {
 		return
 	}
 	switch {

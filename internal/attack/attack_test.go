@@ -74,6 +74,73 @@ func TestSpaces(t *testing.T) {
 	}
 }
 
+// TestOwnCombinedAgent: a scenario's combined agent is a library
+// candidate of its own, in the space of its pair, and its agent runs.
+func TestOwnCombinedAgent(t *testing.T) {
+	own := []hosts.AgentConfig{{Kind: "idle_vm", Share: 0.05, K: 6, And: &hosts.AgentConfig{Kind: "ncpus_inflation", K: 3}}}
+	sp := spaces(own, 86400*9)
+	last := sp[len(sp)-1]
+	b := last.start
+	if last.name != "idle_vm+ncpus_inflation" || b.Share != 0.05 || b.K != 6 || b.And == nil || b.And.K != 3 || b.And.Share != 0 {
+		t.Fatalf("last space %s starts at %s", last.name, b)
+	}
+	if len(last.params) != 3 || last.params[2].name != "and.k" {
+		t.Errorf("pair space parameters %v", last.params)
+	}
+	if b.Figure() != "cheat_ratio.idle_vm+ncpus_inflation" {
+		t.Errorf("figure %s", b.Figure())
+	}
+	// Coordinates round-trip, and a point of the space leaves its start
+	// alone (the second behaviour is copied, not shared).
+	x := last.coords(b)
+	x[2] += 1
+	moved := last.behaviour(x)
+	if last.start.And.K != 3 || !(moved.And.K > 3) || math.Abs(last.behaviour(last.coords(b)).And.K-3) > 1e-9 {
+		t.Errorf("start's k %g, moved point's %g", last.start.And.K, moved.And.K)
+	}
+	if _, err := scenarios.Open("baseline", []string{"hosts.agents=[" + moved.Agent() + "]"}); err != nil {
+		t.Errorf("agent %s: %v", moved.Agent(), err)
+	}
+}
+
+// TestPairs: for each policy, its three most profitable kinds are
+// paired, best first; a pair is tried once, two kinds of garbage never,
+// and no more than asked.
+func TestPairs(t *testing.T) {
+	sp := spaces(nil, 86400*9)
+	ev := func(space string, vals map[string]results.Num) Evaluation {
+		ks := spaceNamed(sp, space)
+		return Evaluation{Space: space, Behaviour: ks.start, Values: vals}
+	}
+	known := []Evaluation{
+		ev("benchmark_inflation", map[string]results.Num{"a": 3, "b": 1}),
+		ev("runtime_inflation", map[string]results.Num{"a": 2, "b": 1.5}),
+		ev("fake_results", map[string]results.Num{"a": 1.5, "b": 9}),
+		ev("colluding_fakes", map[string]results.Num{"a": 1, "b": 8}),
+		ev("idle_vm", map[string]results.Num{"a": 0.5}),
+	}
+	_, batch := pairs(sp, known, []string{"a", "b"}, 10)
+	var got []string
+	for _, e := range batch {
+		got = append(got, e.Space+" for "+e.For)
+	}
+	want := []string{
+		"benchmark_inflation+runtime_inflation for a", "benchmark_inflation+fake_results for a", "runtime_inflation+fake_results for a",
+		"colluding_fakes+runtime_inflation for b",
+	}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("pairs\n  %s\nwant\n  %s", strings.Join(got, "; "), strings.Join(want, "; "))
+	}
+	if _, batch := pairs(sp, known, []string{"a", "b"}, 2); len(batch) != 2 {
+		t.Errorf("%d pairs for at most 2", len(batch))
+	}
+	for _, e := range batch {
+		if e.Behaviour.And == nil || e.Behaviour.And.Share != 0 || e.Behaviour.Share != 0.02 {
+			t.Errorf("%s: not a combined behaviour at the first kind's share", e.Behaviour)
+		}
+	}
+}
+
 func TestHalton(t *testing.T) {
 	seen := map[float64]bool{}
 	for i := 1; i <= 50; i++ {
@@ -109,7 +176,7 @@ func TestAttack(t *testing.T) {
 	var outs [][]byte
 	var rep *Report
 	for _, jobs := range []int{1, 2} {
-		r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 16, Jobs: jobs})
+		r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: jobs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +190,27 @@ func TestAttack(t *testing.T) {
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Error("attack.json differs between 1 and 2 jobs")
 	}
-	if rep.Runs > 16 || rep.Runs < 11 {
-		t.Errorf("%d search runs for a budget of 16", rep.Runs)
+	if rep.Runs > 24 || rep.Runs < 12 {
+		t.Errorf("%d search runs for a budget of 24", rep.Runs)
+	}
+	// Two of the most profitable kinds were combined on one account and
+	// scored under the pair's figure.
+	pairs := 0
+	for _, ev := range rep.Evaluations {
+		if ev.Phase != "pairs" {
+			continue
+		}
+		pairs++
+		b := ev.Behaviour
+		if b.And == nil || b.And.Share != 0 || ev.Space != b.Kind+"+"+b.And.Kind || !strings.HasSuffix(b.Figure(), "."+b.Kind+"+"+b.And.Kind) {
+			t.Errorf("pair %s in space %s scored by %s", b, ev.Space, b.Figure())
+		}
+		if len(ev.Values) == 0 {
+			t.Errorf("pair %s gave no figure", b)
+		}
+	}
+	if pairs == 0 {
+		t.Error("no combined behaviour was tried")
 	}
 	if len(rep.Worst) != 3 {
 		t.Fatalf("%d worst cases, want one per policy", len(rep.Worst))

@@ -60,7 +60,7 @@ func inputErr(format string, a ...any) error { return &InputError{fmt.Sprintf(fo
 // Evaluation is one candidate's run on the search seed.
 type Evaluation struct {
 	Index     int       `json:"index"`
-	Phase     string    `json:"phase"` // library, design or nelder-mead
+	Phase     string    `json:"phase"` // library, design, pairs or nelder-mead
 	For       string    `json:"for,omitempty"`
 	Space     string    `json:"space"`
 	Behaviour Behaviour `json:"behaviour"`
@@ -176,7 +176,7 @@ func (e *evaluator) evaluate(ev *Evaluation) error {
 	ev.Results = sum.Results
 	e.logRun(b, fmt.Sprintf("%d results", sum.Results))
 	vals := ev.Values
-	fig := Figure(b.Kind)
+	fig := b.Figure()
 	for _, p := range e.pols {
 		if ps := sum.Policies[p]; ps != nil {
 			if v, ok := ps.Flat()[fig]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
@@ -258,12 +258,16 @@ func Run(opts Options) (*Report, error) {
 	}
 
 	// Phases 1 and 2: the kinds at their fixed settings, then a Halton
-	// design over each kind's parameters, all independent runs.
+	// design over each kind's parameters, all independent runs. Phase
+	// 2b combines, on one account, the kinds that earned most for each
+	// policy; it and the design share half of what the fixed settings
+	// leave, the local searches the rest.
 	var batch []Evaluation
 	for _, ks := range sp {
 		batch = append(batch, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
 	}
-	design := (opts.Budget - len(sp)) / 2
+	maxPairs := (opts.Budget - len(sp)) / 6
+	design := (opts.Budget-len(sp))/2 - maxPairs
 	for i := 0; i < design; i++ {
 		ks := &sp[i%len(sp)]
 		u := halton(i/len(sp)+1, len(ks.params))
@@ -278,10 +282,19 @@ func Run(opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Evaluations = append(rep.Evaluations, batch...)
+	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, pols, maxPairs)
+	if len(pairBatch) > 0 {
+		logf("attack %s: %d pairs of the most profitable kinds combined on one account", base.Name, len(pairBatch))
+		if err := e.runAll(pairBatch); err != nil {
+			return nil, err
+		}
+		rep.Evaluations = append(rep.Evaluations, pairBatch...)
+		sp = append(sp, pairSpaces...)
+	}
 
 	// Phase 3: per policy, Nelder-Mead within the kind of its best
 	// candidate so far, from the best candidates of that kind.
-	left := opts.Budget - len(batch)
+	left := opts.Budget - len(rep.Evaluations)
 	per := left / len(pols)
 	local := make([][]Evaluation, len(pols))
 	errs := make([]error, len(pols))
@@ -328,13 +341,79 @@ func Run(opts Options) (*Report, error) {
 		if math.IsInf(float64(w.Search), -1) {
 			continue // no behaviour gave this policy a figure
 		}
-		w.Figure = Figure(w.Behaviour.Kind)
+		w.Figure = w.Behaviour.Figure()
 		rep.Worst = append(rep.Worst, w)
 	}
 	if err := e.confirm(rep.Worst, base.Seed+1, opts.Confirm); err != nil {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// pairs returns up to n combined behaviours to try, with their spaces:
+// for each policy in turn, the three kinds whose best candidate earned
+// most for it (on known runs), paired in that order (the more profitable
+// kind first, with its share), each pair once and only where the kinds
+// can combine.
+func pairs(sp []kindSpace, known []Evaluation, pols []string, n int) ([]kindSpace, []Evaluation) {
+	var spaces []kindSpace
+	var batch []Evaluation
+	seen := map[string]bool{}
+	for _, p := range pols {
+		type top struct {
+			ks *kindSpace
+			b  Behaviour
+			v  float64
+		}
+		best := map[string]*top{}
+		var order []*top
+		for _, ev := range known {
+			v, ok := ev.Values[p]
+			if !ok {
+				continue
+			}
+			t := best[ev.Space]
+			if t == nil {
+				t = &top{ks: spaceNamed(sp, ev.Space), v: math.Inf(-1)}
+				best[ev.Space] = t
+				order = append(order, t)
+			}
+			if float64(v) > t.v {
+				t.b, t.v = ev.Behaviour, float64(v)
+			}
+		}
+		sort.SliceStable(order, func(i, j int) bool { return order[i].v > order[j].v })
+		order = order[:min(3, len(order))]
+		for i, a := range order {
+			for _, b := range order[i+1:] {
+				if len(batch) == n {
+					return spaces, batch
+				}
+				if a.ks == nil || b.ks == nil || !a.ks.pairs(b.ks) {
+					continue
+				}
+				key := a.ks.name + "+" + b.ks.name
+				if seen[key] || seen[b.ks.name+"+"+a.ks.name] {
+					continue
+				}
+				seen[key] = true
+				ps := pair(a.ks, b.ks, a.b, b.b)
+				spaces = append(spaces, ps)
+				batch = append(batch, Evaluation{Phase: "pairs", For: p, Space: ps.name, Behaviour: ps.start})
+			}
+		}
+	}
+	return spaces, batch
+}
+
+// spaceNamed returns the space called name, or nil.
+func spaceNamed(sp []kindSpace, name string) *kindSpace {
+	for i := range sp {
+		if sp[i].name == name {
+			return &sp[i]
+		}
+	}
+	return nil
 }
 
 // runAll evaluates a batch, jobs at a time; the results go in order.
@@ -427,17 +506,17 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 		yaml []byte
 		err  error
 	}
-	distinct := map[Behaviour]*res{}
+	distinct := map[string]*res{} // by the behaviour's agent
 	var order []Behaviour
 	for _, w := range ws {
-		if distinct[w.Behaviour] == nil {
-			distinct[w.Behaviour] = &res{}
+		if key := w.Behaviour.Agent(); distinct[key] == nil {
+			distinct[key] = &res{}
 			order = append(order, w.Behaviour)
 		}
 	}
 	var wg sync.WaitGroup
 	for _, b := range order {
-		r := distinct[b]
+		r := distinct[b.Agent()]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -446,7 +525,7 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 	}
 	wg.Wait()
 	for i := range ws {
-		r := distinct[ws[i].Behaviour]
+		r := distinct[ws[i].Behaviour.Agent()]
 		if r.err != nil {
 			return r.err
 		}

@@ -10,7 +10,8 @@ import (
 )
 
 // Behaviour is one candidate: an agent kind on a share of the accounts,
-// with its parameters (those of the kind; the others are zero).
+// with its parameters (those of the kind; the others are zero), and
+// possibly a second kind the same accounts combine with it.
 type Behaviour struct {
 	Kind         string  `json:"kind"`
 	Share        float64 `json:"share"`
@@ -22,13 +23,37 @@ type Behaviour struct {
 	Claim     float64 `json:"claim,omitempty"`
 	// At is when a one-time claim is made, in seconds from the start.
 	At float64 `json:"at_seconds,omitempty"`
+	// And is the second behaviour of the same accounts (its Share is
+	// 0), or nil.
+	And *Behaviour `json:"and,omitempty"`
+}
+
+// clone returns a copy of b that shares nothing with it.
+func (b Behaviour) clone() Behaviour {
+	if b.And != nil {
+		and := *b.And
+		b.And = &and
+	}
+	return b
+}
+
+// Name is the behaviour's kind, or both kinds joined by "+": the member
+// of the figure family that scores it.
+func (b Behaviour) Name() string {
+	if b.And != nil {
+		return b.Kind + "+" + b.And.Kind
+	}
+	return b.Kind
 }
 
 // Agent returns the behaviour as a scenario's agent, in YAML flow form
 // (for hosts.agents).
 func (b Behaviour) Agent() string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
-	parts := []string{"kind: " + b.Kind, "share: " + f(b.Share)}
+	parts := []string{"kind: " + b.Kind}
+	if b.Share != 0 {
+		parts = append(parts, "share: "+f(b.Share))
+	}
 	if b.K != 0 {
 		parts = append(parts, "k: "+f(b.K))
 	}
@@ -41,35 +66,49 @@ func (b Behaviour) Agent() string {
 	if b.Channel != "" {
 		parts = append(parts, "channel: "+b.Channel, "claim: "+f(b.Claim), "at: "+f(b.At)+"s")
 	}
+	if b.And != nil {
+		parts = append(parts, "and: "+b.And.Agent())
+	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // String is the behaviour in a few words, for logs and plots.
 func (b Behaviour) String() string {
 	s := fmt.Sprintf("%s on %.3g%% of accounts", b.Kind, 100*b.Share)
-	switch {
-	case b.K != 0:
-		s += fmt.Sprintf(", k %.3g", b.K)
-	case b.WorkFraction != 0:
-		s += fmt.Sprintf(", work fraction %.3g", b.WorkFraction)
-	case b.Threshold != 0:
-		s += fmt.Sprintf(", threshold %.3g s", b.Threshold)
-	case b.Channel != "":
-		s += fmt.Sprintf(", %.3g through %s", b.Claim, b.Channel)
+	s += b.params()
+	if b.And != nil {
+		s += ", and " + b.And.Kind + b.And.params()
 	}
 	return s
 }
 
-// Figure is the summary figure that scores a kind for a policy: the
-// cheat ratio (G/D of the agents over honest G/D) for kinds that do the
-// work, credit per host-day over honest credit per host-day for kinds
-// that fake it (their D is next to nothing).
-func Figure(kind string) string {
-	if kind == "fake_results" || kind == "colluding_fakes" {
-		return "cheat_credit_per_day." + kind
+// params is the kind's parameter in words.
+func (b Behaviour) params() string {
+	switch {
+	case b.K != 0:
+		return fmt.Sprintf(", k %.3g", b.K)
+	case b.WorkFraction != 0:
+		return fmt.Sprintf(", work fraction %.3g", b.WorkFraction)
+	case b.Threshold != 0:
+		return fmt.Sprintf(", threshold %.3g s", b.Threshold)
+	case b.Channel != "":
+		return fmt.Sprintf(", %.3g through %s", b.Claim, b.Channel)
 	}
-	return "cheat_ratio." + kind
+	return ""
 }
+
+// Figure is the summary figure that scores the behaviour for a policy:
+// the cheat ratio (G/D of the agents over honest G/D) for behaviours that
+// do the work, credit per host-day over honest credit per host-day for
+// those that fake it (their D is next to nothing).
+func (b Behaviour) Figure() string {
+	if fake(b.Kind) || b.And != nil && fake(b.And.Kind) {
+		return "cheat_credit_per_day." + b.Name()
+	}
+	return "cheat_ratio." + b.Name()
+}
+
+func fake(kind string) bool { return kind == "fake_results" || kind == "colluding_fakes" }
 
 // param is one continuous parameter, searched on a log scale within
 // [lo, hi]: the unbounded search coordinate x maps to lo (hi/lo)^σ(x).
@@ -111,7 +150,6 @@ type kindSpace struct {
 	name    string // kind, or kind/channel
 	start   Behaviour
 	params  []param
-	figure  string
 	channel string
 }
 
@@ -135,7 +173,7 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			channels = hosts.OneTimeChannels
 		}
 		for _, ch := range channels {
-			ks := kindSpace{name: kind, figure: Figure(kind), channel: ch, params: []param{shareParam}}
+			ks := kindSpace{name: kind, channel: ch, params: []param{shareParam}}
 			b := Behaviour{Kind: kind, Share: 0.02}
 			switch kind {
 			case "benchmark_inflation", "runtime_inflation", "count_inflation":
@@ -159,41 +197,101 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 				ks.params = append(ks.params, claimParam)
 			}
 			if a, ok := ownOf(kind, ch); ok {
-				b.Share = a.Share
-				switch {
-				case b.K != 0:
-					b.K = a.K
-				case b.WorkFraction != 0:
-					b.WorkFraction = a.WorkFraction
-				case b.Threshold != 0:
-					b.Threshold = float64(a.Threshold)
-				case b.Channel != "":
-					b.Claim, b.At = a.Claim, float64(a.At)
-				}
+				setOwn(&b, a)
 			}
 			ks.start = b
 			out = append(out, ks)
 		}
 	}
+	// The scenario's own combined agents, each as its pair's space.
+	for _, a := range own {
+		if a.And == nil {
+			continue
+		}
+		first, second := spaceOf(out, a.Kind, a.Channel), spaceOf(out, a.And.Kind, a.And.Channel)
+		if first == nil || second == nil || !first.pairs(second) {
+			continue
+		}
+		startA, startB := first.start, second.start
+		setOwn(&startA, a)
+		setOwn(&startB, *a.And)
+		startA.Share = a.Share
+		out = append(out, pair(first, second, startA, startB))
+	}
 	return out
 }
 
-// behaviour maps search coordinates to a behaviour of the kind.
+// spaceOf returns the space of kind (and channel, for one-time claims).
+func spaceOf(sp []kindSpace, kind, channel string) *kindSpace {
+	for i := range sp {
+		if sp[i].start.Kind == kind && sp[i].start.And == nil && (kind != "one_time_claim" || sp[i].channel == channel) {
+			return &sp[i]
+		}
+	}
+	return nil
+}
+
+// setOwn sets b's parameter (and share) from a scenario's agent of its kind.
+func setOwn(b *Behaviour, a hosts.AgentConfig) {
+	b.Share = a.Share
+	switch {
+	case b.K != 0:
+		b.K = a.K
+	case b.WorkFraction != 0:
+		b.WorkFraction = a.WorkFraction
+	case b.Threshold != 0:
+		b.Threshold = float64(a.Threshold)
+	case b.Channel != "":
+		b.Claim, b.At = a.Claim, float64(a.At)
+	}
+}
+
+// behaviour maps search coordinates to a behaviour of the space.
 func (ks *kindSpace) behaviour(x []float64) Behaviour {
-	b := ks.start
+	b := ks.start.clone()
 	for i, p := range ks.params {
 		p.set(&b, p.value(x[i]))
 	}
 	return b
 }
 
-// coords maps a behaviour of the kind to search coordinates.
+// coords maps a behaviour of the space to search coordinates.
 func (ks *kindSpace) coords(b Behaviour) []float64 {
 	x := make([]float64, len(ks.params))
 	for i, p := range ks.params {
 		x[i] = p.coord(p.get(&b))
 	}
 	return x
+}
+
+// pairs says whether two spaces' kinds can combine on one account: two
+// kinds, not both returning garbage.
+func (ks *kindSpace) pairs(o *kindSpace) bool {
+	return ks.start.Kind != o.start.Kind && !(fake(ks.start.Kind) && fake(o.start.Kind)) &&
+		ks.start.And == nil && o.start.And == nil
+}
+
+// pair returns the space of a's kind combined with b's on the same
+// accounts, starting from a and b (a's share): the share, then a's
+// parameters, then b's (set on the second behaviour).
+func pair(a, b *kindSpace, startA, startB Behaviour) kindSpace {
+	start := startA.clone()
+	second := startB.clone()
+	second.Share, second.And = 0, nil
+	start.And = &second
+	ps := append([]param(nil), a.params...)
+	for _, p := range b.params[1:] { // not the share
+		ps = append(ps, p.onSecond())
+	}
+	return kindSpace{name: a.name + "+" + b.name, start: start, params: ps}
+}
+
+// onSecond is p applied to the second behaviour of a combined one.
+func (p param) onSecond() param {
+	set, get := p.set, p.get
+	return param{name: "and." + p.name, lo: p.lo, hi: p.hi,
+		set: func(b *Behaviour, v float64) { set(b.And, v) },
+		get: func(b *Behaviour) float64 { return get(b.And) }}
 }
 
 // halton returns point i (from 1) of the Halton sequence in dim

@@ -72,18 +72,49 @@ type AgentConfig struct {
 	Channel string         `yaml:"channel,omitempty"`
 	Claim   float64        `yaml:"claim,omitempty"`
 	At      param.Duration `yaml:"at,omitempty"`
+	// And is a second behaviour of the same accounts (its kind and
+	// parameters; no share of its own), so one account can combine two
+	// cheats, e.g. benchmark_inflation and runtime_inflation. Figures
+	// count such accounts under both names joined by "+", in the order
+	// given, which is also the order the two apply in.
+	And *AgentConfig `yaml:"and,omitempty"`
 }
 
 func (a *AgentConfig) validate(k param.Check) {
+	kind, ok := a.validateKind(k)
+	if !ok {
+		return
+	}
+	k.Range("share", a.Share, 0, 1)
+	if a.And == nil {
+		return
+	}
+	and := k.Field("and")
+	second, ok := a.And.validateKind(and)
+	switch {
+	case !ok:
+	case a.And.Share != 0:
+		and.Fail("share", a.And.Share, "the second behaviour is of the same accounts: give the share once, above")
+	case a.And.And != nil:
+		and.Fail("and", param.Raw("{kind: "+a.And.And.Kind+"}"), "at most two behaviours combine on one account")
+	case second == kind:
+		and.Fail("kind", a.And.Kind, "is the first behaviour's kind too: give one agent its parameters")
+	case !(Behaviour{Kind: kind}).DoesWork() && !(Behaviour{Kind: second}).DoesWork():
+		and.Fail("kind", a.And.Kind, "fake_results and colluding_fakes both return garbage: combine one of them with a behaviour of another kind")
+	}
+}
+
+// validateKind checks the kind and its parameters, filling defaults.
+func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 	kind, ok := ParseKind(a.Kind)
 	switch {
 	case !ok:
 		k.Fail("kind", a.Kind, "unknown agent kind (known: "+strings.Join(KindNames(), ", ")+")")
-		return
+		return 0, false
 	case kind == Honest:
 		k.Fail("kind", a.Kind, "honest is what hosts without an agent are; list only cheating kinds")
+		return 0, false
 	}
-	k.Range("share", a.Share, 0, 1)
 	switch kind {
 	case BenchmarkInflation, RuntimeInflation, CountInflation:
 		if a.K == 0 {
@@ -133,10 +164,25 @@ func (a *AgentConfig) validate(k param.Check) {
 		k.Positive("claim", a.Claim)
 		k.NonNegative("at", float64(a.At))
 	}
+	return kind, true
+}
+
+// Behaviour returns the behaviour a validated agent gives its accounts.
+func (a *AgentConfig) Behaviour() Behaviour {
+	k, _ := ParseKind(a.Kind)
+	b := Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction, Threshold: float64(a.Threshold),
+		Channel: a.Channel, Claim: a.Claim, At: float64(a.At)}
+	if a.And != nil {
+		and := a.And.Behaviour()
+		b.And = &and
+	}
+	return b
 }
 
 // Behaviour is what a host does differently from an honest one. Package
 // sim calls these hooks at the points where a real client could lie.
+// With And set, the host does both: each hook applies b's part, then
+// And's on its result.
 type Behaviour struct {
 	Kind         Kind
 	K            float64
@@ -145,15 +191,87 @@ type Behaviour struct {
 	Channel      string  // one_time_claim
 	Claim        float64 // one_time_claim
 	At           float64 // one_time_claim: seconds from the start
+	// And is a second behaviour of the same host (of another kind, with
+	// no And of its own), or nil.
+	And *Behaviour
 }
+
+// Find returns the part of b of kind k (b itself or b.And), or nil.
+func (b *Behaviour) Find(k Kind) *Behaviour {
+	switch {
+	case b.Kind == k:
+		return b
+	case b.And != nil && b.And.Kind == k:
+		return b.And
+	}
+	return nil
+}
+
+// Group is what figures count a host under: its kind, or for a
+// combined behaviour the ordered pair of kinds.
+type Group uint16
+
+// NumGroups is the number of groups: every kind alone, then every
+// ordered pair.
+const NumGroups = NumKinds * (NumKinds + 1)
+
+// Group returns b's group.
+func (b *Behaviour) Group() Group {
+	if b.And == nil {
+		return Group(b.Kind)
+	}
+	return Group(NumKinds + int(b.Kind)*NumKinds + int(b.And.Kind))
+}
+
+// Kinds returns the group's kinds: the second is Honest for a kind alone.
+func (g Group) Kinds() (Kind, Kind) {
+	if int(g) < NumKinds {
+		return Kind(g), Honest
+	}
+	i := int(g) - NumKinds
+	return Kind(i / NumKinds), Kind(i % NumKinds)
+}
+
+// String is the group's name: the kind, or both kinds joined by "+".
+func (g Group) String() string {
+	a, b := g.Kinds()
+	if b == Honest {
+		return a.String()
+	}
+	return a.String() + "+" + b.String()
+}
+
+// ParseGroup returns the group named s (a kind, or two joined by "+").
+func ParseGroup(s string) (Group, bool) {
+	first, second, pair := strings.Cut(s, "+")
+	a, ok := ParseKind(first)
+	if !ok {
+		return 0, false
+	}
+	if !pair {
+		return Group(a), true
+	}
+	b, ok := ParseKind(second)
+	if !ok || b == Honest || a == Honest || a == b {
+		return 0, false
+	}
+	return Group(NumKinds + int(a)*NumKinds + int(b)), true
+}
+
+// Name is the name of b's group.
+func (b *Behaviour) Name() string { return b.Group().String() }
 
 // AbortAfter is the running time after which the host aborts a job (a
 // cherry picker keeping only short ones), or +Inf.
 func (b Behaviour) AbortAfter() float64 {
+	t := math.Inf(1)
 	if b.Kind == CherryPicker {
-		return b.Threshold
+		t = b.Threshold
 	}
-	return math.Inf(1)
+	if b.And != nil {
+		t = math.Min(t, b.And.AbortAfter())
+	}
+	return t
 }
 
 // FailedBenchmarkFlops is what a client reports when its benchmark fails.
@@ -163,9 +281,12 @@ const FailedBenchmarkFlops = 1e9
 func (b Behaviour) ReportedCPU(whetstone, dhrystone float64) (float64, float64) {
 	switch b.Kind {
 	case BenchmarkInflation:
-		return b.K * whetstone, b.K * dhrystone
+		whetstone, dhrystone = b.K*whetstone, b.K*dhrystone
 	case FailedBenchmark:
-		return FailedBenchmarkFlops, FailedBenchmarkFlops
+		whetstone, dhrystone = FailedBenchmarkFlops, FailedBenchmarkFlops
+	}
+	if b.And != nil {
+		return b.And.ReportedCPU(whetstone, dhrystone)
 	}
 	return whetstone, dhrystone
 }
@@ -179,7 +300,10 @@ const MaxNCPUsFactor = 1000
 // app's plan class takes as the job's avg_ncpus.
 func (b Behaviour) ReportedNCPUs(n int) int {
 	if b.Kind == NCPUsInflation {
-		return max(n, int(math.Round(b.K*float64(n))))
+		n = max(n, int(math.Round(b.K*float64(n))))
+	}
+	if b.And != nil {
+		return b.And.ReportedNCPUs(n)
 	}
 	return n
 }
@@ -187,7 +311,10 @@ func (b Behaviour) ReportedNCPUs(n int) int {
 // ReportedGPUPeak returns the GPU peak FLOPS the client reports.
 func (b Behaviour) ReportedGPUPeak(peak float64) float64 {
 	if b.Kind == BenchmarkInflation {
-		return b.K * peak
+		peak *= b.K
+	}
+	if b.And != nil {
+		return b.And.ReportedGPUPeak(peak)
 	}
 	return peak
 }
@@ -196,30 +323,41 @@ func (b Behaviour) ReportedGPUPeak(peak float64) float64 {
 // app counted flops: a count inflator multiplies it.
 func (b Behaviour) ReportedCount(flops float64) float64 {
 	if b.Kind == CountInflation {
-		return b.K * flops
+		flops *= b.K
+	}
+	if b.And != nil {
+		return b.And.ReportedCount(flops)
 	}
 	return flops
 }
 
 // DoesWork reports whether the host computes its jobs at all.
-func (b Behaviour) DoesWork() bool { return b.Kind != FakeResults && b.Kind != ColludingFakes }
+func (b Behaviour) DoesWork() bool {
+	return b.Kind != FakeResults && b.Kind != ColludingFakes && (b.And == nil || b.And.DoesWork())
+}
 
 // Colludes reports whether the host's garbage agrees with that of the
 // other colluding hosts (colluding_fakes), so that two of them can form a
 // quorum.
-func (b Behaviour) Colludes() bool { return b.Kind == ColludingFakes }
+func (b Behaviour) Colludes() bool {
+	return b.Kind == ColludingFakes || b.And != nil && b.And.Colludes()
+}
 
 // RunFraction is the share of a job's honest runtime the host spends on
 // it: below 1 for a fake, K for an idle VM (it holds its CPUs and does
 // the work, slowly).
 func (b Behaviour) RunFraction() float64 {
+	f := 1.0
 	switch b.Kind {
 	case FakeResults, ColludingFakes:
-		return b.WorkFraction
+		f = b.WorkFraction
 	case IdleVM:
-		return b.K
+		f = b.K
 	}
-	return 1
+	if b.And != nil {
+		f *= b.And.RunFraction()
+	}
+	return f
 }
 
 // ReportTimes returns the elapsed and CPU time the client reports for a
@@ -229,18 +367,21 @@ func (b Behaviour) RunFraction() float64 {
 // an idle VM reports the truth, the CPU time it used being 1/K of what
 // its CPUs would have given over the elapsed time.
 func (b Behaviour) ReportTimes(elapsed, cpu, sinceSent float64) (float64, float64) {
-	if b.Kind == IdleVM {
-		return elapsed, cpu / b.K
+	switch b.Kind {
+	case IdleVM:
+		cpu /= b.K
+	case RuntimeInflation:
+		e := b.K * elapsed
+		if e > sinceSent {
+			e = sinceSent
+		}
+		if elapsed > 0 {
+			cpu *= e / elapsed
+		}
+		elapsed = e
 	}
-	if b.Kind != RuntimeInflation {
-		return elapsed, cpu
+	if b.And != nil {
+		return b.And.ReportTimes(elapsed, cpu, sinceSent)
 	}
-	e := b.K * elapsed
-	if e > sinceSent {
-		e = sinceSent
-	}
-	if elapsed > 0 {
-		cpu *= e / elapsed
-	}
-	return e, cpu
+	return elapsed, cpu
 }

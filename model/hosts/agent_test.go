@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/creditsim/creditsim/model/param"
@@ -83,5 +84,116 @@ func TestNCPUsInflation(t *testing.T) {
 		if ok := len(k.Errors()) == 0; ok != c.ok {
 			t.Errorf("k %g: accepted %v, want %v", c.k, ok, c.ok)
 		}
+	}
+}
+
+// TestCombinedBehaviour: with And set, each hook applies the first
+// behaviour, then the second on its result.
+func TestCombinedBehaviour(t *testing.T) {
+	bench := Behaviour{Kind: BenchmarkInflation, K: 3, And: &Behaviour{Kind: RuntimeInflation, K: 2}}
+	if pf, _ := bench.ReportedCPU(4e9, 8e9); pf != 12e9 {
+		t.Errorf("benchmark reported as %g, want 12e9", pf)
+	}
+	if e, cpu := bench.ReportTimes(100, 50, 1e6); e != 200 || cpu != 100 {
+		t.Errorf("times reported as %g and %g, want 200 and 100", e, cpu)
+	}
+	// An idle VM (true elapsed, 1/k of the CPU time) that also inflates
+	// its runtime: the inflation applies to what the VM would report.
+	vm := Behaviour{Kind: IdleVM, K: 4, And: &Behaviour{Kind: RuntimeInflation, K: 2}}
+	if e, cpu := vm.ReportTimes(400, 800, 1e6); e != 800 || cpu != 400 {
+		t.Errorf("idle VM + runtime inflation reports %g and %g, want 800 and 400", e, cpu)
+	}
+	if vm.RunFraction() != 4 || !vm.DoesWork() || vm.Colludes() || vm.AbortAfter() != math.Inf(1) {
+		t.Errorf("idle VM + runtime inflation: run fraction %g, works %v, colludes %v, aborts after %g",
+			vm.RunFraction(), vm.DoesWork(), vm.Colludes(), vm.AbortAfter())
+	}
+	fake := Behaviour{Kind: CherryPicker, Threshold: 600, And: &Behaviour{Kind: ColludingFakes, WorkFraction: 0.1}}
+	if fake.DoesWork() || !fake.Colludes() || fake.AbortAfter() != 600 || fake.RunFraction() != 0.1 {
+		t.Errorf("cherry picker + colluding fakes: works %v, colludes %v, aborts after %g, run fraction %g",
+			fake.DoesWork(), fake.Colludes(), fake.AbortAfter(), fake.RunFraction())
+	}
+	count := Behaviour{Kind: CountInflation, K: 5, And: &Behaviour{Kind: NCPUsInflation, K: 2}}
+	if count.ReportedCount(10) != 50 || count.ReportedNCPUs(4) != 8 || count.ReportedGPUPeak(1e12) != 1e12 {
+		t.Errorf("count + ncpus inflation: count %g, CPUs %d, GPU peak %g", count.ReportedCount(10), count.ReportedNCPUs(4), count.ReportedGPUPeak(1e12))
+	}
+	claim := Behaviour{Kind: RuntimeInflation, K: 2, And: &Behaviour{Kind: OneTimeClaim, Channel: "flop_count", Claim: 1e300}}
+	if b := claim.Find(OneTimeClaim); b == nil || b.Claim != 1e300 {
+		t.Errorf("Find(one_time_claim) = %+v", b)
+	}
+	if claim.Find(RuntimeInflation) != &claim || claim.Find(IdleVM) != nil {
+		t.Error("Find returns the wrong part")
+	}
+}
+
+// TestGroups: every kind alone and every ordered pair of two kinds has
+// its own group, whose name parses back to it.
+func TestGroups(t *testing.T) {
+	seen := map[Group]bool{}
+	for a := Kind(0); int(a) < NumKinds; a++ {
+		for b := Kind(0); int(b) < NumKinds; b++ {
+			x := Behaviour{Kind: a}
+			if b != Honest {
+				if a == Honest || a == b {
+					continue
+				}
+				x.And = &Behaviour{Kind: b}
+			}
+			g := x.Group()
+			if int(g) >= NumGroups || seen[g] {
+				t.Fatalf("%s: group %d out of range or taken", x.Name(), g)
+			}
+			seen[g] = true
+			if back, ok := ParseGroup(x.Name()); !ok || back != g {
+				t.Errorf("%q parses to %d (%v), want %d", x.Name(), back, ok, g)
+			}
+		}
+	}
+	if g := (&Behaviour{Kind: IdleVM, And: &Behaviour{Kind: NCPUsInflation}}).Name(); g != "idle_vm+ncpus_inflation" {
+		t.Errorf("name %q", g)
+	}
+	for _, bad := range []string{"idle_vm+idle_vm", "honest+idle_vm", "idle_vm+honest", "idle_vm+", "nope", "idle_vm+nope"} {
+		if _, ok := ParseGroup(bad); ok {
+			t.Errorf("%q parsed as a group", bad)
+		}
+	}
+}
+
+// TestCombinedAgentConfig: the second behaviour has a kind of its own,
+// its parameters (defaults filled) and no share; at most two combine,
+// and not two kinds of garbage.
+func TestCombinedAgentConfig(t *testing.T) {
+	for _, c := range []struct {
+		and  AgentConfig
+		want string // "" = valid
+	}{
+		{AgentConfig{Kind: "runtime_inflation"}, ""},
+		{AgentConfig{Kind: "one_time_claim", Channel: "flop_count"}, ""},
+		{AgentConfig{Kind: "runtime_inflation", Share: 0.1}, "and.share"},
+		{AgentConfig{Kind: "idle_vm"}, "and.kind"},
+		{AgentConfig{Kind: "nope"}, "and.kind"},
+		{AgentConfig{Kind: "runtime_inflation", K: -1}, "and.k"},
+		{AgentConfig{Kind: "runtime_inflation", And: &AgentConfig{Kind: "count_inflation"}}, "and.and"},
+	} {
+		a := AgentConfig{Kind: "idle_vm", Share: 0.1, And: &c.and}
+		k := param.NewCheck()
+		a.validate(k)
+		errs := k.Errors()
+		switch {
+		case c.want == "" && len(errs) > 0:
+			t.Errorf("and %+v: %v", c.and, errs)
+		case c.want != "" && (len(errs) == 0 || !strings.Contains(errs[0].Error(), c.want)):
+			t.Errorf("and %+v: errors %v, want one on %s", c.and, errs, c.want)
+		}
+	}
+	a := AgentConfig{Kind: "fake_results", Share: 0.1, And: &AgentConfig{Kind: "colluding_fakes"}}
+	k := param.NewCheck()
+	a.validate(k)
+	if len(k.Errors()) == 0 {
+		t.Error("fake_results and colluding_fakes combined were accepted")
+	}
+	a = AgentConfig{Kind: "benchmark_inflation", Share: 0.1, And: &AgentConfig{Kind: "runtime_inflation"}}
+	a.validate(param.NewCheck())
+	if b := a.Behaviour(); b.K != 2 || b.And == nil || b.And.Kind != RuntimeInflation || b.And.K != 2 {
+		t.Errorf("behaviour %+v (and %+v), want both with the default k 2", b, b.And)
 	}
 }

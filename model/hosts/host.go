@@ -54,7 +54,9 @@ type Population struct {
 	// users: user u owns hosts [userStart[u], userStart[u+1]).
 	userStart []int
 	userKind  []Behaviour
-	userTeam  []int
+	// agents: each configured agent's behaviour, shared by its accounts.
+	agents   []Behaviour
+	userTeam []int
 }
 
 // NewPopulation prepares host generation for a replication seed; hosts
@@ -62,6 +64,9 @@ type Population struct {
 func NewPopulation(cfg *Config, seed uint64, horizon float64) *Population {
 	p := &Population{cfg: cfg, seed: seed, horizon: horizon,
 		arrivals: rng.New(rng.Hash(seed, streamArrival))}
+	for i := range cfg.Agents {
+		p.agents = append(p.agents, cfg.Agents[i].Behaviour())
+	}
 	p.advanceArrival()
 	return p
 }
@@ -120,11 +125,9 @@ func (p *Population) user(id int) int {
 
 func (p *Population) drawBehaviour(r *rand.Rand) Behaviour {
 	u := r.Float64()
-	for _, a := range p.cfg.Agents {
+	for i, a := range p.cfg.Agents {
 		if u < a.Share {
-			k, _ := ParseKind(a.Kind)
-			return Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction, Threshold: float64(a.Threshold),
-				Channel: a.Channel, Claim: a.Claim, At: float64(a.At)}
+			return p.agents[i]
 		}
 		u -= a.Share
 	}

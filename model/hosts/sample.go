@@ -77,9 +77,9 @@ func (s SampleSpec) Validate(k param.Check) {
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		_, isKind := ParseKind(key)
+		_, isKind := ParseGroup(key)
 		if key != SampleHonestCPU && key != SampleHonestGPU && (!isKind || key == Honest.String()) {
-			k.Fail("sample_hosts", key, "unknown key (known: "+SampleHonestCPU+", "+SampleHonestGPU+", "+strings.Join(KindNames(), ", ")+")")
+			k.Fail("sample_hosts", key, "unknown key (known: "+SampleHonestCPU+", "+SampleHonestGPU+", "+strings.Join(KindNames(), ", ")+", or two kinds joined by +)")
 		} else if s.ByKind[key] < 0 {
 			k.Field("sample_hosts").Fail(key, s.ByKind[key], "must not be negative")
 		}
@@ -90,7 +90,7 @@ func (s SampleSpec) Validate(k param.Check) {
 // honest_cpu / honest_gpu.
 func SampleKey(h *Host) string {
 	if h.Behaviour.Kind != Honest {
-		return h.Behaviour.Kind.String()
+		return h.Behaviour.Name()
 	}
 	if h.NGPUs > 0 {
 		return SampleHonestGPU
@@ -106,7 +106,7 @@ func (s SampleSpec) Select(hs []*Host) []int {
 		want = map[string]int{SampleHonestCPU: 1, SampleHonestGPU: 1}
 		for _, h := range hs {
 			if h.Behaviour.Kind != Honest {
-				want[h.Behaviour.Kind.String()] = 1
+				want[h.Behaviour.Name()] = 1
 			}
 		}
 	}
