@@ -190,6 +190,45 @@ func TestAttack(t *testing.T) {
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Error("attack.json differs between 1 and 2 jobs")
 	}
+	// Sharded: three shards of the first phase through their files, then
+	// joined, give the same report (pairs and local searches included).
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for k := 1; k <= 3; k++ {
+		sh, err := RunShard(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2}, k, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := WriteShard(sh, dirs[k%2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	from, err := ReadShards(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, From: from})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if js, _ := results.JSON(joined); !bytes.Equal(js, outs[0]) {
+		t.Error("the joined shards' attack.json differs from the unsharded one")
+	}
+	// A join refuses shards that are not all of its own first phase.
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Scenario: "cheaters", Sets: tiny, Budget: 24, From: from[:2]}, "shard 3 of 3 is missing"},
+		{Options{Scenario: "cheaters", Sets: tiny, Budget: 24, From: append(from[:1:1], from...)}, "shard 1 of 3 is given twice"},
+		{Options{Scenario: "cheaters", Sets: tiny, Budget: 30, From: from}, "was run with --budget 24"},
+		{Options{Scenario: "cheaters", Sets: tiny[1:], Budget: 24, From: from}, "resolved otherwise"},
+	} {
+		_, err := Run(c.opts)
+		var in *InputError
+		if err == nil || !strings.Contains(err.Error(), c.want) || !asInput(err, &in) {
+			t.Errorf("join: %v; want an input error containing %q", err, c.want)
+		}
+	}
 	if rep.Runs > 24 || rep.Runs < 12 {
 		t.Errorf("%d search runs for a budget of 24", rep.Runs)
 	}

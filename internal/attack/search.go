@@ -39,6 +39,9 @@ type Options struct {
 	// on a third of the accounts, would send hundreds of times more).
 	// 0 = DefaultMaxCost.
 	MaxCost float64
+	// From holds the shards (RunShard) of this search's first phase,
+	// which Run then takes instead of running it.
+	From []*Shard
 }
 
 // DefaultMaxCost is the default of Options.MaxCost.
@@ -198,8 +201,20 @@ func (e *evaluator) logRun(b Behaviour, what string) {
 	fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s (%s)\n", e.done, e.opts.Budget, b, what)
 }
 
-// Run searches the scenario's behaviours for each policy's worst case.
-func Run(opts Options) (*Report, error) {
+// search is an attack prepared from its options: the scenario, the
+// policies, the spaces and the first phase's candidates.
+type search struct {
+	e     *evaluator
+	base  *scenarios.Scenario
+	sha   string // the resolved scenario's SHA-256
+	sp    []kindSpace
+	first []Evaluation // phases 1 and 2 (library and design), not yet run
+	// maxPairs is the most combined behaviours phase 2b may try.
+	maxPairs int
+}
+
+// prepare checks the options and builds the search.
+func prepare(opts Options) (*search, error) {
 	base, err := scenarios.Open(opts.Scenario, opts.Sets)
 	if err != nil {
 		return nil, err
@@ -234,9 +249,8 @@ func Run(opts Options) (*Report, error) {
 	if opts.Confirm < 3 {
 		return nil, inputErr("--confirm %d: the worst case is confirmed on at least 3 replications", opts.Confirm)
 	}
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if opts.MaxCost == 0 {
 		opts.MaxCost = DefaultMaxCost
@@ -248,26 +262,24 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, jobs),
-		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
-	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols}
-	logf := func(format string, a ...any) {
-		if opts.Log != nil {
-			fmt.Fprintf(opts.Log, format+"\n", a...)
-		}
+	_, sha, err := scenarios.Resolved(base)
+	if err != nil {
+		return nil, err
 	}
+	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, opts.Jobs),
+		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
+	st := &search{e: e, base: base, sha: sha, sp: sp}
 
 	// Phases 1 and 2: the kinds at their fixed settings, then a Halton
 	// design over each kind's parameters, all independent runs. Phase
 	// 2b combines, on one account, the kinds that earned most for each
 	// policy; it and the design share half of what the fixed settings
 	// leave, the local searches the rest.
-	var batch []Evaluation
 	for _, ks := range sp {
-		batch = append(batch, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
+		st.first = append(st.first, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
 	}
-	maxPairs := (opts.Budget - len(sp)) / 6
-	design := (opts.Budget-len(sp))/2 - maxPairs
+	st.maxPairs = (opts.Budget - len(sp)) / 6
+	design := (opts.Budget-len(sp))/2 - st.maxPairs
 	for i := 0; i < design; i++ {
 		ks := &sp[i%len(sp)]
 		u := halton(i/len(sp)+1, len(ks.params))
@@ -275,16 +287,48 @@ func Run(opts Options) (*Report, error) {
 		for d := range u {
 			x[d] = math.Log(u[d] / (1 - u[d]))
 		}
-		batch = append(batch, Evaluation{Phase: "design", Space: ks.name, Behaviour: ks.behaviour(x)})
+		st.first = append(st.first, Evaluation{Phase: "design", Space: ks.name, Behaviour: ks.behaviour(x)})
 	}
-	logf("attack %s: %d kinds at their fixed settings and %d design points, on seed %d", base.Name, len(sp), design, base.Seed)
-	if err := e.runAll(batch); err != nil {
+	for i := range st.first {
+		st.first[i].Index = i
+	}
+	return st, nil
+}
+
+func (st *search) logf(format string, a ...any) {
+	if st.e.opts.Log != nil {
+		fmt.Fprintf(st.e.opts.Log, format+"\n", a...)
+	}
+}
+
+// Run searches the scenario's behaviours for each policy's worst case.
+// With opts.From, the first phase's runs are taken from those shards
+// instead of being run; the report is the same as without.
+func Run(opts Options) (*Report, error) {
+	st, err := prepare(opts)
+	if err != nil {
 		return nil, err
 	}
-	rep.Evaluations = append(rep.Evaluations, batch...)
-	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, pols, maxPairs)
+	e, base, pols := st.e, st.base, st.e.pols
+	opts = e.opts
+	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols}
+	design := len(st.first) - len(st.sp)
+	if len(opts.From) > 0 {
+		if err := st.fill(opts.From); err != nil {
+			return nil, err
+		}
+		st.logf("attack %s: %d kinds at their fixed settings and %d design points, from %d shards", base.Name, len(st.sp), design, opts.From[0].Shards)
+	} else {
+		st.logf("attack %s: %d kinds at their fixed settings and %d design points, on seed %d", base.Name, len(st.sp), design, base.Seed)
+		if err := e.runAll(st.first); err != nil {
+			return nil, err
+		}
+	}
+	rep.Evaluations = append(rep.Evaluations, st.first...)
+	sp := st.sp
+	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, pols, st.maxPairs)
 	if len(pairBatch) > 0 {
-		logf("attack %s: %d pairs of the most profitable kinds combined on one account", base.Name, len(pairBatch))
+		st.logf("attack %s: %d pairs of the most profitable kinds combined on one account", base.Name, len(pairBatch))
 		if err := e.runAll(pairBatch); err != nil {
 			return nil, err
 		}
@@ -320,7 +364,7 @@ func Run(opts Options) (*Report, error) {
 		rep.Evaluations[i].Index = i
 	}
 	rep.Runs = len(rep.Evaluations)
-	logf("attack %s: %d search runs; confirming each policy's worst case on %d replications of seed %d",
+	st.logf("attack %s: %d search runs; confirming each policy's worst case on %d replications of seed %d",
 		base.Name, rep.Runs, opts.Confirm, base.Seed+1)
 
 	// Confirmation on fresh seeds, once per distinct behaviour.

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,8 +17,8 @@ import (
 
 func newAttack() *cobra.Command {
 	var (
-		out, pols             string
-		sets                  []string
+		out, pols, shard      string
+		sets, from            []string
 		budget, confirm, jobs int
 		force, quiet          bool
 		maxResults, maxCost   float64
@@ -30,13 +31,23 @@ choose (agent kind, share of accounts, inflation factor, work fraction,
 threshold, claim) that earns most over honest work: every kind at the
 scenario's own settings, a quasi-random design over each kind's
 parameters, then Nelder-Mead for each policy. Candidates run on the
-scenario's seed (common random numbers); each policy's worst case is then
-run again on fresh seeds. --budget counts the search's simulated runs.
-Writes attack.json, attack-<policy>.yaml (reproduces the worst case with
-creditsim run), attack-<policy>.png and attack.html.`,
+scenario's seed (common random numbers), pairs of each policy's most
+profitable kinds combined on one account, then Nelder-Mead for each
+policy. Each policy's worst case is then run again on fresh seeds.
+--budget counts the search's simulated runs. Writes attack.json,
+attack-<policy>.yaml (reproduces the worst case with creditsim run),
+attack-<policy>.png and attack.html.
+
+The first phase (the fixed settings and the design, the bulk of the
+runs) can be spread over machines: --shard i/n (or a Slurm or Kubernetes
+array index) runs a share of it into attack-shard-<i>-of-<n>.json; then
+the same command with --from and the shards' folders does the rest and
+writes what an unsharded attack writes.`,
 		Example: `  creditsim attack cheaters
   creditsim attack cherry-picker --budget 60 -o out/attack-cp
-  creditsim attack my.yaml --policies v3pfc-boinc,v1peak`,
+  creditsim attack my.yaml --policies v3pfc-boinc,v1peak
+  creditsim attack cheaters --shard 2/4 -o /shared/attack   # on each of 4 machines
+  creditsim attack cheaters --from /shared/attack -o out/attack-cheaters`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := jobsFlag(cmd, jobs); err != nil {
@@ -63,9 +74,20 @@ creditsim run), attack-<policy>.png and attack.html.`,
 			if dir == "" {
 				dir = filepath.Join("out", "attack-"+s.Name)
 			}
-			protect := inputFiles(arg)
-			if err := results.CheckOutDir(dir, force, protect...); err != nil {
-				return fail(cmd, ExitInput, "%v", err)
+			k, n := 0, 0
+			if len(from) == 0 {
+				if k, n, err = shardOf(shard, 0, os.Getenv); err != nil {
+					return fail(cmd, ExitInput, "%v", err)
+				}
+			} else if shard != "" {
+				return fail(cmd, ExitInput, "--shard and --from: a shard runs its part of the first phase; --from joins the shards afterwards")
+			}
+			// The shards' folders are inputs of the join: never replaced.
+			protect := append(inputFiles(arg), from...)
+			if n == 0 {
+				if err := results.CheckOutDir(dir, force, protect...); err != nil {
+					return fail(cmd, ExitInput, "%v", err)
+				}
 			}
 			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, Jobs: jobs, MaxCost: maxCost}
 			if pols != "" {
@@ -76,13 +98,35 @@ creditsim run), attack-<policy>.png and attack.html.`,
 			if !quiet {
 				opts.Log = cmd.ErrOrStderr()
 			}
-			rep, err := attack.Run(opts)
-			if err != nil {
+			failAttack := func(err error) error {
 				var in *attack.InputError
 				if errors.As(err, &in) {
 					return fail(cmd, ExitInput, "%v", err)
 				}
 				return fail(cmd, ExitRun, "%v", err)
+			}
+			if n > 0 {
+				sh, err := attack.RunShard(opts, k, n)
+				if err != nil {
+					return failAttack(err)
+				}
+				path, err := attack.WriteShard(sh, dir)
+				if err != nil {
+					return fail(cmd, ExitRun, "%v", err)
+				}
+				if !quiet {
+					fmt.Fprintf(cmd.OutOrStdout(), "shard %d/%d done: wrote %s; when every shard is done, run the same attack with --from %s\n", k, n, path, dir)
+				}
+				return nil
+			}
+			if len(from) > 0 {
+				if opts.From, err = attack.ReadShards(from); err != nil {
+					return failAttack(err)
+				}
+			}
+			rep, err := attack.Run(opts)
+			if err != nil {
+				return failAttack(err)
 			}
 			if err := attack.Write(rep, dir, force, protect...); err != nil {
 				if errors.Is(err, runner.ErrOutputExists) {
@@ -102,6 +146,8 @@ creditsim run), attack-<policy>.png and attack.html.`,
 	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/attack-<scenario>)")
 	f.StringVar(&pols, "policies", "", "search only against these policy instances, comma-separated (default: the scenario's)")
 	f.StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
+	f.StringVar(&shard, "shard", "", "run shard i of n of the first phase (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with CREDITSIM_SHARD_COUNT")
+	f.StringArrayVar(&from, "from", nil, "take the first phase from the shard files in this folder; repeatable")
 	f.IntVar(&budget, "budget", attack.DefaultBudget, "simulated runs of the search (the confirmation runs are extra)")
 	f.Float64Var(&maxCost, "max-cost", attack.DefaultMaxCost, "do not run a candidate estimated to send more than this many times the scenario's own results (at least 1)")
 	f.IntVar(&confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
