@@ -38,7 +38,12 @@ func TestSpaces(t *testing.T) {
 	own := []hosts.AgentConfig{{Kind: "benchmark_inflation", Share: 0.07, K: 4},
 		{Kind: "one_time_claim", Share: 0.01, Channel: "flop_count", Claim: 1e200, At: 86400 * 12}}
 	sp := spaces(own, 86400*9)
-	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 1
+	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 2 // not failed_benchmark
+	for _, ks := range sp {
+		if ks.start.Kind == "failed_benchmark" {
+			t.Error("failed_benchmark, which has no cheat figure, is searched")
+		}
+	}
 	if len(sp) != want {
 		t.Fatalf("%d spaces, want %d", len(sp), want)
 	}

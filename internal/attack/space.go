@@ -153,8 +153,8 @@ type kindSpace struct {
 	channel string
 }
 
-// spaces returns the search space: every agent kind, one-time claims per
-// channel, each starting from the scenario's own agent of that kind where
+// spaces returns the search space: every agent kind but
+// failed_benchmark, one-time claims per channel, each starting from the scenario's own agent of that kind where
 // it has one (the library's fixed agent), else from the kind's defaults.
 // claimAt is when one-time claims are made (after the warm-up).
 func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
@@ -168,6 +168,9 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 	}
 	var out []kindSpace
 	for _, kind := range hosts.KindNames() {
+		if kind == "failed_benchmark" {
+			continue // a fault, scored apart (failed_benchmark_ratio): no cheat figure
+		}
 		channels := []string{""}
 		if kind == "one_time_claim" {
 			channels = hosts.OneTimeChannels
