@@ -87,7 +87,8 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.over{color:#b00;font-we
 over honest work, on the scenario's seed {{.R.Seed}}: every candidate saw the same hosts, jobs and
 draws (common random numbers), so differences are the behaviour's. The search starts from every
 kind at the scenario's own settings (or the defaults), then a quasi-random design over each kind's
-parameters, then Nelder-Mead for each policy from its best candidates. The worst case found for each
+parameters, then the kinds most profitable for each policy combined two by two on one account
+(shown as kind+kind), then Nelder-Mead for each policy from its best candidates. The worst case found for each
 policy was then run again on fresh seeds ({{.Reps}} replications of seed {{.Seed1}}); that run is the
 figure below, with its 95% interval. The figure is the cheat ratio (the cheaters' granted over
 deserved credit, over honest hosts' granted over deserved) for behaviours that do the work, and the
