@@ -368,3 +368,44 @@ func TestMaxCost(t *testing.T) {
 		t.Error("no candidate skipped at MaxCost 1, though fakes with small work fractions send more than the scenario")
 	}
 }
+
+// TestInert: a kind the scenario's world makes the same as honest work
+// is not searched, and the report says why; one the scenario's own
+// agents use always is.
+func TestInert(t *testing.T) {
+	why := func(set ...string) map[string]string {
+		s, err := scenarios.Open("baseline", set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, ks := range spaces(s.Hosts.Agents, 0) {
+			if w := inert(&ks, s); w != "" {
+				out[ks.name] = w
+			}
+		}
+		return out
+	}
+	// The baseline's app counts its FLOPs and has no GPU version.
+	got := why()
+	if len(got) != 1 || got["one_time_claim/gpu_peak"] == "" {
+		t.Errorf("baseline: inert %v, want only the GPU-peak claim", got)
+	}
+	got = why("projects[0].apps[0].versions[0].counts_flops=false", "projects[0].apps[0].versions[1].counts_flops=false")
+	if got["count_inflation"] == "" || got["one_time_claim/flop_count"] == "" || len(got) != 3 {
+		t.Errorf("no counting app: inert %v, want count inflation and both FLOP-count and GPU-peak claims", got)
+	}
+	got = why("projects[0].apps[0].versions[0].counts_flops=false", "projects[0].apps[0].versions[1].counts_flops=false",
+		"hosts.agents=[{kind: runtime_inflation, share: 0.1, and: {kind: count_inflation}}]")
+	if got["count_inflation"] != "" {
+		t.Error("count_inflation, which the scenario's own agent uses, is not searched")
+	}
+	// The search leaves them out and says why.
+	st, err := prepare(Options{Scenario: "baseline", Sets: []string{"hosts.initial=100"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.inert) != 1 || !strings.HasPrefix(st.inert[0], "one_time_claim/gpu_peak (") || spaceNamed(st.sp, "one_time_claim/gpu_peak") != nil {
+		t.Errorf("baseline's search leaves out %v", st.inert)
+	}
+}

@@ -106,11 +106,14 @@ type Worst struct {
 
 // Report is what an attack found.
 type Report struct {
-	Scenario    string       `json:"scenario"`
-	Seed        uint64       `json:"seed"`
-	Budget      int          `json:"budget"`
-	Runs        int          `json:"search_runs"`
-	Policies    []string     `json:"policies"`
+	Scenario string   `json:"scenario"`
+	Seed     uint64   `json:"seed"`
+	Budget   int      `json:"budget"`
+	Runs     int      `json:"search_runs"`
+	Policies []string `json:"policies"`
+	// Inert lists the kinds not searched because the scenario makes them
+	// the same as honest work, each with the reason.
+	Inert       []string     `json:"not_searched,omitempty"`
 	Worst       []Worst      `json:"worst"`
 	Evaluations []Evaluation `json:"evaluations"`
 }
@@ -211,6 +214,9 @@ type search struct {
 	first []Evaluation // phases 1 and 2 (library and design), not yet run
 	// maxPairs is the most combined behaviours phase 2b may try.
 	maxPairs int
+	// inert lists the spaces not searched, each with the reason: the
+	// scenario makes them the same as honest work.
+	inert []string
 }
 
 // prepare checks the options and builds the search.
@@ -236,7 +242,15 @@ func prepare(opts Options) (*search, error) {
 		pols = opts.Policies
 	}
 	claimAt := float64(base.Warmup) + 2*boinc.SecondsPerDay
-	sp := spaces(base.Hosts.Agents, claimAt)
+	var sp []kindSpace
+	var skipped []string
+	for _, ks := range spaces(base.Hosts.Agents, claimAt) {
+		if why := inert(&ks, base); why != "" {
+			skipped = append(skipped, ks.name+" ("+why+")")
+			continue
+		}
+		sp = append(sp, ks)
+	}
 	if opts.Budget == 0 {
 		opts.Budget = DefaultBudget
 	}
@@ -268,7 +282,7 @@ func prepare(opts Options) (*search, error) {
 	}
 	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, opts.Jobs),
 		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
-	st := &search{e: e, base: base, sha: sha, sp: sp}
+	st := &search{e: e, base: base, sha: sha, sp: sp, inert: skipped}
 
 	// Phases 1 and 2: the kinds at their fixed settings, then a Halton
 	// design over each kind's parameters, all independent runs. Phase
@@ -311,7 +325,10 @@ func Run(opts Options) (*Report, error) {
 	}
 	e, base, pols := st.e, st.base, st.e.pols
 	opts = e.opts
-	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols}
+	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols, Inert: st.inert}
+	if len(st.inert) > 0 {
+		st.logf("attack %s: not searched, the same as honest work here: %s", base.Name, strings.Join(st.inert, ", "))
+	}
 	design := len(st.first) - len(st.sp)
 	if len(opts.From) > 0 {
 		if err := st.fill(opts.From); err != nil {

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
+	"github.com/creditsim/creditsim/scenarios"
 )
 
 // Behaviour is one candidate: an agent kind on a share of the accounts,
@@ -312,4 +314,36 @@ func halton(i, dim int) []float64 {
 		out[d] = r
 	}
 	return out
+}
+
+// inert returns, for a space whose behaviour the scenario's world makes
+// the same as honest work, why (else ""): a FLOP count matters only to an
+// app that counts, a GPU peak claimed with one job only to a GPU
+// version, which needs hosts with GPUs. (A CPU count is never inert:
+// runtime accounting bounds a call by the CPUs reported.) A kind the
+// scenario's own agents use is always searched: it is a library
+// candidate.
+func inert(ks *kindSpace, s *scenarios.Scenario) string {
+	for _, a := range s.Hosts.Agents {
+		if a.Kind == ks.start.Kind || a.And != nil && a.And.Kind == ks.start.Kind {
+			return ""
+		}
+	}
+	var counts, gpu bool
+	for _, p := range s.Projects {
+		for _, app := range p.Apps {
+			for _, v := range app.Versions {
+				counts = counts || v.CountsFlops
+				r, _ := boinc.ParseResource(v.Resource)
+				gpu = gpu || r.IsGPU()
+			}
+		}
+	}
+	switch {
+	case (ks.start.Kind == "count_inflation" || ks.channel == "flop_count") && !counts:
+		return "no app counts its FLOPs"
+	case ks.channel == "gpu_peak" && !(gpu && s.Hosts.GPU.Share > 0):
+		return "no GPU version runs on a GPU host"
+	}
+	return ""
 }
