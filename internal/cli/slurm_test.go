@@ -20,7 +20,8 @@ import (
 // TestSlurmArraySweep runs README's Slurm recipe on a real one-node Slurm:
 // the example sweep as a job array (sbatch --array, one shard per task,
 // shards found from SLURM_ARRAY_TASK_ID), then the merge job README gives,
-// and checks that the merged sweep is the unsharded one, byte for byte.
+// and checks that the merged sweep is the unsharded one, byte for byte;
+// then README's attack recipe the same way (slurmAttack).
 // It starts munged, slurmctld and slurmd in a temporary folder (Debian's
 // slurm-wlm, which .ci/run installs) and stops them by process id. It is
 // skipped, saying why, only where Slurm is not installed or cannot run.
@@ -92,23 +93,7 @@ func TestSlurmArraySweep(t *testing.T) {
 	if err != nil {
 		t.Fatalf("submitting README's jobs: %v\n%s", err, jid)
 	}
-	// Wait for the array and the merge job to leave the queue.
-	deadline := time.Now().Add(10 * time.Minute)
-	for {
-		q := exec.Command(tools["squeue"], "-h", "-o", "%i %T %r")
-		q.Env = env
-		b, err := q.CombinedOutput()
-		if err != nil {
-			t.Fatalf("squeue: %v\n%s", err, b)
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			break
-		}
-		if strings.Contains(string(b), "DependencyNeverSatisfied") || time.Now().After(deadline) {
-			t.Fatalf("jobs stuck:\n%s\n%s", b, jobLogs(dir))
-		}
-		time.Sleep(time.Second)
-	}
+	waitQueue(t, tools["squeue"], env, dir)
 	logs := jobLogs(dir)
 	if n := strings.Count(logs, "==> slurm-"); n != 4 {
 		t.Fatalf("%d job logs, want 3 array tasks and a merge:\n%s", n, logs)
@@ -146,6 +131,91 @@ func TestSlurmArraySweep(t *testing.T) {
 	}
 	if len(want) < 10 {
 		t.Errorf("the unsharded sweep wrote only %d files", len(want))
+	}
+	slurmAttack(t, repo, filepath.Join(dir, "attack"), bin, env, tools)
+}
+
+// slurmAttack runs README's attack recipe on the running Slurm: a tiny
+// attack of cheaters as an array of two shards, then the join, and checks
+// that the join wrote what the same attack writes unsharded.
+func slurmAttack(t *testing.T, repo, dir, bin string, env []string, tools map[string]string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	creditsim := filepath.Join(bin, "creditsim")
+	tiny := filepath.Join(dir, "tiny.yaml")
+	b, err := exec.Command(creditsim, "validate", "cheaters", "--set", "hosts.initial=100", "--set", "duration=14d",
+		"--set", "warmup=3d", "--set", "hosts.arrivals_per_day=0", "--set", "policies=[v1peak, v3pfc-boinc]",
+		"--set", "hosts.agents=[{kind: benchmark_inflation, share: 0.1, k: 3}, {kind: fake_results, share: 0.1, work_fraction: 0.05}]").Output()
+	if err != nil {
+		t.Fatalf("creditsim validate: %v", err)
+	}
+	if err := os.WriteFile(tiny, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)On Slurm \\(`attack` recipe\\).*?```sh\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no attack recipe for Slurm (a ```sh block after 'On Slurm (`attack` recipe)')")
+	}
+	submit := string(m[1])
+	for _, r := range [][2]string{
+		{"--array=1-4", "--array=1-2"}, {"--cpus-per-task=8", "--cpus-per-task=1"},
+		{"creditsim attack cheaters", "creditsim attack " + tiny + " --budget 12"}, {"/shared/attack", dir},
+	} {
+		if !strings.Contains(submit, r[0]) {
+			t.Fatalf("README's attack recipe has no %q; update this test with it", r[0])
+		}
+		submit = strings.ReplaceAll(submit, r[0], r[1])
+	}
+	sub := exec.Command("bash", "-c", "set -e\n"+submit)
+	sub.Dir, sub.Env = dir, env
+	if out, err := sub.CombinedOutput(); err != nil {
+		t.Fatalf("submitting README's attack jobs: %v\n%s", err, out)
+	}
+	waitQueue(t, tools["squeue"], env, dir)
+	logs := jobLogs(dir)
+	for i := 1; i <= 2; i++ {
+		if !strings.Contains(logs, fmt.Sprintf("shard %d/2 done", i)) {
+			t.Errorf("no array task ran attack shard %d of 2:\n%s", i, logs)
+		}
+	}
+	ref := filepath.Join(dir, "ref")
+	if out, err := exec.Command(creditsim, "attack", tiny, "--budget", "12", "-q", "-o", ref).CombinedOutput(); err != nil {
+		t.Fatalf("unsharded attack: %v\n%s", err, out)
+	}
+	want, got := fileTree(t, ref), fileTree(t, filepath.Join(dir, "cheaters-out"))
+	if want["attack-v1peak.yaml"] == nil || want["attack-v3pfc-boinc.png"] == nil {
+		t.Fatalf("the unsharded attack wrote no worst case for each policy (%d files)", len(want))
+	}
+	for k, w := range want {
+		if !bytes.Equal(w, got[k]) {
+			t.Errorf("%s differs between the Slurm array's joined attack and the unsharded one\n%s", k, logs)
+		}
+	}
+}
+
+// waitQueue waits until Slurm's queue is empty.
+func waitQueue(t *testing.T, squeue string, env []string, dir string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		q := exec.Command(squeue, "-h", "-o", "%i %T %r")
+		q.Env = env
+		b, err := q.CombinedOutput()
+		if err != nil {
+			t.Fatalf("squeue: %v\n%s", err, b)
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			return
+		}
+		if strings.Contains(string(b), "DependencyNeverSatisfied") || time.Now().After(deadline) {
+			t.Fatalf("jobs stuck:\n%s\n%s", b, jobLogs(dir))
+		}
+		time.Sleep(time.Second)
 	}
 }
 
