@@ -263,6 +263,18 @@ func TestAttack(t *testing.T) {
 		if !(w.Search >= w.Library) {
 			t.Errorf("%s: worst found %g below the fixed settings' best %g", w.Policy, w.Search, w.Library)
 		}
+		// The worst case is the candidate that earned most on the
+		// fresh seeds; the best fixed setting is always a candidate.
+		lib := false
+		for _, c := range w.Candidates {
+			if c.Confirmed.Mean > w.Confirmed.Mean {
+				t.Errorf("%s: candidate %s earned %g on fresh seeds, more than the reported worst %g", w.Policy, c.Behaviour, c.Confirmed.Mean, w.Confirmed.Mean)
+			}
+			lib = lib || c.Space == w.LibrarySpace && c.Search == w.Library
+		}
+		if len(w.Candidates) < 1 || len(w.Candidates) > DefaultConfirmTop+1 || !lib {
+			t.Errorf("%s: %d candidates confirmed, the best fixed setting among them: %v", w.Policy, len(w.Candidates), lib)
+		}
 		if w.Confirmed.Replications != 3 || w.Confirmed.Seed != rep.Seed+1 {
 			t.Errorf("%s: confirmed on %+v", w.Policy, w.Confirmed)
 		}
@@ -407,5 +419,33 @@ func TestInert(t *testing.T) {
 	}
 	if len(st.inert) != 1 || !strings.HasPrefix(st.inert[0], "one_time_claim/gpu_peak (") || spaceNamed(st.sp, "one_time_claim/gpu_peak") != nil {
 		t.Errorf("baseline's search leaves out %v", st.inert)
+	}
+}
+
+// TestCandidates: a policy's candidates for confirmation are its top
+// distinct behaviours on the search seed, best first, and its best fixed
+// setting; a policy no run gave a figure has none.
+func TestCandidates(t *testing.T) {
+	b := func(k float64) Behaviour { return Behaviour{Kind: "runtime_inflation", Share: 0.1, K: k} }
+	evs := []Evaluation{
+		{Phase: "library", Space: "runtime_inflation", Behaviour: b(3), Values: map[string]results.Num{"p": 1.5}},
+		{Phase: "library", Space: "idle_vm", Behaviour: Behaviour{Kind: "idle_vm", Share: 0.1, K: 10}, Values: map[string]results.Num{"p": 2}},
+		{Phase: "design", Space: "runtime_inflation", Behaviour: b(5), Values: map[string]results.Num{"p": 4}},
+		{Phase: "design", Space: "runtime_inflation", Behaviour: b(6), Values: map[string]results.Num{"p": 5}},
+		{Phase: "nelder-mead", Space: "runtime_inflation", Behaviour: b(6), Values: map[string]results.Num{"p": 5}},
+		{Phase: "nelder-mead", Space: "runtime_inflation", Behaviour: b(7), Values: map[string]results.Num{"p": 3}},
+		{Phase: "nelder-mead", Space: "runtime_inflation", Behaviour: b(8), Values: map[string]results.Num{}},
+	}
+	w, ok := candidates("p", evs, 3)
+	var got []string
+	for _, c := range w.Candidates {
+		got = append(got, c.Behaviour.String())
+	}
+	want := []string{b(6).String(), b(5).String(), b(7).String(), evs[1].Behaviour.String()}
+	if !ok || strings.Join(got, "; ") != strings.Join(want, "; ") || w.Library != 2 || w.LibrarySpace != "idle_vm" {
+		t.Errorf("candidates %q (library %g, %s), want %q", got, w.Library, w.LibrarySpace, want)
+	}
+	if _, ok := candidates("q", evs, 3); ok {
+		t.Error("a policy with no figure has candidates")
 	}
 }

@@ -88,9 +88,11 @@ over honest work, on the scenario's seed {{.R.Seed}}: every candidate saw the sa
 draws (common random numbers), so differences are the behaviour's. The search starts from every
 kind at the scenario's own settings (or the defaults), then a quasi-random design over each kind's
 parameters, then the kinds most profitable for each policy combined two by two on one account
-(shown as kind+kind), then Nelder-Mead for each policy from its best candidates. The worst case found for each
-policy was then run again on fresh seeds ({{.Reps}} replications of seed {{.Seed1}}); that run is the
-figure below, with its 95% interval. The figure is the cheat ratio (the cheaters' granted over
+(shown as kind+kind), then Nelder-Mead for each policy from its best candidates. Each policy's most
+profitable candidates on the search seed, and its best fixed setting, were then run again on fresh
+seeds ({{.Reps}} replications of seed {{.Seed1}}), and the one that earned most there is the worst case
+below, with its 95% interval: the best of many candidates on one seed is biased upwards, so a lucky
+draw is not taken for a weakness, nor does it hide one. The figure is the cheat ratio (the cheaters' granted over
 deserved credit, over honest hosts' granted over deserved) for behaviours that do the work, and the
 credit per host-day over honest credit per host-day for behaviours that fake results. The CreditNew
 design page's bound is {{.Bound}}: no behaviour should earn more than {{.Bound}} times what honest work earns.</p>

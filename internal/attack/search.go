@@ -31,8 +31,12 @@ type Options struct {
 	// Confirm is the replications of each worst case's run on fresh
 	// seeds; at least 3.
 	Confirm int
-	Jobs    int       // runs at once; 0 = GOMAXPROCS
-	Log     io.Writer // one line per phase; nil is silent
+	// ConfirmTop is how many of each policy's most profitable distinct
+	// candidates on the search seed are confirmed (with its best fixed
+	// setting); 0 = DefaultConfirmTop.
+	ConfirmTop int
+	Jobs       int       // runs at once; 0 = GOMAXPROCS
+	Log        io.Writer // one line per phase; nil is silent
 	// MaxCost bounds a candidate's run: one estimated to send more than
 	// MaxCost times the results of the scenario as given is not run and
 	// gains nothing (fakes that return a job in a thousandth of its time,
@@ -43,6 +47,9 @@ type Options struct {
 	// which Run then takes instead of running it.
 	From []*Shard
 }
+
+// DefaultConfirmTop is the default of Options.ConfirmTop.
+const DefaultConfirmTop = 3
 
 // DefaultMaxCost is the default of Options.MaxCost.
 const DefaultMaxCost = 20
@@ -99,9 +106,23 @@ type Worst struct {
 	LibrarySpace string      `json:"library_space"`
 	// Confirmed is the behaviour run again on fresh seeds.
 	Confirmed Interval `json:"confirmed"`
+	// Candidates are the behaviours confirmed for the policy (the most
+	// profitable on the search seed, and the best fixed setting); the
+	// worst case is the one that earned most on the fresh seeds, so that
+	// a lucky draw on the search seed is neither taken for a weakness nor
+	// hides one.
+	Candidates []Candidate `json:"candidates"`
 	// Scenario is the scenario YAML that reproduces Confirmed with
 	// creditsim run.
 	Scenario []byte `json:"-"`
+}
+
+// Candidate is a behaviour confirmed on fresh seeds for a policy.
+type Candidate struct {
+	Space     string      `json:"space"`
+	Behaviour Behaviour   `json:"behaviour"`
+	Search    results.Num `json:"search"`
+	Confirmed Interval    `json:"confirmed"`
 }
 
 // Report is what an attack found.
@@ -263,6 +284,12 @@ func prepare(opts Options) (*search, error) {
 	if opts.Confirm < 3 {
 		return nil, inputErr("--confirm %d: the worst case is confirmed on at least 3 replications", opts.Confirm)
 	}
+	if opts.ConfirmTop == 0 {
+		opts.ConfirmTop = DefaultConfirmTop
+	}
+	if opts.ConfirmTop < 1 {
+		return nil, inputErr("--confirm-top %d: at least the most profitable candidate is confirmed", opts.ConfirmTop)
+	}
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
@@ -381,34 +408,58 @@ func Run(opts Options) (*Report, error) {
 		rep.Evaluations[i].Index = i
 	}
 	rep.Runs = len(rep.Evaluations)
-	st.logf("attack %s: %d search runs; confirming each policy's worst case on %d replications of seed %d",
-		base.Name, rep.Runs, opts.Confirm, base.Seed+1)
-
-	// Confirmation on fresh seeds, once per distinct behaviour.
+	st.logf("attack %s: %d search runs; confirming each policy's %d most profitable candidates and its best fixed setting on %d replications of seed %d",
+		base.Name, rep.Runs, opts.ConfirmTop, opts.Confirm, base.Seed+1)
 	for _, p := range pols {
-		w := Worst{Policy: p, Search: results.Num(math.Inf(-1)), Library: results.Num(math.Inf(-1))}
-		for _, ev := range rep.Evaluations {
-			v, ok := ev.Values[p]
-			if !ok {
-				continue
-			}
-			if v > w.Search {
-				w.Search, w.Space, w.Behaviour = v, ev.Space, ev.Behaviour
-			}
-			if ev.Phase == "library" && v > w.Library {
-				w.Library, w.LibrarySpace = v, ev.Space
-			}
+		if w, ok := candidates(p, rep.Evaluations, opts.ConfirmTop); ok {
+			rep.Worst = append(rep.Worst, w)
 		}
-		if math.IsInf(float64(w.Search), -1) {
-			continue // no behaviour gave this policy a figure
-		}
-		w.Figure = w.Behaviour.Figure()
-		rep.Worst = append(rep.Worst, w)
 	}
 	if err := e.confirm(rep.Worst, base.Seed+1, opts.Confirm); err != nil {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// candidates returns policy p's worst case to be confirmed: the top
+// distinct behaviours on the search seed and the best fixed setting, as
+// Candidates, and the best fixed setting's figure; false if no run gave
+// p a figure.
+func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
+	w := Worst{Policy: p, Library: results.Num(math.Inf(-1))}
+	var ranked []Evaluation
+	libBest := -1
+	for i, ev := range evs {
+		v, ok := ev.Values[p]
+		if !ok {
+			continue
+		}
+		ranked = append(ranked, ev)
+		if ev.Phase == "library" && v > w.Library {
+			w.Library, w.LibrarySpace, libBest = v, ev.Space, i
+		}
+	}
+	if len(ranked) == 0 {
+		return w, false
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Values[p] > ranked[j].Values[p] })
+	seen := map[string]bool{}
+	add := func(ev Evaluation) {
+		if key := ev.Behaviour.Agent(); !seen[key] {
+			seen[key] = true
+			w.Candidates = append(w.Candidates, Candidate{Space: ev.Space, Behaviour: ev.Behaviour, Search: ev.Values[p]})
+		}
+	}
+	for _, ev := range ranked {
+		if len(w.Candidates) == top {
+			break
+		}
+		add(ev)
+	}
+	if libBest >= 0 {
+		add(evs[libBest])
+	}
+	return w, true
 }
 
 // pairs returns up to n combined behaviours to try, with their spaces:
@@ -559,8 +610,10 @@ func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n 
 	return out, runErr
 }
 
-// confirm runs each worst behaviour on seed with reps replications
-// (each distinct behaviour once) and fills Confirmed and Scenario.
+// confirm runs each policy's candidates on seed with reps replications
+// (each distinct behaviour once), and makes the worst of them on those
+// seeds the policy's worst case: its figure, interval and scenario. A
+// candidate that the fresh seeds give no figure ranks last.
 func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 	type res struct {
 		sum  *results.Summary
@@ -570,9 +623,11 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 	distinct := map[string]*res{} // by the behaviour's agent
 	var order []Behaviour
 	for _, w := range ws {
-		if key := w.Behaviour.Agent(); distinct[key] == nil {
-			distinct[key] = &res{}
-			order = append(order, w.Behaviour)
+		for _, c := range w.Candidates {
+			if key := c.Behaviour.Agent(); distinct[key] == nil {
+				distinct[key] = &res{}
+				order = append(order, c.Behaviour)
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -586,22 +641,34 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 	}
 	wg.Wait()
 	for i := range ws {
-		r := distinct[ws[i].Behaviour.Agent()]
-		if r.err != nil {
-			return r.err
+		w := &ws[i]
+		best := -1
+		for k := range w.Candidates {
+			c := &w.Candidates[k]
+			r := distinct[c.Behaviour.Agent()]
+			if r.err != nil {
+				return r.err
+			}
+			fig := c.Behaviour.Figure()
+			ps := r.sum.Policies[w.Policy]
+			ci, ok := ps.CI95[fig]
+			if !ok {
+				// The fresh seeds gave no figure: no interval either.
+				ci = [2]results.Num{results.Num(math.NaN()), results.Num(math.NaN())}
+			}
+			mean := results.Num(math.NaN())
+			if v, ok := ps.Flat()[fig]; ok {
+				mean = v
+			}
+			c.Confirmed = Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
+			if best < 0 || mean > w.Candidates[best].Confirmed.Mean || math.IsNaN(float64(w.Candidates[best].Confirmed.Mean)) && !math.IsNaN(float64(mean)) {
+				best = k
+			}
 		}
-		ps := r.sum.Policies[ws[i].Policy]
-		ci, ok := ps.CI95[ws[i].Figure]
-		if !ok {
-			// The fresh seeds gave no figure: no interval either.
-			ci = [2]results.Num{results.Num(math.NaN()), results.Num(math.NaN())}
-		}
-		mean := results.Num(math.NaN())
-		if v, ok := ps.Flat()[ws[i].Figure]; ok {
-			mean = v
-		}
-		ws[i].Confirmed = Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
-		ws[i].Scenario = r.yaml
+		c := w.Candidates[best]
+		w.Space, w.Behaviour, w.Search, w.Confirmed = c.Space, c.Behaviour, c.Search, c.Confirmed
+		w.Figure = c.Behaviour.Figure()
+		w.Scenario = distinct[c.Behaviour.Agent()].yaml
 	}
 	return nil
 }

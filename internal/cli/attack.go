@@ -20,6 +20,7 @@ func newAttack() *cobra.Command {
 		out, pols, shard      string
 		sets, from            []string
 		budget, confirm, jobs int
+		confirmTop            int
 		force, quiet          bool
 		maxResults, maxCost   float64
 	)
@@ -33,7 +34,9 @@ scenario's own settings, a quasi-random design over each kind's
 parameters, then Nelder-Mead for each policy. Candidates run on the
 scenario's seed (common random numbers), pairs of each policy's most
 profitable kinds combined on one account, then Nelder-Mead for each
-policy. Each policy's worst case is then run again on fresh seeds.
+policy. Each policy's most profitable candidates (--confirm-top) and its
+best fixed setting are then run again on fresh seeds, and the worst
+there is reported.
 --budget counts the search's simulated runs. Writes attack.json,
 attack-<policy>.yaml (reproduces the worst case with creditsim run),
 attack-<policy>.png and attack.html.
@@ -58,6 +61,9 @@ writes what an unsharded attack writes.`,
 			}
 			if cmd.Flags().Changed("max-cost") && !(maxCost >= 1) {
 				return fail(cmd, ExitInput, "flag --max-cost: %g: must be at least 1 (times the scenario's own results)", maxCost)
+			}
+			if cmd.Flags().Changed("confirm-top") && confirmTop < 1 {
+				return fail(cmd, ExitInput, "flag --confirm-top: %d: at least the most profitable candidate is confirmed", confirmTop)
 			}
 			if cmd.Flags().Changed("confirm") && confirm < 3 {
 				return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on at least 3 replications", confirm)
@@ -89,7 +95,7 @@ writes what an unsharded attack writes.`,
 					return fail(cmd, ExitInput, "%v", err)
 				}
 			}
-			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, Jobs: jobs, MaxCost: maxCost}
+			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, ConfirmTop: confirmTop, Jobs: jobs, MaxCost: maxCost}
 			if pols != "" {
 				for _, p := range strings.Split(pols, ",") {
 					opts.Policies = append(opts.Policies, strings.TrimSpace(p))
@@ -151,6 +157,7 @@ writes what an unsharded attack writes.`,
 	f.IntVar(&budget, "budget", attack.DefaultBudget, "simulated runs of the search (the confirmation runs are extra)")
 	f.Float64Var(&maxCost, "max-cost", attack.DefaultMaxCost, "do not run a candidate estimated to send more than this many times the scenario's own results (at least 1)")
 	f.IntVar(&confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
+	f.IntVar(&confirmTop, "confirm-top", attack.DefaultConfirmTop, "confirm each policy's this many most profitable candidates (and its best fixed setting) on fresh seeds; the worst there is reported")
 	f.IntVarP(&jobs, "jobs", "j", 0, "runs in parallel (default: all cores)")
 	f.BoolVar(&force, "force", false, "replace an existing output folder")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
