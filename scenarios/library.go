@@ -57,12 +57,18 @@ func Summary(name string) string {
 	return strings.Join(lines, " ")
 }
 
-// Open loads a scenario given as a file path or a built-in name (a path
-// wins when both exist). The name used in errors is the path, or
-// "builtin:NAME".
+// Open loads a scenario given as a file path or a built-in name (a file
+// wins when both exist; a folder is never a scenario, so a folder named
+// like a built-in, such as a run's output, does not hide it). The name
+// used in errors is the path, or "builtin:NAME".
 func Open(arg string, overrides []string) (*Scenario, error) {
 	if arg == "" {
 		arg = DefaultName
+	}
+	if fi, err := os.Stat(arg); err == nil && fi.IsDir() && !strings.ContainsAny(arg, "/\\") {
+		if b, ok := Builtin(arg); ok {
+			return Load("builtin:"+arg, b, overrides)
+		}
 	}
 	if data, err := ReadInput(arg); err == nil {
 		return Load(arg, data, overrides)

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -72,5 +73,30 @@ func TestResolvedRoundTrip(t *testing.T) {
 	b2, sum2, _ := Resolved(s2)
 	if sum != sum2 || string(b) != string(b2) {
 		t.Error("resolving twice changes the scenario")
+	}
+}
+
+// TestFolderNamedLikeBuiltin: a folder in the current directory named
+// like a built-in (a run's output, say) does not hide the built-in; a
+// file of that name does, and a path to the folder is refused.
+func TestFolderNamedLikeBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("cheaters", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open("cheaters", nil)
+	if err != nil || s.Name != "cheaters" {
+		t.Fatalf("Open(cheaters) beside a folder of that name: %v", err)
+	}
+	if _, err := Open("./cheaters", nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open(./cheaters), a folder: %v", err)
+	}
+	if err := os.WriteFile("baseline", []byte("name: mine\nduration: 10d\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The file is read (and found to have no project), not the built-in.
+	if _, err := Open("baseline", nil); err == nil || !strings.HasPrefix(err.Error(), "baseline:") || !strings.Contains(err.Error(), "project") {
+		t.Errorf("a file named baseline: %v", err)
 	}
 }
