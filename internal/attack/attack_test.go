@@ -449,3 +449,28 @@ func TestCandidates(t *testing.T) {
 		t.Error("a policy with no figure has candidates")
 	}
 }
+
+// TestSameCandidateRunsOnce: a candidate proposed again, even at the same
+// time, takes the figures of its first run; the simulation runs once.
+func TestSameCandidateRunsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a tiny run")
+	}
+	st, err := prepare(Options{Scenario: "cheaters", Sets: tiny, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Behaviour{Kind: "benchmark_inflation", Share: 0.1, K: 3}
+	batch := []Evaluation{{Behaviour: b}, {Behaviour: b.clone()}, {Behaviour: b}}
+	if err := st.e.runAll(batch); err != nil {
+		t.Fatal(err)
+	}
+	if st.e.ran != 1 {
+		t.Errorf("%d runs for one candidate proposed three times", st.e.ran)
+	}
+	for _, ev := range batch[1:] {
+		if ev.Results != batch[0].Results || len(ev.Values) == 0 || ev.Values["v1peak"] != batch[0].Values["v1peak"] {
+			t.Errorf("a repeat has %d results and %v, the first %d and %v", ev.Results, ev.Values, batch[0].Results, batch[0].Values)
+		}
+	}
+}

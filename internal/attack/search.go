@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
 	"sort"
@@ -151,6 +152,19 @@ type evaluator struct {
 	// done counts finished search runs, for the log.
 	mu   sync.Mutex
 	done int
+	// seen holds each candidate evaluated on the search seed, by its
+	// agent: a run is deterministic, so a candidate proposed again (local
+	// searches of similar policies often meet) takes its figures from the
+	// first run instead of running again.
+	seen map[string]*memo
+	ran  int // simulations run (search seed), for tests
+}
+
+// memo is one candidate's evaluation, ready once done is closed.
+type memo struct {
+	done chan struct{}
+	ev   Evaluation
+	err  error
 }
 
 // open returns the scenario with b as its agents, on seed and reps.
@@ -185,6 +199,30 @@ func (e *evaluator) run(s *scenarios.Scenario) (*results.Summary, []byte, error)
 // evaluate runs b on the search seed and scores it for every policy in
 // ev.Values, unless its run would cost more than maxResults.
 func (e *evaluator) evaluate(ev *Evaluation) error {
+	key := ev.Behaviour.Agent()
+	e.mu.Lock()
+	if e.seen == nil {
+		e.seen = map[string]*memo{}
+	}
+	if m, ok := e.seen[key]; ok {
+		e.mu.Unlock()
+		<-m.done
+		ev.Values = maps.Clone(m.ev.Values)
+		ev.Results, ev.Skipped = m.ev.Results, m.ev.Skipped
+		e.logRun(ev.Behaviour, "the same candidate as an earlier run: its figures, not run again")
+		return m.err
+	}
+	m := &memo{done: make(chan struct{})}
+	e.seen[key] = m
+	e.mu.Unlock()
+	m.err = e.evaluateOnce(ev)
+	m.ev = *ev
+	close(m.done)
+	return m.err
+}
+
+// evaluateOnce runs ev's behaviour (see evaluate).
+func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 	b := ev.Behaviour
 	ev.Values = map[string]results.Num{}
 	s, err := e.open(b, e.seed, 1)
@@ -200,6 +238,9 @@ func (e *evaluator) evaluate(ev *Evaluation) error {
 	if err != nil {
 		return err
 	}
+	e.mu.Lock()
+	e.ran++
+	e.mu.Unlock()
 	ev.Results = sum.Results
 	e.logRun(b, fmt.Sprintf("%d results", sum.Results))
 	vals := ev.Values
