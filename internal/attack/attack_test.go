@@ -246,7 +246,13 @@ func TestAttack(t *testing.T) {
 		}
 		pairs++
 		b := ev.Behaviour
-		if b.And == nil || b.And.Share != 0 || ev.Space != b.Kind+"+"+b.And.Kind || !strings.HasSuffix(b.Figure(), "."+b.Kind+"+"+b.And.Kind) {
+		space := func(x *Behaviour) string { // a kind, or one-time claims' kind/channel
+			if x.Channel != "" {
+				return x.Kind + "/" + x.Channel
+			}
+			return x.Kind
+		}
+		if b.And == nil || b.And.Share != 0 || ev.Space != space(&b)+"+"+space(b.And) || !strings.HasSuffix(b.Figure(), "."+b.Kind+"+"+b.And.Kind) {
 			t.Errorf("pair %s in space %s scored by %s", b, ev.Space, b.Figure())
 		}
 		if len(ev.Values) == 0 {
