@@ -80,7 +80,7 @@ var pageTmpl = template.Must(template.New("attack").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>creditsim attack: {{.R.Scenario}}</title>
 <style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;line-height:1.4}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.over{color:#b00;font-weight:bold}img{max-width:100%}</style></head>
+td{overflow-wrap:anywhere}td.n{text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}.over{color:#b00;font-weight:bold}img{max-width:100%}</style></head>
 <body><h1>The worst cheat each policy allows: {{.R.Scenario}}</h1>
 <p>For each credit policy, {{.R.Runs}} simulated runs searched the behaviours a cheater can choose
 (every agent kind, the share of accounts it holds and its parameters) for the one that earns most
