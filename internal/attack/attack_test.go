@@ -266,11 +266,15 @@ func TestAttack(t *testing.T) {
 		t.Fatalf("%d worst cases, want one per policy", len(rep.Worst))
 	}
 	for _, w := range rep.Worst {
-		if !(w.Search >= w.Library) {
-			t.Errorf("%s: worst found %g below the fixed settings' best %g", w.Policy, w.Search, w.Library)
+		// The search's best on its seed is at least the best fixed
+		// setting's, and the first candidate is that best.
+		if len(w.Candidates) == 0 || !(w.Candidates[0].Search >= w.Library) {
+			t.Errorf("%s: best found below the fixed settings' best %g: %+v", w.Policy, w.Library, w.Candidates)
+			continue
 		}
 		// The worst case is the candidate that earned most on the
-		// fresh seeds; the best fixed setting is always a candidate.
+		// fresh seeds, so at least the best fixed setting there: that
+		// setting is always a candidate.
 		lib := false
 		for _, c := range w.Candidates {
 			if c.Confirmed.Mean > w.Confirmed.Mean {
@@ -278,7 +282,7 @@ func TestAttack(t *testing.T) {
 			}
 			lib = lib || c.Space == w.LibrarySpace && c.Search == w.Library
 		}
-		if len(w.Candidates) < 1 || len(w.Candidates) > DefaultConfirmTop+1 || !lib {
+		if len(w.Candidates) > DefaultConfirmTop+1 || !lib {
 			t.Errorf("%s: %d candidates confirmed, the best fixed setting among them: %v", w.Policy, len(w.Candidates), lib)
 		}
 		if w.Confirmed.Replications != 3 || w.Confirmed.Seed != rep.Seed+1 {

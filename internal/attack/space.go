@@ -156,8 +156,10 @@ type kindSpace struct {
 }
 
 // spaces returns the search space: every agent kind but
-// failed_benchmark, one-time claims per channel, each starting from the scenario's own agent of that kind where
-// it has one (the library's fixed agent), else from the kind's defaults.
+// failed_benchmark, one-time claims per channel, each starting from the
+// scenario's own agent of that kind where it has one (the library's fixed
+// agent), else from the kind's defaults; and the scenario's own combined
+// agents, each in its pair's space.
 // claimAt is when one-time claims are made (after the warm-up).
 func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 	ownOf := func(kind, channel string) (hosts.AgentConfig, bool) {

@@ -112,6 +112,9 @@ writes what an unsharded attack writes.`,
 				return fail(cmd, ExitRun, "%v", err)
 			}
 			if n > 0 {
+				if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+					return fail(cmd, ExitInput, "%s exists and is not a folder: a shard writes its file into a folder", dir)
+				}
 				sh, err := attack.RunShard(opts, k, n)
 				if err != nil {
 					return failAttack(err)

@@ -188,8 +188,8 @@ func TestCombinedAgentConfig(t *testing.T) {
 	a := AgentConfig{Kind: "fake_results", Share: 0.1, And: &AgentConfig{Kind: "colluding_fakes"}}
 	k := param.NewCheck()
 	a.validate(k)
-	if len(k.Errors()) == 0 {
-		t.Error("fake_results and colluding_fakes combined were accepted")
+	if errs := k.Errors(); len(errs) == 0 || !strings.Contains(errs[0].Error(), "both return garbage") {
+		t.Errorf("fake_results and colluding_fakes combined: %v", errs)
 	}
 	a = AgentConfig{Kind: "benchmark_inflation", Share: 0.1, And: &AgentConfig{Kind: "runtime_inflation"}}
 	a.validate(param.NewCheck())

@@ -15,18 +15,21 @@ func TestSampleSelect(t *testing.T) {
 		{NGPUs: 0, Behaviour: cheat(FakeResults)}, // 2
 		{NGPUs: 0},             // 3 honest CPU
 		{NGPUs: 1, Arrival: 5}, // 4 arrives later: never sampled
-		{NGPUs: 0, Behaviour: cheat(CherryPicker)}, // 5
-		{NGPUs: 0, Behaviour: cheat(FakeResults)},  // 6
+		{NGPUs: 0, Behaviour: cheat(CherryPicker)},                                              // 5
+		{NGPUs: 0, Behaviour: cheat(FakeResults)},                                               // 6
+		{NGPUs: 0, Behaviour: Behaviour{Kind: IdleVM, And: &Behaviour{Kind: RuntimeInflation}}}, // 7: counted as the pair
 	}
 	for _, c := range []struct {
 		yaml string
 		want []int
 	}{
-		{"default", []int{0, 1, 2, 5}},
+		{"default", []int{0, 1, 2, 5, 7}},
 		{"3", []int{0, 1, 2}},
 		{"0", nil},
 		{"{honest_cpu: 2, fake_results: 2}", []int{0, 2, 3, 6}},
 		{"{cherry_picker: 1, honest_gpu: 3}", []int{1, 5}},
+		{"{idle_vm+runtime_inflation: 1}", []int{7}},
+		{"{idle_vm: 1}", nil}, // a pair is not its first kind
 	} {
 		var s SampleSpec
 		if err := yaml.Unmarshal([]byte(c.yaml), &s); err != nil {
