@@ -103,6 +103,13 @@ func Finite(x float64) float64 {
 	return x
 }
 
+// Count32 narrows a count (CPUs, GPUs, a host_app_version counter) to a
+// Result's 32-bit field, saturating: an absurd count a host reports is
+// kept as the largest one, never wrapped to a negative one.
+func Count32(n int) int32 {
+	return int32(max(math.MinInt32, min(n, math.MaxInt32)))
+}
+
 // ReportedPeak is the peak FLOPS of the devices a result's version uses,
 // at the speeds its host reports: CPUs used (for a multi-threaded
 // version, the CPUs the host reports) x reported Whetstone, and for a

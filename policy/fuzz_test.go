@@ -76,20 +76,20 @@ func exercise(t *testing.T, name string, p policy.Policy, pfpops, piops float64,
 	// Warm-up: two ordinary hosts, so statistics have samples.
 	for i := 0; i < warmup; i++ {
 		h := i % 2
-		run(&policy.Result{HostID: h, UserID: h, VersionID: i % 2, HostNCPUs: 4, HostPFpops: 4e9, HostPIops: 8e9, HostNGPUs: 1, HostGPUPeak: 1e12,
+		run(&policy.Result{HostID: int32(h), UserID: int32(h), VersionID: int32(i % 2), HostNCPUs: 4, HostPFpops: 4e9, HostPIops: 8e9, HostNGPUs: 1, HostGPUPeak: 1e12,
 			FlopsEstimate: 4e9 + float64(i%2)*1e12, ElapsedTime: 2500, CPUTime: 2500, CountedFlops: 1e13, RscFpopsEst: 1e13, RscFpopsBound: 1e14,
-			HAV: policy.HAVState{ConsecutiveValid: i}})
+			HAV: policy.HAVState{ConsecutiveValid: int32(i)}})
 	}
 	v := 0
 	if gpu {
 		v = 1
 	}
-	run(&policy.Result{HostID: 2, UserID: 2, VersionID: v, HostNCPUs: ncpus, HostPFpops: pfpops, HostPIops: piops, HostNGPUs: ngpus, HostGPUPeak: gpuPeak,
+	run(&policy.Result{HostID: 2, UserID: 2, VersionID: int32(v), HostNCPUs: int32(ncpus), HostPFpops: pfpops, HostPIops: piops, HostNGPUs: int32(ngpus), HostGPUPeak: gpuPeak,
 		FlopsEstimate: pfpops, ElapsedTime: elapsed, CPUTime: cpuTime, CountedFlops: counted, RscFpopsEst: est, RscFpopsBound: bound,
-		HAV: policy.HAVState{ConsecutiveValid: warmup}})
+		HAV: policy.HAVState{ConsecutiveValid: int32(warmup)}})
 	// A late result found invalid: no valid replica in the validation.
 	check("late invalid", p.Validated(&policy.Validation{Time: now, WorkunitID: id, Late: true, CanonicalCredit: 1,
-		RscFpopsEst: est, RscFpopsBound: bound, Invalid: []*policy.Result{{HostID: 2, VersionID: v, ElapsedTime: elapsed, ValidateState: policy.Invalid}}}))
+		RscFpopsEst: est, RscFpopsBound: bound, Invalid: []*policy.Result{{HostID: 2, VersionID: int32(v), ElapsedTime: elapsed, ValidateState: policy.Invalid}}}))
 	check("client report", p.ClientReport(&policy.ClientReport{Time: now + 43200, HostID: 2, UserID: 2, ProjectID: 0,
 		EstimatedCPUFlops: elapsed * pfpops, EstimatedGPUFlops: elapsed * gpuPeak, NCPUs: ncpus, CPUPeak: pfpops, NGPUs: ngpus, GPUPeak: gpuPeak}))
 	if g, ok := p.(policy.Gauger); ok {

@@ -129,3 +129,20 @@ func TestReportedPeak(t *testing.T) {
 		}
 	}
 }
+
+// TestCount32: a count narrowed to a Result's 32-bit field saturates
+// instead of wrapping, so an absurd reported CPU count stays the largest.
+func TestCount32(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want int32
+	}{
+		{0, 0}, {4, 4}, {-1, -1},
+		{math.MaxInt32, math.MaxInt32}, {math.MaxInt32 + 1, math.MaxInt32}, {1 << 40, math.MaxInt32},
+		{math.MinInt32 - 1, math.MinInt32},
+	} {
+		if got := Count32(c.n); got != c.want {
+			t.Errorf("Count32(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}

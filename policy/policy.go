@@ -92,27 +92,32 @@ type World struct {
 // HAVState is the server's dispatch state of a (host, app version) pair,
 // kept by package sim (CREDIT-SPEC section 10) and shown to policies.
 type HAVState struct {
-	ConsecutiveValid int
-	MaxJobsPerDay    int
+	ConsecutiveValid int32
+	MaxJobsPerDay    int32
 }
 
 // Result is one result as the server sees it: reported values, not truth.
 // A *Result passed to a policy is valid only during the call.
+//
+// Counts and IDs are 32-bit and the fields are ordered so that no padding
+// lies between them: the engine keeps one Result per result in flight
+// (tens of millions in a large world), so its size is the simulation's
+// memory and cache traffic.
 type Result struct {
 	ID         int64
 	WorkunitID int64
-	HostID     int
-	UserID     int
-	TeamID     int
-	ProjectID  int
-	AppID      int
-	VersionID  int // dense AppVersion ID; see AppVersion.Anonymous
+	HostID     int32
+	UserID     int32
+	TeamID     int32
+	ProjectID  int32
+	AppID      int32
+	VersionID  int32 // dense AppVersion ID; see AppVersion.Anonymous
 
 	// Reported host benchmarks and devices at the time of sending.
-	HostNCPUs   int
+	HostNCPUs   int32
+	HostNGPUs   int32
 	HostPFpops  float64 // Whetstone FLOPS per CPU (p_fpops), as reported
 	HostPIops   float64 // Dhrystone integer ops per second per CPU (p_iops)
-	HostNGPUs   int
 	HostGPUPeak float64 // peak FLOPS per GPU of the version's type, as reported
 
 	SentTime     float64
@@ -121,10 +126,8 @@ type Result struct {
 	// fixed at send time (result.flops_estimate).
 	FlopsEstimate float64
 
-	Outcome       Outcome
-	ValidateState ValidateState
-	ElapsedTime   float64 // reported, clamped to the turnaround
-	CPUTime       float64 // reported, clamped to elapsed x CPUs
+	ElapsedTime float64 // reported, clamped to the turnaround
+	CPUTime     float64 // reported, clamped to elapsed x CPUs
 	// CountedFlops is the FLOP count the app reported (0 if it cannot count).
 	CountedFlops float64
 	// OutputFlops is the work the result's output shows, which a
@@ -132,14 +135,17 @@ type Result struct {
 	// the FLOPs the host really did for it, 0 for a result that did none.
 	// Reported results only; no host can change it.
 	OutputFlops float64
-	// RuntimeOutlier is set by project code for jobs whose runtime is not
-	// representative.
-	RuntimeOutlier bool
 
 	RscFpopsEst   float64
 	RscFpopsBound float64
 
 	HAV HAVState
+
+	Outcome       Outcome
+	ValidateState ValidateState
+	// RuntimeOutlier is set by project code for jobs whose runtime is not
+	// representative.
+	RuntimeOutlier bool
 }
 
 // Validation is a workunit for which the validator has found (or keeps) a

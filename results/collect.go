@@ -173,7 +173,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	// RAC figures weigh every result, counted or not, as RAC does.
 	c.recentFlops[v.HostID] += r.Flops * math.Exp2(-(c.win.End-r.Time)/policy.CreditHalfLife)
 	if c.keepJobs && c.sampleOf[v.HostID] >= 0 && v.ValidateState == policy.Valid {
-		c.jobs = append(c.jobs, SampleJob{T: r.Time, Host: v.HostID, D: policy.FlopsToCredit(r.Flops, c.refScale)})
+		c.jobs = append(c.jobs, SampleJob{T: r.Time, Host: int(v.HostID), D: policy.FlopsToCredit(r.Flops, c.refScale)})
 		c.jobG = append(c.jobG, r.Granted...)
 	}
 	if v.SentTime < c.win.From || v.SentTime > c.win.To {
@@ -217,7 +217,7 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	} else {
 		pr.cpuSeconds += r.DeviceSeconds
 	}
-	hp := c.hostProject(v.HostID, v.ProjectID)
+	hp := c.hostProject(int(v.HostID), int(v.ProjectID))
 	hp.cpu += v.CPUTime
 	if v.ValidateState == policy.Valid && r.Replicas > 1 {
 		// Only a replicated workunit can have a second valid replica;

@@ -67,7 +67,7 @@ func TestDepartedHostsResults(t *testing.T) {
 	x.Run(nil)
 	sentTo := map[int]int{}
 	for _, r := range sent.sent {
-		sentTo[r.HostID]++
+		sentTo[int(r.HostID)]++
 	}
 	end := float64(s.Duration)
 	hostsG := map[int]float64{}
@@ -95,9 +95,9 @@ func TestDepartedHostsResults(t *testing.T) {
 		if g := r.granted[2]; g < 0 || g > policy.FlopsToCredit(r.runtime*r.view.HostPFpops, 200)*(1+1e-12) {
 			t.Errorf("result %d: Science United paid %g for %g s at %g FLOPS", r.view.ID, g, r.runtime, r.view.HostPFpops)
 		}
-		hostsG[r.view.HostID] += r.granted[2]
+		hostsG[int(r.view.HostID)] += r.granted[2]
 		if r.depart < end {
-			recorded[r.view.HostID]++
+			recorded[int(r.view.HostID)]++
 		}
 	}
 	t.Logf("abandoned results: %d queued, %d running, %d finished but not reported", queued, running, unreported)

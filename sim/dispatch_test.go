@@ -66,10 +66,10 @@ func TestDailyQuotaThrottlesFailingHosts(t *testing.T) {
 	for _, r := range rec.sent {
 		day := int(r.SentTime / 86400)
 		if day >= 6 {
-			perHostDay[[2]int{r.HostID, day}]++
+			perHostDay[[2]int{int(r.HostID), day}]++
 		}
 		if day >= 6 {
-			lastMJD[r.HostID] = r.HAV.MaxJobsPerDay
+			lastMJD[int(r.HostID)] = int(r.HAV.MaxJobsPerDay)
 		}
 	}
 	if len(perHostDay) == 0 {
@@ -97,7 +97,7 @@ func TestDailyQuotaGrowsForGoodHosts(t *testing.T) {
 		"hosts.error_rate={dist: const, mean: 0}", "hosts.invalid_rate={dist: const, mean: 0}", "server.daily_result_quota=4")
 	last := map[int]policy.Result{}
 	for _, r := range rec.sent {
-		last[r.HostID] = r
+		last[int(r.HostID)] = r
 	}
 	above := 0
 	for _, r := range last {
@@ -224,10 +224,10 @@ projects:
 	seen := map[int]bool{}
 	for _, r := range rec.sent {
 		a := x.World().Versions[r.VersionID].Anonymous
-		if seen[r.HostID] && anon[r.HostID] != a {
+		if seen[int(r.HostID)] && anon[int(r.HostID)] != a {
 			t.Fatalf("host %d got both anonymous and stock versions", r.HostID)
 		}
-		seen[r.HostID], anon[r.HostID] = true, a
+		seen[int(r.HostID)], anon[int(r.HostID)] = true, a
 	}
 	n := 0
 	for h := range seen {
@@ -333,7 +333,7 @@ func TestOneTimeClaimAtTheServer(t *testing.T) {
 	perHost := map[int]int{}
 	for _, r := range rec.sent {
 		if r.HostPFpops == 1e304 {
-			perHost[r.HostID]++
+			perHost[int(r.HostID)]++
 			if r.SentTime < 2*86400 || r.FlopsEstimate > 1e11 {
 				t.Fatalf("claim at %.0f s with flops_estimate %g (the server caps the CPU speed)", r.SentTime, r.FlopsEstimate)
 			}
@@ -407,10 +407,10 @@ func (p *inProgress) Init(w *policy.World) {
 	p.held, p.peak = map[int]int{}, map[int]int{}
 }
 func (p *inProgress) Sent(x *policy.Result) {
-	p.held[x.HostID]++
-	p.peak[x.HostID] = max(p.peak[x.HostID], p.held[x.HostID])
+	p.held[int(x.HostID)]++
+	p.peak[int(x.HostID)] = max(p.peak[int(x.HostID)], p.held[int(x.HostID)])
 }
-func (p *inProgress) Reported(x *policy.Result) { p.held[x.HostID]-- }
+func (p *inProgress) Reported(x *policy.Result) { p.held[int(x.HostID)]-- }
 
 // TestMaxJobsInProgress: max_wus_in_progress N holds a host to N jobs
 // queued or running per CPU core, and the limit binds (hosts reach it);

@@ -68,7 +68,7 @@ func (c *estimateChecker) Sent(r *policy.Result) {
 	v := &c.world.Versions[r.VersionID]
 	peak := r.FlopsEstimate
 	var flops float64
-	et := c.et[[2]int{r.HostID, r.VersionID}]
+	et := c.et[[2]int{int(r.HostID), int(r.VersionID)}]
 	switch {
 	case et != nil && et.N > 10 && et.Avg > 0:
 		flops = 1 / et.Avg
@@ -100,7 +100,7 @@ func (c *estimateChecker) ResultDone(rec *sim.Record) {
 	if r.ValidateState != policy.Valid || outlier {
 		return
 	}
-	k := [2]int{r.HostID, r.VersionID}
+	k := [2]int{int(r.HostID), int(r.VersionID)}
 	if c.et[k] == nil {
 		c.et[k] = &policy.AverageVar{}
 	}
@@ -157,8 +157,8 @@ type replySum struct {
 }
 
 func (o *outcomeCount) ResultDone(r *sim.Record) {
-	o.n[[2]int{r.View.AppID, int(r.View.Outcome)}]++
-	k := replyKey{r.View.HostID, r.View.SentTime}
+	o.n[[2]int{int(r.View.AppID), int(r.View.Outcome)}]++
+	k := replyKey{int(r.View.HostID), r.View.SentTime}
 	x := o.reply[k]
 	x.jobs++
 	x.est += r.EstRuntime

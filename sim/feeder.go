@@ -62,7 +62,7 @@ func (s *Sim) takeAt(a *appState, k int) {
 func (s *Sim) userHasResult(wi int32, user int) bool {
 	for _, ri := range s.wus[wi].results {
 		r := s.res(ri)
-		if r.st != stUnsent && r.st != stCancelled && r.view.UserID == user {
+		if r.st != stUnsent && r.st != stCancelled && int(r.view.UserID) == user {
 			return true
 		}
 	}

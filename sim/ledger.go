@@ -69,10 +69,10 @@ func (l *ledgers) grant(r *policy.Result, now float64, credit []float64) {
 			}
 		}
 	}
-	row(l.hosts, r.HostID)
-	row(l.users, r.UserID)
+	row(l.hosts, int(r.HostID))
+	row(l.users, int(r.UserID))
 	if r.TeamID > 0 {
-		row(l.teams, r.TeamID)
+		row(l.teams, int(r.TeamID))
 	}
 	for p, c := range credit {
 		if c != 0 {

@@ -273,12 +273,12 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	r.host = int32(i)
 	r.vid = int32(vid)
 	r.view = policy.Result{
-		ID: s.nResults, WorkunitID: int64(r.wu)<<32 | int64(w.gen), HostID: i, UserID: h.h.UserID, TeamID: h.h.TeamID,
-		ProjectID: v.ProjectID, AppID: v.AppID, VersionID: vid,
-		HostNCPUs: h.ncpus, HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: h.h.NGPUs, HostGPUPeak: h.gpuPeak,
+		ID: s.nResults, WorkunitID: int64(r.wu)<<32 | int64(w.gen), HostID: int32(i), UserID: int32(h.h.UserID), TeamID: int32(h.h.TeamID),
+		ProjectID: int32(v.ProjectID), AppID: int32(v.AppID), VersionID: int32(vid),
+		HostNCPUs: policy.Count32(h.ncpus), HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: policy.Count32(h.h.NGPUs), HostGPUPeak: h.gpuPeak,
 		SentTime: s.now, FlopsEstimate: s.flopsEstimate(h, vid),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound,
-		HAV: policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd},
+		HAV: policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)},
 	}
 	s.oneTimeClaim(h, r, v)
 	est := w.w.Est
@@ -331,7 +331,7 @@ func (s *Sim) report(ri int32) {
 		hv.consecValid = 0
 		w.nError++
 	}
-	r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+	r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 	for _, p := range s.pols {
 		p.Reported(&r.view)
 	}

@@ -74,7 +74,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		}
 		hv.mjd = max(1, min(hv.mjd, q)-1)
 		hv.consecValid = 0
-		r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
 			r.flopsDone = s.wus[r.wu].w.Flops * math.Min(r.ran/r.runTotal, 1)
 		}

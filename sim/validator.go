@@ -187,7 +187,7 @@ func (s *Sim) updateHAVs(wi int32) {
 func (s *Sim) showHAV(v *policy.Result) {
 	if h := &s.hosts[v.HostID]; !h.gone {
 		hv := &h.havs[v.VersionID]
-		v.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+		v.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 	}
 }
 
@@ -229,7 +229,7 @@ func (s *Sim) updateHAV(r *result) {
 			hv.mjd--
 		}
 	}
-	r.view.HAV = policy.HAVState{ConsecutiveValid: hv.consecValid, MaxJobsPerDay: hv.mjd}
+	r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 }
 
 // grant credits result ri with credit[p] from each policy.

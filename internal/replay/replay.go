@@ -130,7 +130,7 @@ func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
 					invalid = append(invalid, &views[i])
 				}
 			}
-			v := policy.Validation{Time: e.t, WorkunitID: row0.WorkunitID, AppID: views[e.rows[0]].AppID,
+			v := policy.Validation{Time: e.t, WorkunitID: row0.WorkunitID, AppID: int(views[e.rows[0]].AppID),
 				RscFpopsEst: row0.RscFpopsEst, RscFpopsBound: bound(row0), Valid: valid, Invalid: invalid}
 			canon, late := canonical[row0.WorkunitID]
 			late = late || row0.Late

@@ -41,12 +41,12 @@ func (t *Tracer) row(r *policy.Result) *Row {
 func copyView(x *Row, r *policy.Result) {
 	x.ResultID, x.WorkunitID = r.ID, r.WorkunitID
 	x.AppID, x.VersionID, x.HostID, x.UserID, x.TeamID = int64(r.AppID), int64(r.VersionID), int64(r.HostID), int64(r.UserID), int64(r.TeamID)
-	x.NCPUs, x.PFpops, x.PIops, x.NGPUs, x.GPUPeak = r.HostNCPUs, r.HostPFpops, r.HostPIops, r.HostNGPUs, r.HostGPUPeak
+	x.NCPUs, x.PFpops, x.PIops, x.NGPUs, x.GPUPeak = int(r.HostNCPUs), r.HostPFpops, r.HostPIops, int(r.HostNGPUs), r.HostGPUPeak
 	x.SentTime, x.FlopsEstimate = r.SentTime, r.FlopsEstimate
 	x.RscFpopsEst, x.RscFpopsBound = r.RscFpopsEst, r.RscFpopsBound
 	x.ReceivedTime, x.Outcome, x.ValidateState = r.ReceivedTime, r.Outcome, r.ValidateState
 	x.ElapsedTime, x.CPUTime, x.CountedFlops, x.OutputFlops, x.RuntimeOutlier = r.ElapsedTime, r.CPUTime, r.CountedFlops, r.OutputFlops, r.RuntimeOutlier
-	x.HAVConsecutiveValid, x.HAVMaxJobsDay = r.HAV.ConsecutiveValid, r.HAV.MaxJobsPerDay
+	x.HAVConsecutiveValid, x.HAVMaxJobsDay = int(r.HAV.ConsecutiveValid), int(r.HAV.MaxJobsPerDay)
 }
 
 // Sent implements sim.Tracer.

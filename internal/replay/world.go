@@ -129,12 +129,12 @@ func anonymousResource(id int64) policy.Resource {
 
 // view is the server's view of row i that policies receive.
 func view(r *Row, idx *index, i int) policy.Result {
-	return policy.Result{ID: r.ResultID, WorkunitID: r.WorkunitID, HostID: idx.host[i], UserID: idx.user[i], TeamID: idx.team[i],
-		AppID: idx.app[i], VersionID: idx.version[i],
-		HostNCPUs: r.NCPUs, HostPFpops: r.PFpops, HostPIops: r.PIops, HostNGPUs: r.NGPUs, HostGPUPeak: r.GPUPeak,
+	return policy.Result{ID: r.ResultID, WorkunitID: r.WorkunitID, HostID: int32(idx.host[i]), UserID: int32(idx.user[i]), TeamID: int32(idx.team[i]),
+		AppID: int32(idx.app[i]), VersionID: int32(idx.version[i]),
+		HostNCPUs: policy.Count32(r.NCPUs), HostPFpops: r.PFpops, HostPIops: r.PIops, HostNGPUs: policy.Count32(r.NGPUs), HostGPUPeak: r.GPUPeak,
 		SentTime: r.SentTime, ReceivedTime: r.ReceivedTime, FlopsEstimate: r.FlopsEstimate,
 		Outcome: r.Outcome, ValidateState: r.ValidateState, ElapsedTime: r.ElapsedTime, CPUTime: r.CPUTime,
 		CountedFlops: r.CountedFlops, OutputFlops: r.OutputFlops, RuntimeOutlier: r.RuntimeOutlier,
 		RscFpopsEst: r.RscFpopsEst, RscFpopsBound: bound(r),
-		HAV: policy.HAVState{ConsecutiveValid: r.HAVConsecutiveValid, MaxJobsPerDay: r.HAVMaxJobsDay}}
+		HAV: policy.HAVState{ConsecutiveValid: policy.Count32(r.HAVConsecutiveValid), MaxJobsPerDay: policy.Count32(r.HAVMaxJobsDay)}}
 }

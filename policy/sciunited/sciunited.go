@@ -123,7 +123,7 @@ func (p *Policy) Validated(v *policy.Validation) float64 {
 		return 0
 	}
 	for _, r := range v.Valid {
-		rec := p.rec(r.HostID, r.ProjectID)
+		rec := p.rec(int(r.HostID), int(r.ProjectID))
 		rec.validated += policy.Finite(policy.FlopsToCredit(r.ElapsedTime*r.FlopsEstimate, p.scale))
 	}
 	return 0
@@ -253,7 +253,7 @@ func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
 // claim that call granted for that resource. Before a host's second
 // call it is 0.
 func (p *Policy) Accrued(r *policy.Result, runtime float64) float64 {
-	rec := p.rec(r.HostID, r.ProjectID)
+	rec := p.rec(int(r.HostID), int(r.ProjectID))
 	v := &p.world.Versions[r.VersionID]
 	cpu, gpu := policy.ReportedPeak(r, v)
 	credit := paid(rec.share[0], runtime, cpu, p.scale) + paid(rec.share[1], runtime, gpu, p.scale)

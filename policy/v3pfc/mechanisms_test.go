@@ -34,7 +34,7 @@ const est = 1e13
 // result is a valid result of host h with version vid that took elapsed
 // seconds at flops (both as flops_estimate and as the reported CPU peak).
 func result(h, vid int, elapsed, flops, sent float64) *policy.Result {
-	return &policy.Result{HostID: h, VersionID: vid, ElapsedTime: elapsed, CPUTime: elapsed, FlopsEstimate: flops,
+	return &policy.Result{HostID: int32(h), VersionID: int32(vid), ElapsedTime: elapsed, CPUTime: elapsed, FlopsEstimate: flops,
 		HostPFpops: flops, HostNCPUs: 1, RscFpopsEst: est, RscFpopsBound: 10 * est, SentTime: sent, ReceivedTime: sent + elapsed,
 		ValidateState: policy.Valid, HAV: policy.HAVState{ConsecutiveValid: 20}}
 }

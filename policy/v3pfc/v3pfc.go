@@ -141,7 +141,7 @@ func (p *Policy) job(r *policy.Result) Job {
 		Elapsed: r.ElapsedTime, CPUTime: r.CPUTime, FlopsEstimate: fe,
 		Est: r.RscFpopsEst, Bound: r.RscFpopsBound, Sent: r.SentTime, Received: r.ReceivedTime,
 		RuntimeOutlier: r.RuntimeOutlier, Anonymous: p.world.Versions[r.VersionID].Anonymous,
-		ConsecutiveValid: r.HAV.ConsecutiveValid, Trusted: p.trusted(r.HostID),
+		ConsecutiveValid: int(r.HAV.ConsecutiveValid), Trusted: p.trusted(int(r.HostID)),
 	}
 }
 
@@ -155,7 +155,7 @@ func (p *Policy) Sent(r *policy.Result) {
 	if p.c.Cherry != CherryProbation {
 		return
 	}
-	hv := p.hav(r.HostID, r.VersionID)
+	hv := p.hav(int(r.HostID), int(r.VersionID))
 	if !hv.Probation && !hv.Armed && hv.ScaleTime == 0 {
 		hv.Probation = true // scale_probation starts true
 	}
@@ -186,7 +186,7 @@ func (p *Policy) failed(r *policy.Result, now float64) {
 			p.resetToVersion(&p.havs[r.HostID][vid], &p.vers[vid], false)
 		}
 	case CherryProbation:
-		hv := p.hav(r.HostID, r.VersionID)
+		hv := p.hav(int(r.HostID), int(r.VersionID))
 		hv.Probation, hv.Armed = true, true
 		hv.ScaleTime = now + p.delay[r.AppID]
 		if p.c.ProbationCapsOne {
@@ -220,7 +220,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 		if k == 0 {
 			j0 = j
 		}
-		hv := p.hav(r.HostID, r.VersionID)
+		hv := p.hav(int(r.HostID), int(r.VersionID))
 		var v *Version
 		if !j.Anonymous {
 			v = &p.vers[r.VersionID]
