@@ -74,8 +74,7 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 	if n == 0 {
 		return
 	}
-	r := s.res(ri)
-	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: r.gen})
+	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: s.results.gens[ri]})
 	// Grown a pool chunk at a time, as the results are; the pool can be
 	// several chunks ahead of the results that have started (a large
 	// world queues many before any runs).
@@ -103,10 +102,10 @@ func (s *Sim) settle(i int, pay bool) {
 	h := &s.hosts[i]
 	k := 0
 	for _, ref := range h.unpaid {
-		r := s.res(ref.ri)
-		if r.gen != ref.gen {
+		if s.results.gens[ref.ri] != ref.gen {
 			continue // freed since: its runtime was settled before
 		}
+		r := s.res(ref.ri)
 		ran := r.ran
 		if r.st == stRunning && h.on {
 			ran += s.now - r.startedAt
@@ -147,8 +146,11 @@ func (s *Sim) settleAtEnd() {
 	for i := range s.hosts {
 		h := &s.hosts[i]
 		for _, ref := range h.unpaid {
+			if s.results.gens[ref.ri] != ref.gen {
+				continue
+			}
 			r := s.res(ref.ri)
-			if r.gen != ref.gen || !r.settling {
+			if !r.settling {
 				continue
 			}
 			if tail := r.ran - r.amRan; tail > 0 {

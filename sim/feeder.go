@@ -24,7 +24,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 			s.takeAt(a, k)
 			w := &s.wus[r.wu]
 			w.results = remove(w.results, ri)
-			r.gen++
+			s.results.gens[ri]++
 			s.freeRes = append(s.freeRes, ri)
 			continue
 		}
@@ -108,9 +108,8 @@ func (s *Sim) newResult(wi int32) int32 {
 	} else {
 		ri = s.results.add()
 	}
-	r := s.res(ri)
-	gen := r.gen + 1
-	*r = result{wu: wi, host: -1, gen: gen, st: stUnsent}
+	s.results.gens[ri]++
+	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
 	s.clearPaid(ri)
 	w := &s.wus[wi]
 	w.results = append(w.results, ri)

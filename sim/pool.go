@@ -24,8 +24,16 @@ func grow[T any](s []T, n int) []T {
 
 // resultPool stores results by dense index; indexes are never reused
 // except through the simulation's free list.
+//
+// A slot's generation lives apart from its record, in a dense array:
+// deadlines and runtime-accounting lists name results by (slot,
+// generation), and most are stale by the time they are checked (the
+// result was recorded and its slot freed, or reused). Checking four
+// bytes in a dense array instead of first loading the cold record makes
+// those checks cache hits.
 type resultPool struct {
 	chunks []*[resultChunk]result
+	gens   []uint32
 	n      int32
 }
 
@@ -36,6 +44,7 @@ func (p *resultPool) add() int32 {
 		hugepage.Advise(c)
 		p.chunks = append(p.chunks, (*[resultChunk]result)(c))
 	}
+	p.gens = append(p.gens, 0)
 	p.n++
 	return p.n - 1
 }

@@ -65,11 +65,15 @@ func TestResultPoolIndexes(t *testing.T) {
 		if got := s.results.add(); got != i {
 			t.Fatalf("add = %d, want %d", got, i)
 		}
-		s.res(i).gen = uint32(i)
+		s.res(i).output = uint32(i)
+		s.results.gens[i] = uint32(i) + 7
+	}
+	if len(s.results.gens) != int(s.results.n) {
+		t.Fatalf("%d generations for %d slots", len(s.results.gens), s.results.n)
 	}
 	for _, i := range []int32{0, resultChunk - 1, resultChunk, 2*resultChunk + 2} {
-		if s.res(i).gen != uint32(i) {
-			t.Errorf("res(%d).gen = %d", i, s.res(i).gen)
+		if s.res(i).output != uint32(i) || s.results.gens[i] != uint32(i)+7 {
+			t.Errorf("slot %d: output %d, generation %d", i, s.res(i).output, s.results.gens[i])
 		}
 	}
 }

@@ -29,7 +29,6 @@ type result struct {
 	wu      int32
 	host    int32
 	vid     int32 // = view.VersionID, kept here for locality
-	gen     uint32
 	output  uint32 // 0 is the correct output
 	st      uint8
 	ok      bool // reported as a success (st >= stReported)

@@ -43,8 +43,11 @@ func (s *Sim) expire(ai int) {
 
 // timeout is the transitioner finding a result past its deadline.
 func (s *Sim) timeout(ri int, gen uint32) {
+	if s.results.gens[ri] != gen {
+		return // recorded and freed since, perhaps reused
+	}
 	r := s.res(int32(ri))
-	if r.gen != gen || (r.st != stQueued && r.st != stRunning && r.st != stDone) {
+	if (r.st != stQueued && r.st != stRunning && r.st != stDone) {
 		return
 	}
 	if r.host >= 0 {
@@ -170,7 +173,7 @@ func (s *Sim) maybeFree(wi int32) {
 			r.st = stCancelled
 			continue
 		}
-		r.gen++
+		s.results.gens[ri]++
 		s.freeRes = append(s.freeRes, ri)
 	}
 	w.results = w.results[:0]
