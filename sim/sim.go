@@ -28,7 +28,7 @@ type result struct {
 	// in one cache line; the server view, large and read less, comes last.
 	wu      int32
 	host    int32
-	vid     int32 // = view.VersionID, kept here for locality
+	vid     int32  // = view.VersionID, kept here for locality
 	output  uint32 // 0 is the correct output
 	st      uint8
 	ok      bool // reported as a success (st >= stReported)

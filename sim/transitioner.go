@@ -47,7 +47,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		return // recorded and freed since, perhaps reused
 	}
 	r := s.res(int32(ri))
-	if (r.st != stQueued && r.st != stRunning && r.st != stDone) {
+	if r.st != stQueued && r.st != stRunning && r.st != stDone {
 		return
 	}
 	if r.host >= 0 {
