@@ -541,3 +541,32 @@ func TestCombinedAtTheServer(t *testing.T) {
 		t.Errorf("v1peak pays the combination %.3g x, want about 1", v)
 	}
 }
+
+// TestOneResultPerUserPerWorkunit: no two results of a workunit go to
+// hosts of the same user, even when every user owns many hosts and so
+// could otherwise get both replicas and validate their own work.
+func TestOneResultPerUserPerWorkunit(t *testing.T) {
+	t.Parallel()
+	_, rec := runRecorded(t, "hosts.initial=200", "duration=10d", "warmup=1d",
+		"hosts.hosts_per_user={dist: const, mean: 20}")
+	users := map[int64]map[int32]bool{}
+	replicated := 0
+	for _, r := range rec.sent {
+		u := users[r.WorkunitID]
+		if u == nil {
+			u = map[int32]bool{}
+			users[r.WorkunitID] = u
+		}
+		if u[r.UserID] {
+			t.Fatalf("workunit %d: two results sent to user %d", r.WorkunitID, r.UserID)
+		}
+		u[r.UserID] = true
+		if len(u) == 2 {
+			replicated++
+		}
+	}
+	// Vacuous unless replicas really went out among few users.
+	if replicated < 1000 || len(rec.sent) < 2000 {
+		t.Errorf("%d results sent, %d workunits with two users", len(rec.sent), replicated)
+	}
+}

@@ -60,6 +60,9 @@ func (s *Sim) takeAt(a *appState, k int) {
 }
 
 func (s *Sim) userHasResult(wi int32, user int) bool {
+	if s.wus[wi].sent == 0 {
+		return false // the usual case, a new workunit's first result
+	}
 	for _, ri := range s.wus[wi].results {
 		r := s.res(ri)
 		if r.st != stUnsent && r.st != stCancelled && int(r.view.UserID) == user {

@@ -65,6 +65,7 @@ type resultRef struct {
 
 type workunit struct {
 	app       int32
+	sent      int32 // results sent (they stay in results until it is freed)
 	w         jobs.Workunit
 	results   []int32
 	nSuccess  int
