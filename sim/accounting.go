@@ -100,6 +100,11 @@ func (s *Sim) settle(i int, pay bool) {
 		return
 	}
 	h := &s.hosts[i]
+	for _, ref := range h.unpaid {
+		if s.results.gens[ref.ri] == ref.gen {
+			s.prefetchResult(ref.ri)
+		}
+	}
 	k := 0
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] != ref.gen {

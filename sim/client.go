@@ -428,6 +428,9 @@ func (s *Sim) contact(i int) {
 		}
 	}
 	for _, ri := range h.done {
+		s.prefetchResult(ri)
+	}
+	for _, ri := range h.done {
 		s.report(ri)
 	}
 	h.done = h.done[:0]

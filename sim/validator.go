@@ -15,7 +15,8 @@ func (s *Sim) validatorPass() {
 	}
 	queue := s.valQueue
 	s.valQueue = nil
-	for _, wi := range queue {
+	for k, wi := range queue {
+		s.prefetchValidation(queue, k)
 		s.validate(wi)
 	}
 	s.valQueue = append(queue[:0], s.valQueue...)

@@ -1,0 +1,57 @@
+package sim
+
+// Prefetching: the records an event or a validator step will read are
+// known a step ahead, and asking for them then overlaps their cache
+// misses with the current step's work. Prefetches are hints: they never
+// change what the simulation computes.
+
+import (
+	"unsafe"
+
+	"github.com/creditsim/creditsim/internal/prefetch"
+)
+
+// lines asks for every cache line of the n bytes at p.
+func lines(p unsafe.Pointer, n uintptr) { prefetch.Range(p, n) }
+
+// prefetchResult asks for result ri's record.
+func (s *Sim) prefetchResult(ri int32) {
+	lines(unsafe.Pointer(s.res(ri)), unsafe.Sizeof(result{}))
+}
+
+// prefetchEvent asks for the records event e will read first: its host,
+// and for a finished job the job's result.
+func (s *Sim) prefetchEvent(e *event) {
+	switch e.kind {
+	case evJobDone:
+		s.prefetchResult(e.b)
+		fallthrough
+	case evContact, evAvailability, evAccountManager:
+		lines(unsafe.Pointer(&s.hosts[e.a]), unsafe.Sizeof(hostState{}))
+	}
+}
+
+// prefetchValidation asks, while the validator works on queue[k], for
+// what the next workunits need, in three stages (each stage reads only
+// what an earlier one fetched): the workunit record of queue[k+3], the
+// replica list of queue[k+2], and the replicas' records and credit row
+// of queue[k+1].
+func (s *Sim) prefetchValidation(queue []int32, k int) {
+	if k+3 < len(queue) {
+		lines(unsafe.Pointer(&s.wus[queue[k+3]]), unsafe.Sizeof(workunit{}))
+	}
+	if k+2 < len(queue) {
+		if rs := s.wus[queue[k+2]].results; len(rs) > 0 {
+			lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
+		}
+	}
+	if k+1 < len(queue) {
+		wi := queue[k+1]
+		for _, ri := range s.wus[wi].results {
+			s.prefetchResult(ri)
+		}
+		if s.npol > 0 && int(wi+1)*s.npol <= len(s.credit) {
+			lines(unsafe.Pointer(&s.credit[int(wi)*s.npol]), uintptr(s.npol)*8)
+		}
+	}
+}
