@@ -19,6 +19,29 @@ func (s *Sim) prefetchResult(ri int32) {
 	lines(unsafe.Pointer(s.res(ri)), unsafe.Sizeof(result{}))
 }
 
+// prefetchEvents asks, as an event starts, for what the next events will
+// read, in two stages: the records of the one after next (the least of
+// the heap root's children), and what the next one's host record points
+// to (that record was asked for an event ago).
+func (s *Sim) prefetchEvents() {
+	h := s.q.h
+	if len(h) == 0 {
+		return
+	}
+	if e := &h[0]; e.kind == evJobDone || e.kind == evContact {
+		s.prefetchHostParts(e.a)
+	}
+	if len(h) > 1 {
+		m := 1
+		for k := 2; k < min(5, len(h)); k++ {
+			if less(&h[k], &h[m]) {
+				m = k
+			}
+		}
+		s.prefetchEvent(&h[m])
+	}
+}
+
 // prefetchEvent asks for the records event e will read first: its host,
 // and for a finished job the job's result.
 func (s *Sim) prefetchEvent(e *event) {
@@ -28,6 +51,24 @@ func (s *Sim) prefetchEvent(e *event) {
 		fallthrough
 	case evContact, evAvailability, evAccountManager:
 		lines(unsafe.Pointer(&s.hosts[e.a]), unsafe.Sizeof(hostState{}))
+	}
+}
+
+// prefetchHostParts asks for what host i's record points to, which an
+// event for the host reads next: its hosts.Host, job lists and usage.
+// The record itself must already be in cache (prefetched an event ago),
+// or reading its pointers would be the miss this avoids.
+func (s *Sim) prefetchHostParts(i int32) {
+	h := &s.hosts[i]
+	prefetch.Line(unsafe.Pointer(h.h))
+	if len(h.queue) > 0 {
+		prefetch.Line(unsafe.Pointer(&h.queue[0]))
+	}
+	if len(h.running) > 0 {
+		prefetch.Line(unsafe.Pointer(&h.running[0]))
+	}
+	if len(h.usage) > 0 {
+		prefetch.Line(unsafe.Pointer(&h.usage[0]))
 	}
 }
 

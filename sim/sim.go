@@ -309,9 +309,7 @@ func (s *Sim) Run(progress func(float64)) {
 	s.q.push(event{t: s.cfg.Duration, kind: evEnd})
 	for s.q.Len() > 0 {
 		e := s.q.pop()
-		if len(s.q.h) > 0 {
-			s.prefetchEvent(&s.q.h[0])
-		}
+		s.prefetchEvents()
 		s.now = e.t
 		s.events++
 		switch e.kind {
