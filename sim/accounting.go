@@ -100,9 +100,19 @@ func (s *Sim) settle(i int, pay bool) {
 		return
 	}
 	h := &s.hosts[i]
+	// Ask for the results' records, then for the workunits of those to
+	// be recorded (reading a record waits for it, but by then the rest
+	// are on their way).
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
 			s.prefetchResult(ref.ri)
+		}
+	}
+	for _, ref := range h.unpaid {
+		if s.results.gens[ref.ri] == ref.gen {
+			if r := s.res(ref.ri); r.settling {
+				s.prefetchWorkunit(r.wu)
+			}
 		}
 	}
 	k := 0

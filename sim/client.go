@@ -430,7 +430,10 @@ func (s *Sim) contact(i int) {
 	for _, ri := range h.done {
 		s.prefetchResult(ri)
 	}
-	for _, ri := range h.done {
+	for k, ri := range h.done {
+		if k+1 < len(h.done) {
+			s.prefetchWorkunit(s.res(h.done[k+1]).wu)
+		}
 		s.report(ri)
 	}
 	h.done = h.done[:0]

@@ -54,6 +54,19 @@ func (s *Sim) prefetchEvent(e *event) {
 	}
 }
 
+// prefetchWorkunit asks for workunit wi's record and credit row.
+func (s *Sim) prefetchWorkunit(wi int32) {
+	lines(unsafe.Pointer(&s.wus[wi]), unsafe.Sizeof(workunit{}))
+	s.prefetchCredit(wi)
+}
+
+// prefetchCredit asks for workunit wi's row of credit per policy.
+func (s *Sim) prefetchCredit(wi int32) {
+	if s.npol > 0 && int(wi+1)*s.npol <= len(s.credit) {
+		lines(unsafe.Pointer(&s.credit[int(wi)*s.npol]), uintptr(s.npol)*8)
+	}
+}
+
 // prefetchHostParts asks for what host i's record points to, which an
 // event for the host reads next: its hosts.Host, job lists and usage.
 // The record itself must already be in cache (prefetched an event ago),
@@ -91,8 +104,6 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 		for _, ri := range s.wus[wi].results {
 			s.prefetchResult(ri)
 		}
-		if s.npol > 0 && int(wi+1)*s.npol <= len(s.credit) {
-			lines(unsafe.Pointer(&s.credit[int(wi)*s.npol]), uintptr(s.npol)*8)
-		}
+		s.prefetchCredit(wi)
 	}
 }
