@@ -273,6 +273,17 @@ type HostGauger interface {
 	HostGauges(host int, now float64, dst []Gauge) []Gauge
 }
 
+// Prefetcher is implemented by policies whose Validated reads state
+// scattered over memory by host or user (a host's row of statistics):
+// the validator calls Prefetch with each result of a workunit one step
+// before it validates that workunit, so the policy can ask the processor
+// for what it will read while the engine works on the step before.
+// Prefetch is a hint: it must not change the policy's state or anything
+// it computes. r may end up in Valid, in Invalid or in neither.
+type Prefetcher interface {
+	Prefetch(r *Result)
+}
+
 // Base implements the events a job-based policy may ignore.
 type Base struct{}
 

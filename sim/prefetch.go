@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/creditsim/creditsim/internal/prefetch"
+	"github.com/creditsim/creditsim/policy"
 )
 
 // lines asks for every cache line of the n bytes at p.
@@ -86,24 +87,58 @@ func (s *Sim) prefetchHostParts(i int32) {
 }
 
 // prefetchValidation asks, while the validator works on queue[k], for
-// what the next workunits need, in three stages (each stage reads only
-// what an earlier one fetched): the workunit record of queue[k+3], the
-// replica list of queue[k+2], and the replicas' records and credit row
-// of queue[k+1].
+// what the next workunits need, in four stages (each stage reads only
+// what an earlier one fetched): the workunit record of queue[k+4], the
+// replica list of queue[k+3], the replicas' records and credit row of
+// queue[k+2], and for queue[k+1] what granting its replicas' credit
+// reads (their hosts' records and their host, user and team accounts)
+// and what the policies that ask for it will read.
 func (s *Sim) prefetchValidation(queue []int32, k int) {
-	if k+3 < len(queue) {
-		lines(unsafe.Pointer(&s.wus[queue[k+3]]), unsafe.Sizeof(workunit{}))
+	if k+4 < len(queue) {
+		lines(unsafe.Pointer(&s.wus[queue[k+4]]), unsafe.Sizeof(workunit{}))
 	}
-	if k+2 < len(queue) {
-		if rs := s.wus[queue[k+2]].results; len(rs) > 0 {
+	if k+3 < len(queue) {
+		if rs := s.wus[queue[k+3]].results; len(rs) > 0 {
 			lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
 		}
 	}
-	if k+1 < len(queue) {
-		wi := queue[k+1]
+	if k+2 < len(queue) {
+		wi := queue[k+2]
 		for _, ri := range s.wus[wi].results {
 			s.prefetchResult(ri)
 		}
 		s.prefetchCredit(wi)
+	}
+	if k+1 < len(queue) {
+		for _, ri := range s.wus[queue[k+1]].results {
+			r := s.res(ri)
+			if r.st != stReported {
+				continue
+			}
+			v := &r.view
+			s.prefetchAccounts(v)
+			for _, p := range s.prefetchers {
+				p.Prefetch(v)
+			}
+		}
+	}
+}
+
+// prefetchAccounts asks for the host, user and team accounts that
+// granting result v's credit updates, all policies' side by side.
+func (s *Sim) prefetchAccounts(v *policy.Result) {
+	l := &s.ledgers
+	n := uintptr(l.npol) * unsafe.Sizeof(Account{})
+	if n == 0 {
+		return
+	}
+	if i := int(v.HostID) * l.npol; uint(i) < uint(len(l.hosts)) {
+		lines(unsafe.Pointer(&l.hosts[i]), n)
+	}
+	if i := int(v.UserID) * l.npol; uint(i) < uint(len(l.users)) {
+		lines(unsafe.Pointer(&l.users[i]), n)
+	}
+	if i := int(v.TeamID) * l.npol; v.TeamID > 0 && uint(i) < uint(len(l.teams)) {
+		lines(unsafe.Pointer(&l.teams[i]), n)
 	}
 }

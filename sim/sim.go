@@ -160,6 +160,9 @@ type Sim struct {
 	credit   []float64 // per workunit x policy
 	valQueue []int32
 	pols     []policy.Policy
+	// prefetchers are the policies that ask to be told a validator step
+	// ahead which results they will see.
+	prefetchers []policy.Prefetcher
 	npol     int
 	ledgers  ledgers
 	grantBuf []float64
@@ -247,6 +250,9 @@ func New(cfg *Config) *Sim {
 	for p, pol := range s.pols {
 		if _, ok := pol.(policy.RuntimeAccounting); ok {
 			s.ras = append(s.ras, p)
+		}
+		if pf, ok := pol.(policy.Prefetcher); ok {
+			s.prefetchers = append(s.prefetchers, pf)
 		}
 	}
 	s.sample = cfg.SampleHosts.Select(s.Hosts())

@@ -209,8 +209,8 @@ func TestOneTimeCheats(t *testing.T) {
 	q.vers[0].PFC = policy.Average{N: 50, Avg: 1}
 	honest, cheat := result(1, 0, 2500, 4e9, 0), result(2, 0, 2500*25, 4e9, 0) // 25 x the mean
 	got := validate(q, 1e5, honest, cheat)
-	if !q.havs[2][0].Probation || q.havs[1][0].Probation {
-		t.Fatalf("probation: cheat %v, honest %v", q.havs[2][0].Probation, q.havs[1][0].Probation)
+	if !q.hav(2, 0).Probation || q.hav(1, 0).Probation {
+		t.Fatalf("probation: cheat %v, honest %v", q.hav(2, 0).Probation, q.hav(1, 0).Probation)
 	}
 	if want := policy.FlopsToCreditAssign(est, 100); !near(got, want, 1e-12) {
 		t.Errorf("v29: credit %g, want the honest claim alone %g", got, want)

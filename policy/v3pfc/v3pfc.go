@@ -2,7 +2,10 @@ package v3pfc
 
 import (
 	"math"
+	"unsafe"
 
+	"github.com/creditsim/creditsim/internal/hugepage"
+	"github.com/creditsim/creditsim/internal/prefetch"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -34,7 +37,12 @@ type Policy struct {
 	apps   []App
 	vers   []Version
 	delay  []float64 // per app: the delay bound
-	havs   [][]HostVersion
+	// havs is every host's row of versions, side by side (host x
+	// versions + version): one flat array, so that the engine's prefetch
+	// of a row is a computed address, not a load of a row pointer first.
+	// A row a host never used is all zero, which every reader treats as
+	// no row (no samples, nothing to reset).
+	havs   []HostVersion
 	recent []policy.RAC // per version: recent credit, weights the central factor
 	// central is the cross-project scale per plan class (gpu_only: central).
 	central map[string]float64
@@ -75,7 +83,8 @@ func (p *Policy) Init(w *policy.World) {
 		p.vers[i] = Version{ID: i, Gpu: v.Resource.IsGPU(), App: v.AppID, Anon: v.Anonymous}
 		p.apps[v.AppID].Versions = append(p.apps[v.AppID].Versions, i)
 	}
-	p.havs = make([][]HostVersion, w.MaxHosts)
+	p.havs = make([]HostVersion, w.MaxHosts*len(p.vers))
+	hugepage.Advise(p.havs)
 	p.recent = make([]policy.RAC, len(w.Versions))
 	p.central = map[string]float64{}
 	p.confirmed = nil
@@ -119,14 +128,23 @@ func (p *Policy) confirm(v *policy.Validation) {
 	}
 }
 
-// hav returns the host's record for a version, creating the host's row.
+// hav returns the host's record for a version.
 func (p *Policy) hav(host, vid int) *HostVersion {
-	row := p.havs[host]
-	if row == nil {
-		row = make([]HostVersion, len(p.vers))
-		p.havs[host] = row
+	return &p.havs[host*len(p.vers)+vid]
+}
+
+// row returns the host's records, one per version.
+func (p *Policy) row(host int) []HostVersion {
+	n := len(p.vers)
+	return p.havs[host*n : host*n+n : host*n+n]
+}
+
+// Prefetch asks for the host's record of the result's version, which
+// Validated will read (see policy.Prefetcher).
+func (p *Policy) Prefetch(r *policy.Result) {
+	if i := int(r.HostID)*len(p.vers) + int(r.VersionID); uint(i) < uint(len(p.havs)) {
+		prefetch.Range(unsafe.Pointer(&p.havs[i]), unsafe.Sizeof(HostVersion{}))
 	}
-	return &row[vid]
 }
 
 // job is the calculation's view of a result.
@@ -182,8 +200,9 @@ func (p *Policy) failed(r *policy.Result, now float64) {
 	switch p.c.Cherry {
 	case CherryReset:
 		// v2: the host's averages go back to the apps' for every version.
-		for vid := range p.havs[r.HostID] {
-			p.resetToVersion(&p.havs[r.HostID][vid], &p.vers[vid], false)
+		row := p.row(int(r.HostID))
+		for vid := range row {
+			p.resetToVersion(&row[vid], &p.vers[vid], false)
 		}
 	case CherryProbation:
 		hv := p.hav(int(r.HostID), int(r.VersionID))
@@ -312,11 +331,8 @@ func (p *Policy) Tick(t policy.Tick) {
 func (p *Policy) medians() {
 	for vid := range p.vers {
 		p.medBuf = p.medBuf[:0]
-		for _, row := range p.havs {
-			if row == nil {
-				continue
-			}
-			if n, avg := p.c.hostMean(&row[vid]); n >= p.c.HostSamples && avg > 0 {
+		for i := vid; i < len(p.havs); i += len(p.vers) {
+			if n, avg := p.c.hostMean(&p.havs[i]); n >= p.c.HostSamples && avg > 0 {
 				p.medBuf = append(p.medBuf, avg)
 			}
 		}
@@ -388,11 +404,12 @@ func (p *Policy) Gauges(dst []policy.Gauge) []policy.Gauge {
 // HostGauges exposes a host's Scale(H) per version it has run, 0 while
 // host scaling does not apply.
 func (p *Policy) HostGauges(host int, now float64, dst []policy.Gauge) []policy.Gauge {
-	if host >= len(p.havs) || p.havs[host] == nil {
+	if host >= len(p.havs)/max(1, len(p.vers)) {
 		return dst
 	}
-	for vid := range p.vers {
-		hv := &p.havs[host][vid]
+	row := p.row(host)
+	for vid := range row {
+		hv := &row[vid]
 		if n, _ := p.c.hostMean(hv); n == 0 || p.vers[vid].Anon {
 			continue
 		}
