@@ -163,9 +163,9 @@ type Sim struct {
 	// prefetchers are the policies that ask to be told a validator step
 	// ahead which results they will see.
 	prefetchers []policy.Prefetcher
-	npol     int
-	ledgers  ledgers
-	grantBuf []float64
+	npol        int
+	ledgers     ledgers
+	grantBuf    []float64
 	// avPFC is each version's app_version.pfc as the server keeps it, for
 	// runtime estimates; availFrac the fraction of time hosts compute, as
 	// the scheduler sees it (on_frac, clamped to [0.1, 1]).

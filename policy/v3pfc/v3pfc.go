@@ -32,11 +32,11 @@ func init() {
 // Policy is a configured CreditNew instance.
 type Policy struct {
 	policy.Base
-	c      *Config
-	world  *policy.World
-	apps   []App
-	vers   []Version
-	delay  []float64 // per app: the delay bound
+	c     *Config
+	world *policy.World
+	apps  []App
+	vers  []Version
+	delay []float64 // per app: the delay bound
 	// havs is every host's row of versions, side by side (host x
 	// versions + version): one flat array, so that the engine's prefetch
 	// of a row is a computed address, not a load of a row pointer first.
