@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"unsafe"
+
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -100,18 +102,44 @@ func (s *Sim) settle(i int, pay bool) {
 		return
 	}
 	h := &s.hosts[i]
-	// Ask for the results' records, then for the workunits of those to
-	// be recorded (reading a record waits for it, but by then the rest
-	// are on their way).
+	// Ask for what settling reads, in stages over the list (reading a
+	// record waits for it, but by then the rest are on their way): the
+	// results' records and what they were paid; for those to be recorded
+	// their workunits and credit rows; then the workunits' replica lists;
+	// then the replicas, which freeing the workunit checks.
+	n := uintptr(len(s.ras)) * 8
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
 			s.prefetchResult(ref.ri)
+			if j := int(ref.ri) * len(s.ras); j < len(s.paid) {
+				lines(unsafe.Pointer(&s.paid[j]), n)
+			}
 		}
 	}
+	settling := 0
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
 			if r := s.res(ref.ri); r.settling {
 				s.prefetchWorkunit(r.wu)
+				settling++
+			}
+		}
+	}
+	if settling > 0 {
+		for _, ref := range h.unpaid {
+			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
+				if rs := s.wus[r.wu].results; len(rs) > 0 {
+					lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
+				}
+			}
+		}
+		for _, ref := range h.unpaid {
+			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
+				for _, o := range s.wus[r.wu].results {
+					if o != ref.ri {
+						s.prefetchResult(o)
+					}
+				}
 			}
 		}
 	}
