@@ -143,6 +143,9 @@ func (s *Sim) startJobs(i int) {
 			}
 			ri := h.queue[k]
 			h.queue = append(h.queue[:k], h.queue[k+1:]...)
+			if len(h.queue) > 0 {
+				h.next = h.queue[0]
+			}
 			r := s.res(ri)
 			v := &s.versions[r.vid]
 			if gpu {

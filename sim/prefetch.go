@@ -23,7 +23,8 @@ func (s *Sim) prefetchResult(ri int32) {
 // prefetchEvents asks, as an event starts, for what the next events will
 // read, in two stages: the records of the one after next (the least of
 // the heap root's children), and what the next one's host record points
-// to (that record was asked for an event ago).
+// to (that record was asked for an event ago), with the record of the
+// job it will most likely start.
 func (s *Sim) prefetchEvents() {
 	h := s.q.h
 	if len(h) == 0 {
@@ -77,6 +78,9 @@ func (s *Sim) prefetchHostParts(i int32) {
 	prefetch.Line(unsafe.Pointer(h.h))
 	if len(h.queue) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.queue[0]))
+		// The job the host starts next, most often: its first line,
+		// what choosing and starting it reads.
+		lines(unsafe.Pointer(s.res(h.next)), 64)
 	}
 	if len(h.running) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.running[0]))

@@ -298,6 +298,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	h.rrNext[c] = math.Min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
 	s.prepare(i, ri)
 	h.queue = append(h.queue, ri)
+	h.next = h.queue[0]
 	s.addDeadline(int(w.app), ri, s.results.gens[ri], r.deadline)
 	for _, p := range s.pols {
 		p.Sent(&r.view)

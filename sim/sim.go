@@ -110,6 +110,9 @@ type hostState struct {
 	cpuFree float64
 	gpuFree float64
 	queue   []int32
+	// next is queue[0] as of the last send or job start: only a hint
+	// for prefetching (another change to the queue may leave it stale).
+	next int32
 	running []int32
 	done    []int32
 	contact bool // a contact event is scheduled
