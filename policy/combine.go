@@ -115,12 +115,18 @@ func Count32(n int) int32 {
 // version, the CPUs the host reports) x reported Whetstone, and for a
 // GPU version GPUs used x the reported GPU peak (0 otherwise).
 func ReportedPeak(r *Result, v *AppVersion) (cpu, gpu float64) {
-	cpu = v.CPUUsage * r.HostPFpops
+	return ReportedPeakOf(r.HostNCPUs, r.HostPFpops, r.HostGPUPeak, v)
+}
+
+// ReportedPeakOf is ReportedPeak from a host's reported CPU count,
+// Whetstone per CPU and GPU peak.
+func ReportedPeakOf(ncpus int32, pfpops, gpuPeak float64, v *AppVersion) (cpu, gpu float64) {
+	cpu = v.CPUUsage * pfpops
 	if v.MultiThread {
-		cpu = float64(r.HostNCPUs) * r.HostPFpops
+		cpu = float64(ncpus) * pfpops
 	}
 	if v.Resource.IsGPU() {
-		gpu = v.GPUUsage * r.HostGPUPeak
+		gpu = v.GPUUsage * gpuPeak
 	}
 	return cpu, gpu
 }

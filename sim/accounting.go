@@ -15,8 +15,8 @@ import (
 // devices the job uses, CPU and GPU apart, as the client counts it
 // (client/work_fetch.cpp update_rec: per resource, instance-seconds x
 // the resource's speed).
-func (h *hostState) addEstimated(runtime float64, r *policy.Result, v *policy.AppVersion) {
-	cpu, gpu := policy.ReportedPeak(r, v)
+func (h *hostState) addEstimated(runtime float64, r *serverView, v *policy.AppVersion) {
+	cpu, gpu := r.reportedPeak(v)
 	e := &h.estFlops[v.ProjectID]
 	e[0] += runtime * cpu
 	e[1] += runtime * gpu
@@ -47,7 +47,7 @@ func (s *Sim) accountManagerCall(i int) {
 			r := s.res(ri)
 			v := &s.versions[r.vid]
 			if v.ProjectID == p {
-				cpu, gpu := policy.ReportedPeak(&r.view, v)
+				cpu, gpu := r.view.reportedPeak(v)
 				run := r.ran + (s.now - r.startedAt)
 				est[0] += run * cpu
 				est[1] += run * gpu
@@ -174,10 +174,10 @@ func (s *Sim) settle(i int, pay bool) {
 // pay adds to result ri's paid credit what each runtime-accounting
 // policy's last call for its host paid for runtime seconds of it.
 func (s *Sim) pay(ri int32, runtime float64) {
-	r := s.res(ri)
+	v := s.shown(s.res(ri))
 	base := int(ri) * len(s.ras)
 	for k, p := range s.ras {
-		s.paid[base+k] += s.pols[p].(policy.RuntimeAccounting).Accrued(&r.view, runtime)
+		s.paid[base+k] += s.pols[p].(policy.RuntimeAccounting).Accrued(v, runtime)
 	}
 }
 

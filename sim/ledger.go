@@ -58,7 +58,7 @@ func (a *Account) add(now, start, c float64) {
 
 // grant credits a result with credit[p] from each policy p; a policy
 // granting 0 leaves its accounts untouched.
-func (l *ledgers) grant(r *policy.Result, now float64, credit []float64) {
+func (l *ledgers) grant(r *serverView, now float64, credit []float64) {
 	n := l.npol
 	start := r.SentTime
 	row := func(set []Account, i int) {

@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/creditsim/creditsim/internal/prefetch"
-	"github.com/creditsim/creditsim/policy"
 )
 
 // lines asks for every cache line of the n bytes at p.
@@ -119,10 +118,12 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 			if r.st != stReported {
 				continue
 			}
-			v := &r.view
-			s.prefetchAccounts(v)
-			for _, p := range s.prefetchers {
-				p.Prefetch(v)
+			s.prefetchAccounts(&r.view)
+			if len(s.prefetchers) > 0 {
+				v := s.shown(r)
+				for _, p := range s.prefetchers {
+					p.Prefetch(v)
+				}
 			}
 		}
 	}
@@ -130,7 +131,7 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 
 // prefetchAccounts asks for the host, user and team accounts that
 // granting result v's credit updates, all policies' side by side.
-func (s *Sim) prefetchAccounts(v *policy.Result) {
+func (s *Sim) prefetchAccounts(v *serverView) {
 	l := &s.ledgers
 	n := uintptr(l.npol) * unsafe.Sizeof(Account{})
 	if n == 0 {

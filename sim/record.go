@@ -42,7 +42,7 @@ func (s *Sim) record(ri int32) {
 			g[p] = s.paid[j] // a result that never ran has no slot
 		}
 	}
-	s.rec = Record{View: &r.view, Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
+	s.rec = Record{View: s.shown(r), Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
 		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.view.HostID].cpusRun(v) + v.GPUUsage), Granted: g,
 		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target, Time: r.resolvedAt,
 		Slot: r.wu, SlotGen: s.wus[r.wu].gen}

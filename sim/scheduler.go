@@ -273,12 +273,10 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	r.st = stQueued
 	r.host = int32(i)
 	r.vid = int32(vid)
-	r.view = policy.Result{
-		ID: s.nResults, WorkunitID: int64(r.wu)<<32 | int64(w.gen), HostID: int32(i), UserID: int32(h.h.UserID), TeamID: int32(h.h.TeamID),
-		ProjectID: int32(v.ProjectID), AppID: int32(v.AppID), VersionID: int32(vid),
+	r.view = serverView{
+		ID: s.nResults, HostID: int32(i), UserID: int32(h.h.UserID), TeamID: int32(h.h.TeamID), VersionID: int32(vid),
 		HostNCPUs: policy.Count32(h.ncpus), HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: policy.Count32(h.h.NGPUs), HostGPUPeak: h.gpuPeak,
 		SentTime: s.now, FlopsEstimate: s.flopsEstimate(h, vid),
-		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound,
 		HAV: policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)},
 	}
 	s.oneTimeClaim(h, r, v)
@@ -300,11 +298,12 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	h.queue = append(h.queue, ri)
 	h.next = h.queue[0]
 	s.addDeadline(int(w.app), ri, s.results.gens[ri], r.deadline)
+	pv := s.shown(r)
 	for _, p := range s.pols {
-		p.Sent(&r.view)
+		p.Sent(pv)
 	}
 	if s.cfg.Tracer != nil {
-		s.cfg.Tracer.Sent(&r.view)
+		s.cfg.Tracer.Sent(pv)
 	}
 }
 
@@ -334,11 +333,12 @@ func (s *Sim) report(ri int32) {
 		w.nError++
 	}
 	r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
+	pv := s.shown(r)
 	for _, p := range s.pols {
-		p.Reported(&r.view)
+		p.Reported(pv)
 	}
 	if s.cfg.Tracer != nil {
-		s.cfg.Tracer.Reported(&r.view)
+		s.cfg.Tracer.Reported(pv)
 	}
 	if r.view.Outcome != policy.Success {
 		s.finish(ri)

@@ -54,7 +54,8 @@ type result struct {
 	// fate became final.
 	amRan      float64
 	resolvedAt float64
-	view       policy.Result
+	view       serverView
+	_          [8]byte // a record is 256 bytes: whole cache lines, hot fields in the first
 }
 
 // resultRef names a result slot in one of its lives.
@@ -112,7 +113,7 @@ type hostState struct {
 	queue   []int32
 	// next is queue[0] as of the last send or job start: only a hint
 	// for prefetching (another change to the queue may leave it stale).
-	next int32
+	next    int32
 	running []int32
 	done    []int32
 	contact bool // a contact event is scheduled
@@ -180,13 +181,18 @@ type Sim struct {
 	// Runtime-accounting policies (Science United): their indexes in pols,
 	// and per result slot the credit each has paid for its runtime so far
 	// (paid[ri*len(ras)+k]).
-	ras      []int
-	paid     []float64
-	views    []*policy.Result
-	invalid  []*policy.Result
-	p50, p95 float64 // reported p_fpops percentiles
-	nextPerf float64
-	amReport policy.ClientReport // reused by account-manager calls
+	ras     []int
+	paid    []float64
+	views   []*policy.Result
+	invalid []*policy.Result
+	// viewBuf holds the views of a validation's results; scratchView the
+	// view a single call is shown.
+	viewBuf     []policy.Result
+	scratchView policy.Result
+	one         [1]int32
+	p50, p95    float64 // reported p_fpops percentiles
+	nextPerf    float64
+	amReport    policy.ClientReport // reused by account-manager calls
 	// stopSending is the end less the longest delay bound.
 	stopSending float64
 	events      int64

@@ -85,11 +85,12 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	}
 	r.view.Outcome = policy.NoReply
 	r.view.ReceivedTime = s.now
+	pv := s.shown(r)
 	for _, p := range s.pols {
-		p.Reported(&r.view)
+		p.Reported(pv)
 	}
 	if s.cfg.Tracer != nil {
-		s.cfg.Tracer.Reported(&r.view)
+		s.cfg.Tracer.Reported(pv)
 	}
 	s.wus[r.wu].nError++
 	s.finish(int32(ri))

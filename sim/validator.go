@@ -85,8 +85,6 @@ func (s *Sim) validate(wi int32) {
 		}
 		return
 	}
-	s.views = s.views[:0]
-	s.invalid = s.invalid[:0]
 	for _, ri := range w.results {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
@@ -97,18 +95,15 @@ func (s *Sim) validate(wi int32) {
 				w.canonical = ri
 			}
 			r.view.ValidateState = policy.Valid
-			s.views = append(s.views, &r.view)
+			// The validator computes credit from the host-version rows as
+			// they are now, and only then counts the results valid or
+			// invalid (validator.cpp: assign_credit_set before is_valid).
+			s.showHAV(&r.view)
 		} else {
 			r.view.ValidateState = policy.Invalid
-			s.invalid = append(s.invalid, &r.view)
 		}
 	}
-	// The validator computes credit from the host-version rows as they are
-	// now, and only then counts the results valid or invalid
-	// (validator.cpp: assign_credit_set before is_valid).
-	for _, rv := range s.views {
-		s.showHAV(rv)
-	}
+	s.showValidation(w.results)
 	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
 	base := int(wi) * s.npol
@@ -147,18 +142,16 @@ func (s *Sim) validateLate(wi int32) {
 		if r.st != stReported || !r.ok {
 			continue
 		}
-		s.invalid = s.invalid[:0]
-		s.views = s.views[:0]
 		if r.output == canon {
 			r.view.ValidateState = policy.Valid
-			s.views = append(s.views, &r.view)
 		} else {
 			r.view.ValidateState = policy.Invalid
-			s.invalid = append(s.invalid, &r.view)
 		}
 		s.updateHAV(r)
+		s.one[0] = ri
+		s.showValidation(s.one[:])
 		for p, pol := range s.pols {
-			s.val = policy.Validation{Time: s.now, WorkunitID: r.view.WorkunitID, AppID: int(w.app),
+			s.val = policy.Validation{Time: s.now, WorkunitID: int64(wi)<<32 | int64(w.gen), AppID: int(w.app),
 				RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid,
 				Late: true, CanonicalCredit: s.credit[base+p]}
 			pol.Validated(&s.val)
@@ -184,8 +177,33 @@ func (s *Sim) updateHAVs(wi int32) {
 	}
 }
 
+// showValidation shows the policies the results of rs the validator has
+// just judged (reported successes): the views of the valid ones in
+// s.views, of the invalid ones in s.invalid, in the order of rs.
+func (s *Sim) showValidation(rs []int32) {
+	s.views, s.invalid = s.views[:0], s.invalid[:0]
+	if cap(s.viewBuf) < len(rs) {
+		s.viewBuf = make([]policy.Result, len(rs))
+	}
+	buf := s.viewBuf[:cap(s.viewBuf)]
+	k := 0
+	for _, ri := range rs {
+		r := s.res(ri)
+		if r.st != stReported || !r.ok {
+			continue
+		}
+		v := s.show(r, &buf[k])
+		k++
+		if r.view.ValidateState == policy.Valid {
+			s.views = append(s.views, v)
+		} else {
+			s.invalid = append(s.invalid, v)
+		}
+	}
+}
+
 // showHAV gives a result's view the host-version row as it is now.
-func (s *Sim) showHAV(v *policy.Result) {
+func (s *Sim) showHAV(v *serverView) {
 	if h := &s.hosts[v.HostID]; !h.gone {
 		hv := &h.havs[v.VersionID]
 		v.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
@@ -201,7 +219,7 @@ func (s *Sim) showHAV(v *policy.Result) {
 // consecutive_valid and takes one off a quota above the project's.
 func (s *Sim) updateHAV(r *result) {
 	valid := r.view.ValidateState == policy.Valid
-	est := r.view.RscFpopsEst
+	est := s.wus[r.wu].w.Est
 	usable := valid && est > 0 && !runtimeOutlier(&r.view)
 	elapsed := r.view.ElapsedTime
 	if elapsed < 1e-6 {
@@ -242,6 +260,6 @@ func (s *Sim) grant(ri int32, credit []float64) {
 // runtime statistics: flagged by the project, or sent with a failed or
 // missing benchmark (flops_estimate 1e9 or <= 0, which get_pfc replaces
 // and flags).
-func runtimeOutlier(v *policy.Result) bool {
+func runtimeOutlier(v *serverView) bool {
 	return v.RuntimeOutlier || v.FlopsEstimate <= 0 || v.FlopsEstimate == 1e9
 }

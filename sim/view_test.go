@@ -1,0 +1,79 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"github.com/creditsim/creditsim/model/jobs"
+	"github.com/creditsim/creditsim/policy"
+)
+
+// derived are the fields of policy.Result that show takes from the
+// workunit and the version instead of the stored view.
+var derived = map[string]bool{"WorkunitID": true, "ProjectID": true, "AppID": true, "RscFpopsEst": true, "RscFpopsBound": true}
+
+// TestViewCoversResult: every field of policy.Result is either stored
+// (a field of serverView of the same name and type) or derived, so a
+// field added to policy.Result cannot be left out of what policies see.
+func TestViewCoversResult(t *testing.T) {
+	rt, vt := reflect.TypeFor[policy.Result](), reflect.TypeFor[serverView]()
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		g, stored := vt.FieldByName(f.Name)
+		switch {
+		case stored && derived[f.Name]:
+			t.Errorf("%s is both stored and derived", f.Name)
+		case !stored && !derived[f.Name]:
+			t.Errorf("policy.Result.%s is neither stored in serverView nor derived by show", f.Name)
+		case stored && g.Type != f.Type:
+			t.Errorf("%s: stored as %v, policy.Result has %v", f.Name, g.Type, f.Type)
+		}
+	}
+	if vt.NumField()+len(derived) != rt.NumField() {
+		t.Errorf("serverView has %d fields and %d are derived; policy.Result has %d", vt.NumField(), len(derived), rt.NumField())
+	}
+}
+
+// TestShow: show copies every stored field and fills the derived ones
+// from the workunit (its slot and generation, rsc_fpops_est and bound)
+// and the version (project and app).
+func TestShow(t *testing.T) {
+	s := &Sim{
+		wus:      make([]workunit, 4),
+		versions: make([]policy.AppVersion, 3),
+	}
+	s.wus[2] = workunit{gen: 7, w: jobs.Workunit{Est: 3e13, Bound: 3e14}}
+	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6}
+	r := &result{wu: 2, view: serverView{
+		ID: 11, HostID: 12, UserID: 13, TeamID: 14, VersionID: 1, HostNCPUs: 16, HostNGPUs: 17,
+		HostPFpops: 18, HostPIops: 19, HostGPUPeak: 20, SentTime: 21, ReceivedTime: 22, FlopsEstimate: 23,
+		ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
+		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
+		Outcome: policy.ClientError, ValidateState: policy.Invalid, RuntimeOutlier: true,
+	}}
+	want := policy.Result{
+		ID: 11, WorkunitID: 2<<32 | 7, HostID: 12, UserID: 13, TeamID: 14, ProjectID: 5, AppID: 6, VersionID: 1,
+		HostNCPUs: 16, HostNGPUs: 17, HostPFpops: 18, HostPIops: 19, HostGPUPeak: 20,
+		SentTime: 21, ReceivedTime: 22, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
+		RscFpopsEst: 3e13, RscFpopsBound: 3e14,
+		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
+		Outcome: policy.ClientError, ValidateState: policy.Invalid, RuntimeOutlier: true,
+	}
+	if got := *s.shown(r); got != want {
+		t.Errorf("show:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestResultRecordSize: a result record is four whole cache lines, and
+// the fields the client loop reads on every event (up to failAt) lie in
+// the first. A field added to the record should keep both true, or move
+// the figure on purpose.
+func TestResultRecordSize(t *testing.T) {
+	if n := unsafe.Sizeof(result{}); n != 256 {
+		t.Errorf("result record is %d bytes, want 256", n)
+	}
+	if end := unsafe.Offsetof(result{}.failAt) + 8; end > 64 {
+		t.Errorf("hot fields end at byte %d, past the first cache line", end)
+	}
+}
