@@ -3,6 +3,7 @@ package sim
 import (
 	"unsafe"
 
+	"github.com/creditsim/creditsim/internal/prefetch"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -104,8 +105,8 @@ func (s *Sim) settle(i int, pay bool) {
 	h := &s.hosts[i]
 	// Ask for what settling reads, in stages over the list (reading a
 	// record waits for it, but by then the rest are on their way): the
-	// results' records and what they were paid; for those to be recorded
-	// their workunits and credit rows; then the workunits' replica lists;
+	// results' records and what they were paid; their workunits (and for
+	// those to be recorded, credit rows); then the workunits' replica lists;
 	// then the replicas, which freeing the workunit checks.
 	n := uintptr(len(s.ras)) * 8
 	for _, ref := range h.unpaid {
@@ -122,6 +123,10 @@ func (s *Sim) settle(i int, pay bool) {
 			if r := s.res(ref.ri); r.settling {
 				s.prefetchWorkunit(r.wu)
 				settling++
+			} else {
+				// Paying shows the policies the result, with its
+				// workunit's ID and size.
+				prefetch.Line(unsafe.Pointer(&s.wus[r.wu]))
 			}
 		}
 	}

@@ -65,8 +65,10 @@ type resultRef struct {
 }
 
 type workunit struct {
-	app       int32
-	sent      int32 // results sent (they stay in results until it is freed)
+	app  int32
+	sent int32 // results sent (they stay in results until it is freed)
+	// gen and w come first: showing a result its workunit reads them.
+	gen       uint32
 	w         jobs.Workunit
 	results   []int32
 	nSuccess  int
@@ -78,7 +80,6 @@ type workunit struct {
 	failed    bool // too many errors or results
 	queued    bool // waiting for the validator
 	unrepl    bool // sent once by adaptive replication
-	gen       uint32
 }
 
 type hav struct {
