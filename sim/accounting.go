@@ -126,21 +126,21 @@ func (s *Sim) settle(i int, pay bool) {
 			} else {
 				// Paying shows the policies the result, with its
 				// workunit's ID and size.
-				prefetch.Line(unsafe.Pointer(&s.wus[r.wu]))
+				prefetch.Line(unsafe.Pointer(s.wu(r.wu)))
 			}
 		}
 	}
 	if settling > 0 {
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
-				if rs := s.wus[r.wu].results; len(rs) > 0 {
+				if rs := s.wu(r.wu).results; len(rs) > 0 {
 					lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
 				}
 			}
 		}
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
-				for _, o := range s.wus[r.wu].results {
+				for _, o := range s.wu(r.wu).results {
 					if o != ref.ri {
 						s.prefetchResult(o)
 					}

@@ -20,7 +20,8 @@ func (flatRate) Accrued(_ *policy.Result, s float64) float64 { return s }
 // first of them panicked.
 func TestPaidGrowsWithThePool(t *testing.T) {
 	s := &Sim{pols: []policy.Policy{flatRate{}}, ras: []int{0}, hosts: make([]hostState, 1),
-		wus: make([]workunit, 1), versions: make([]policy.AppVersion, 1)}
+		versions: make([]policy.AppVersion, 1)}
+	s.wus.add()
 	for s.results.n <= 3*resultChunk {
 		s.results.add()
 	}

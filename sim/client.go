@@ -247,7 +247,7 @@ func (s *Sim) projectPriorities(h *hostState) []float64 {
 func (s *Sim) prepare(i int, ri int32) {
 	h := &s.hosts[i]
 	r := s.res(ri)
-	w := &s.wus[r.wu]
+	w := s.wu(r.wu)
 	vid := r.view.VersionID
 	v := &s.versions[vid]
 	hv := &h.havs[vid]

@@ -22,7 +22,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 			// before the slot is reused, or freeing the workunit would free
 			// the slot a second time.
 			s.takeAt(a, k)
-			w := &s.wus[r.wu]
+			w := s.wu(r.wu)
 			w.results = remove(w.results, ri)
 			s.results.gens[ri]++
 			s.freeRes = append(s.freeRes, ri)
@@ -34,7 +34,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 		}
 	}
 	wi := s.generate(ai)
-	k := len(a.feeder) - len(s.wus[wi].results)
+	k := len(a.feeder) - len(s.wu(wi).results)
 	ri := a.feeder[k]
 	s.takeAt(a, k)
 	return ri
@@ -60,10 +60,10 @@ func (s *Sim) takeAt(a *appState, k int) {
 }
 
 func (s *Sim) userHasResult(wi int32, user int) bool {
-	if s.wus[wi].sent == 0 {
+	if s.wu(wi).sent == 0 {
 		return false // the usual case, a new workunit's first result
 	}
-	for _, ri := range s.wus[wi].results {
+	for _, ri := range s.wu(wi).results {
 		r := s.res(ri)
 		if r.st != stUnsent && r.st != stCancelled && int(r.view.UserID) == user {
 			return true
@@ -80,14 +80,9 @@ func (s *Sim) generate(ai int) int32 {
 		wi = s.freeWU[n-1]
 		s.freeWU = s.freeWU[:n-1]
 	} else {
-		wi = int32(len(s.wus))
-		s.wus = append(grow(s.wus, 1), workunit{})
-		s.credit = grow(s.credit, s.npol)
-		for p := 0; p < s.npol; p++ {
-			s.credit = append(s.credit, 0)
-		}
+		wi = s.wus.add()
 	}
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	res := w.results[:0]
 	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, results: res,
 		quorum: a.cfg.MinQuorum, target: a.cfg.TargetNResults}
@@ -114,7 +109,7 @@ func (s *Sim) newResult(wi int32) int32 {
 	s.results.gens[ri]++
 	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
 	s.clearPaid(ri)
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	w.results = append(w.results, ri)
 	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
 	return ri

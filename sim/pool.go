@@ -99,3 +99,45 @@ func (f *fifo[T]) pop() {
 		f.head = 0
 	}
 }
+
+// wuChunk is how many workunits one workunit chunk holds: about 4 MB,
+// so that each chunk spans at least one whole huge page.
+const wuChunk = 1 << 15
+
+// wuPool stores workunits, and each one's credit per policy, by dense
+// index in fixed chunks: growing never copies the workunits in flight
+// (hundreds of megabytes in a world of 100,000 hosts, copied at every
+// doubling of a single slice) and holds at most a chunk more than it
+// uses. A workunit's address never changes.
+type wuPool struct {
+	chunks [][]workunit
+	credit [][]float64 // chunk k: the credit rows of chunk k's workunits
+	npol   int
+	n      int32
+}
+
+// add appends a zero workunit with a zero credit row and returns its index.
+func (p *wuPool) add() int32 {
+	if int(p.n) == len(p.chunks)*wuChunk {
+		c := make([]workunit, wuChunk)
+		g := make([]float64, wuChunk*p.npol)
+		hugepage.Advise(c)
+		hugepage.Advise(g)
+		p.chunks = append(p.chunks, c)
+		p.credit = append(p.credit, g)
+	}
+	p.n++
+	return p.n - 1
+}
+
+// wu returns workunit i; i must have come from wus.add.
+func (s *Sim) wu(i int32) *workunit {
+	return &s.wus.chunks[i/wuChunk][i%wuChunk]
+}
+
+// creditRow returns workunit i's credit per policy.
+func (s *Sim) creditRow(i int32) []float64 {
+	n := s.wus.npol
+	k := int(i%wuChunk) * n
+	return s.wus.credit[i/wuChunk][k : k+n : k+n]
+}

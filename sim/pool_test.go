@@ -77,3 +77,37 @@ func TestResultPoolIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkunitPool: workunits and their credit rows keep their values
+// and their addresses as the pool grows across chunks, and rows of
+// neighbouring workunits do not overlap.
+func TestWorkunitPool(t *testing.T) {
+	const npol = 3
+	s := &Sim{}
+	s.wus.npol = npol
+	first := s.wu(s.wus.add())
+	first.app = -1
+	for i := int32(1); i < 2*wuChunk+3; i++ {
+		if got := s.wus.add(); got != i {
+			t.Fatalf("add = %d, want %d", got, i)
+		}
+		s.wu(i).app = i
+		for p, row := 0, s.creditRow(i); p < npol; p++ {
+			row[p] = float64(int(i)*npol + p)
+		}
+	}
+	if s.wu(0) != first || first.app != -1 {
+		t.Errorf("workunit 0 moved or changed as the pool grew")
+	}
+	for _, i := range []int32{1, wuChunk - 1, wuChunk, 2*wuChunk + 2} {
+		row := s.creditRow(i)
+		if s.wu(i).app != i || len(row) != npol || cap(row) != npol {
+			t.Fatalf("slot %d: app %d, credit row of length %d, capacity %d", i, s.wu(i).app, len(row), cap(row))
+		}
+		for p := range row {
+			if row[p] != float64(int(i)*npol+p) {
+				t.Errorf("slot %d: credit[%d] = %g", i, p, row[p])
+			}
+		}
+	}
+}

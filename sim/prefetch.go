@@ -57,14 +57,14 @@ func (s *Sim) prefetchEvent(e *event) {
 
 // prefetchWorkunit asks for workunit wi's record and credit row.
 func (s *Sim) prefetchWorkunit(wi int32) {
-	lines(unsafe.Pointer(&s.wus[wi]), unsafe.Sizeof(workunit{}))
+	lines(unsafe.Pointer(s.wu(wi)), unsafe.Sizeof(workunit{}))
 	s.prefetchCredit(wi)
 }
 
 // prefetchCredit asks for workunit wi's row of credit per policy.
 func (s *Sim) prefetchCredit(wi int32) {
-	if s.npol > 0 && int(wi+1)*s.npol <= len(s.credit) {
-		lines(unsafe.Pointer(&s.credit[int(wi)*s.npol]), uintptr(s.npol)*8)
+	if s.npol > 0 {
+		lines(unsafe.Pointer(&s.creditRow(wi)[0]), uintptr(s.npol)*8)
 	}
 }
 
@@ -98,22 +98,22 @@ func (s *Sim) prefetchHostParts(i int32) {
 // and what the policies that ask for it will read.
 func (s *Sim) prefetchValidation(queue []int32, k int) {
 	if k+4 < len(queue) {
-		lines(unsafe.Pointer(&s.wus[queue[k+4]]), unsafe.Sizeof(workunit{}))
+		lines(unsafe.Pointer(s.wu(queue[k+4])), unsafe.Sizeof(workunit{}))
 	}
 	if k+3 < len(queue) {
-		if rs := s.wus[queue[k+3]].results; len(rs) > 0 {
+		if rs := s.wu(queue[k+3]).results; len(rs) > 0 {
 			lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
 		}
 	}
 	if k+2 < len(queue) {
 		wi := queue[k+2]
-		for _, ri := range s.wus[wi].results {
+		for _, ri := range s.wu(wi).results {
 			s.prefetchResult(ri)
 		}
 		s.prefetchCredit(wi)
 	}
 	if k+1 < len(queue) {
-		for _, ri := range s.wus[queue[k+1]].results {
+		for _, ri := range s.wu(queue[k+1]).results {
 			r := s.res(ri)
 			if r.st != stReported {
 				continue

@@ -32,7 +32,7 @@ func (s *Sim) record(ri int32) {
 	v := &s.versions[r.view.VersionID]
 	g := s.grantBuf
 	if r.view.ValidateState == policy.Valid {
-		copy(g, s.credit[int(r.wu)*s.npol:int(r.wu+1)*s.npol])
+		copy(g, s.creditRow(r.wu))
 	} else {
 		clear(g)
 	}
@@ -44,7 +44,7 @@ func (s *Sim) record(ri int32) {
 	}
 	s.rec = Record{View: s.shown(r), Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
 		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.view.HostID].cpusRun(v) + v.GPUUsage), Granted: g,
-		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wus[r.wu].target, Time: r.resolvedAt,
-		Slot: r.wu, SlotGen: s.wus[r.wu].gen}
+		EstRuntime: r.estRun, Runtime: r.ran, Replicas: s.wu(r.wu).target, Time: r.resolvedAt,
+		Slot: r.wu, SlotGen: s.wu(r.wu).gen}
 	s.cfg.Observer.ResultDone(&s.rec)
 }

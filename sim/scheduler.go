@@ -184,7 +184,7 @@ func (s *Sim) requestWork(i int) int {
 			if ri < 0 {
 				break
 			}
-			dur := s.estimatedDuration(h, vid, s.wus[s.res(ri).wu].w.Est)
+			dur := s.estimatedDuration(h, vid, s.wu(s.res(ri).wu).w.Est)
 			if delay > 0 && delay+dur > float64(s.apps[ai].cfg.DelayBound) && !s.cfg.Server.IgnoreDelayBound {
 				s.untake(ai, ri)
 				s.deadlineRefusals++
@@ -251,7 +251,7 @@ func (s *Sim) pickApp(h *hostState, p int, gpu bool) int {
 func (s *Sim) send(i int, ri int32, vid int) {
 	h := &s.hosts[i]
 	r := s.res(ri)
-	w := &s.wus[r.wu]
+	w := s.wu(r.wu)
 	a := s.apps[w.app].cfg
 	hv := &h.havs[vid]
 	if w.unrepl {
@@ -312,7 +312,7 @@ func (s *Sim) report(ri int32) {
 	r := s.res(ri)
 
 	h := &s.hosts[r.host]
-	w := &s.wus[r.wu]
+	w := s.wu(r.wu)
 	r.st = stReported
 	r.view.ReceivedTime = s.now
 	// Clamp as the scheduler does: elapsed to the turnaround, CPU time to

@@ -160,9 +160,8 @@ type Sim struct {
 	verCfg   []*jobs.Version
 	results  resultPool
 	freeRes  []int32
-	wus      []workunit
+	wus      wuPool // workunits and their credit per policy
 	freeWU   []int32
-	credit   []float64 // per workunit x policy
 	valQueue []int32
 	pols     []policy.Policy
 	// prefetchers are the policies that ask to be told a validator step
@@ -208,6 +207,7 @@ type Sim struct {
 // New prepares a replication.
 func New(cfg *Config) *Sim {
 	s := &Sim{cfg: cfg, pols: cfg.Policies, npol: len(cfg.Policies)}
+	s.wus.npol = s.npol
 	s.pop = hosts.NewPopulation(cfg.Hosts, cfg.Seed, cfg.Duration)
 	s.srvRng = rng.New(rng.Hash(cfg.Seed, rng.String("server")))
 	for pi := range cfg.Projects {
@@ -301,7 +301,7 @@ func (s *Sim) PoolSizes() (results, freeResults, wus, freeWUs, feeder int) {
 	for _, a := range s.apps {
 		feeder += len(a.feeder) - a.head
 	}
-	return int(s.results.n), len(s.freeRes), len(s.wus), len(s.freeWU), feeder
+	return int(s.results.n), len(s.freeRes), int(s.wus.n), len(s.freeWU), feeder
 }
 
 // DeadlineRefusals returns how many jobs the scheduler's deadline check

@@ -79,7 +79,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		hv.consecValid = 0
 		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
-			r.flopsDone = s.wus[r.wu].w.Flops * math.Min(r.ran/r.runTotal, 1)
+			r.flopsDone = s.wu(r.wu).w.Flops * math.Min(r.ran/r.runTotal, 1)
 		}
 		s.startJobs(int(r.host))
 	}
@@ -92,7 +92,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	if s.cfg.Tracer != nil {
 		s.cfg.Tracer.Reported(pv)
 	}
-	s.wus[r.wu].nError++
+	s.wu(r.wu).nError++
 	s.finish(int32(ri))
 	s.retry(r.wu)
 }
@@ -109,7 +109,7 @@ func remove(l []int32, x int32) []int32 {
 // retry issues another result after an error, unless the workunit has
 // failed or no longer needs one.
 func (s *Sim) retry(wi int32) {
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	a := s.apps[w.app].cfg
 	if w.failed {
 		s.maybeFree(wi)
@@ -140,7 +140,7 @@ func (s *Sim) retry(wi int32) {
 // failWU marks a workunit failed: unsent results are cancelled; results
 // in progress still count for their hosts but grant nothing.
 func (s *Sim) failWU(wi int32) {
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	w.failed = true
 	for _, ri := range w.results {
 		switch s.res(ri).st {
@@ -156,7 +156,7 @@ func (s *Sim) failWU(wi int32) {
 // maybeFree returns a workunit and its results to the pools once nothing
 // refers to them any more.
 func (s *Sim) maybeFree(wi int32) {
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	if !w.assim && !w.failed {
 		return
 	}

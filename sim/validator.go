@@ -29,7 +29,7 @@ func (s *Sim) validatorPass() {
 }
 
 func (s *Sim) validate(wi int32) {
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	w.queued = false
 	if w.failed {
 		return
@@ -106,12 +106,12 @@ func (s *Sim) validate(wi int32) {
 	s.showValidation(w.results)
 	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
-	base := int(wi) * s.npol
+	credit := s.creditRow(wi)
 	for p, pol := range s.pols {
-		s.credit[base+p] = policy.Finite(pol.Validated(&s.val))
+		credit[p] = policy.Finite(pol.Validated(&s.val))
 	}
 	if s.cfg.Tracer != nil {
-		s.cfg.Tracer.Validated(&s.val, s.credit[base:base+s.npol])
+		s.cfg.Tracer.Validated(&s.val, credit)
 	}
 	s.updateHAVs(wi)
 	w.assim = true
@@ -124,7 +124,7 @@ func (s *Sim) validate(wi int32) {
 			continue
 		}
 		if r.view.ValidateState == policy.Valid {
-			s.grant(ri, s.credit[base:base+s.npol])
+			s.grant(ri, credit)
 		}
 		s.finish(ri)
 	}
@@ -134,9 +134,9 @@ func (s *Sim) validate(wi int32) {
 // validateLate checks results that arrive after the canonical one against
 // it; a valid one gets the canonical credit.
 func (s *Sim) validateLate(wi int32) {
-	w := &s.wus[wi]
+	w := s.wu(wi)
 	canon := s.res(w.canonical).output
-	base := int(wi) * s.npol
+	credit := s.creditRow(wi)
 	for _, ri := range w.results {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
@@ -153,15 +153,15 @@ func (s *Sim) validateLate(wi int32) {
 		for p, pol := range s.pols {
 			s.val = policy.Validation{Time: s.now, WorkunitID: int64(wi)<<32 | int64(w.gen), AppID: int(w.app),
 				RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid,
-				Late: true, CanonicalCredit: s.credit[base+p]}
+				Late: true, CanonicalCredit: credit[p]}
 			pol.Validated(&s.val)
 		}
 		if s.cfg.Tracer != nil {
 			s.val.CanonicalCredit = 0
-			s.cfg.Tracer.Validated(&s.val, s.credit[base:base+s.npol])
+			s.cfg.Tracer.Validated(&s.val, credit)
 		}
 		if r.view.ValidateState == policy.Valid {
-			s.grant(ri, s.credit[base:base+s.npol])
+			s.grant(ri, credit)
 		}
 		s.finish(ri)
 	}
@@ -169,7 +169,7 @@ func (s *Sim) validateLate(wi int32) {
 }
 
 func (s *Sim) updateHAVs(wi int32) {
-	for _, ri := range s.wus[wi].results {
+	for _, ri := range s.wu(wi).results {
 		r := s.res(ri)
 		if r.st == stReported && r.ok {
 			s.updateHAV(r)
@@ -219,7 +219,7 @@ func (s *Sim) showHAV(v *serverView) {
 // consecutive_valid and takes one off a quota above the project's.
 func (s *Sim) updateHAV(r *result) {
 	valid := r.view.ValidateState == policy.Valid
-	est := s.wus[r.wu].w.Est
+	est := s.wu(r.wu).w.Est
 	usable := valid && est > 0 && !runtimeOutlier(&r.view)
 	elapsed := r.view.ElapsedTime
 	if elapsed < 1e-6 {
@@ -233,7 +233,7 @@ func (s *Sim) updateHAV(r *result) {
 		return
 	}
 	hv := &s.hosts[r.host].havs[r.view.VersionID]
-	w := &s.wus[r.wu]
+	w := s.wu(r.wu)
 	if valid {
 		if !(w.target == 1 && s.apps[w.app].cfg.TargetNResults > 1) {
 			hv.consecValid++

@@ -41,7 +41,7 @@ type serverView struct {
 // r must be sent and its workunit not yet freed (the workunit's
 // generation is part of the workunit ID).
 func (s *Sim) show(r *result, dst *policy.Result) *policy.Result {
-	w := &s.wus[r.wu]
+	w := s.wu(r.wu)
 	v := &r.view
 	av := &s.versions[v.VersionID]
 	*dst = policy.Result{

@@ -39,11 +39,11 @@ func TestViewCoversResult(t *testing.T) {
 // from the workunit (its slot and generation, rsc_fpops_est and bound)
 // and the version (project and app).
 func TestShow(t *testing.T) {
-	s := &Sim{
-		wus:      make([]workunit, 4),
-		versions: make([]policy.AppVersion, 3),
+	s := &Sim{versions: make([]policy.AppVersion, 3)}
+	for s.wus.n < 4 {
+		s.wus.add()
 	}
-	s.wus[2] = workunit{gen: 7, w: jobs.Workunit{Est: 3e13, Bound: 3e14}}
+	*s.wu(2) = workunit{gen: 7, w: jobs.Workunit{Est: 3e13, Bound: 3e14}}
 	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6}
 	r := &result{wu: 2, view: serverView{
 		ID: 11, HostID: 12, UserID: 13, TeamID: 14, VersionID: 1, HostNCPUs: 16, HostNGPUs: 17,
