@@ -25,21 +25,15 @@ func (s *Sim) prefetchResult(ri int32) {
 // to (that record was asked for an event ago), with the record of the
 // job it will most likely start.
 func (s *Sim) prefetchEvents() {
-	h := s.q.h
-	if len(h) == 0 {
+	e := s.q.next()
+	if e == nil {
 		return
 	}
-	if e := &h[0]; e.kind == evJobDone || e.kind == evContact {
+	if e.kind == evJobDone || e.kind == evContact {
 		s.prefetchHostParts(e.a)
 	}
-	if len(h) > 1 {
-		m := 1
-		for k := 2; k < min(5, len(h)); k++ {
-			if less(&h[k], &h[m]) {
-				m = k
-			}
-		}
-		s.prefetchEvent(&h[m])
+	if e := s.q.afterNext(); e != nil {
+		s.prefetchEvent(e)
 	}
 }
 

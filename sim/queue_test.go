@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -29,17 +30,64 @@ func TestQueueOrdersByTimeThenSequence(t *testing.T) {
 	}
 }
 
+// BenchmarkQueue pops the earliest event and pushes it back later, in a
+// heap of n events: 10,000 fits in cache, a million (a world of about
+// 100,000 hosts) does not.
 func BenchmarkQueue(b *testing.B) {
-	var q queue
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 10000; i++ {
-		q.push(event{t: r.Float64() * 1e6})
+	for _, n := range []int{10000, 1000000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var q queue
+			r := rand.New(rand.NewPCG(1, 2))
+			for i := 0; i < n; i++ {
+				q.push(event{t: r.Float64() * 1e6})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e := q.pop()
+				e.t += r.Float64() * 1e4
+				q.push(e)
+			}
+		})
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e := q.pop()
-		e.t += r.Float64() * 1e4
-		q.push(e)
+}
+
+// TestQueueInterleaved pushes and pops at random against a sorted
+// reference, with ties, through growth and down to empty, checking the
+// next and after-next peeks as it goes.
+func TestQueueInterleaved(t *testing.T) {
+	var q queue
+	r := rand.New(rand.NewPCG(3, 4))
+	var ref []event // sorted by (t, seq)
+	seq := uint64(0)
+	now := 0.0
+	for step := 0; step < 200000; step++ {
+		if r.IntN(100) < 52 || len(ref) == 0 {
+			e := event{t: now + float64(r.IntN(40)), a: int32(step)}
+			q.push(e)
+			e.seq = seq
+			seq++
+			k := sort.Search(len(ref), func(i int) bool { return less(&e, &ref[i]) })
+			ref = append(ref, event{})
+			copy(ref[k+1:], ref[k:])
+			ref[k] = e
+		} else {
+			if n := q.next(); n == nil || n.a != ref[0].a {
+				t.Fatalf("step %d: next is %+v, want %+v", step, n, ref[0])
+			}
+			// The second event of a heap is always one of the root's children.
+			if a := q.afterNext(); len(ref) > 1 && (a == nil || a.a != ref[1].a) || len(ref) == 1 && a != nil {
+				t.Fatalf("step %d: after-next %+v, want %+v", step, a, ref[min(1, len(ref)-1)])
+			}
+			got := q.pop()
+			if got.t != ref[0].t || got.a != ref[0].a || got.seq != ref[0].seq {
+				t.Fatalf("step %d: pop %+v, want %+v", step, got, ref[0])
+			}
+			now = got.t
+			ref = ref[1:]
+		}
+		if q.Len() != len(ref) {
+			t.Fatalf("step %d: Len %d, want %d", step, q.Len(), len(ref))
+		}
 	}
 }
