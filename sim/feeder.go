@@ -110,7 +110,9 @@ func (s *Sim) newResult(wi int32) int32 {
 	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
 	s.clearPaid(ri)
 	w := s.wu(wi)
+	c := cap(w.results)
 	w.results = append(w.results, ri)
+	s.wuLists += int64(cap(w.results)-c) * 4
 	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
 	return ri
 }

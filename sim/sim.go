@@ -197,6 +197,7 @@ type Sim struct {
 	stopSending float64
 	events      int64
 	nResults    int64
+	wuLists     int64 // bytes of the workunits' replica lists (Footprint)
 	sample      []int
 	srvRng      *rand.Rand
 	day         int

@@ -1,0 +1,46 @@
+package sim
+
+import "unsafe"
+
+// Footprint returns the bytes the engine's own stores hold now, counted
+// from their capacities: result and workunit records with their credit
+// and replica lists, deadline lists, feeders, the event queue, hosts
+// with their job lists, and accounts. It leaves out the policies', the
+// collector's and Go's own overheads. Unlike the live heap, which
+// depends on when the garbage collector last ran, it is the same for
+// the same scenario and seed, so it measures a change to the engine's
+// memory exactly. It walks the hosts, so call it at most once a
+// simulated day.
+func (s *Sim) Footprint() int64 {
+	b := int64(len(s.results.chunks)) * resultChunk * int64(unsafe.Sizeof(result{}))
+	b += int64(cap(s.results.gens))*4 + int64(cap(s.paid))*8 + int64(cap(s.freeRes))*4
+	b += int64(len(s.wus.chunks)) * wuChunk * (int64(unsafe.Sizeof(workunit{})) + int64(s.npol)*8)
+	b += s.wuLists + int64(cap(s.freeWU))*4 + int64(cap(s.valQueue))*4
+	for i := range s.apps {
+		a := &s.apps[i]
+		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines)
+	}
+	b += int64(cap(s.q.t))*8 + int64(cap(s.q.e))*int64(unsafe.Sizeof(event{}))
+	b += int64(cap(s.hosts)) * int64(unsafe.Sizeof(hostState{}))
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		b += int64(cap(h.queue)+cap(h.running)+cap(h.done))*4 + int64(cap(h.unpaid))*8
+		b += int64(cap(h.havs))*int64(unsafe.Sizeof(hav{})) + int64(cap(h.usage))*8 + int64(cap(h.estFlops))*16
+	}
+	l := &s.ledgers
+	b += int64(cap(l.hosts)+cap(l.users)+cap(l.teams)) * int64(unsafe.Sizeof(Account{}))
+	return b
+}
+
+// fifoBytes is the memory a fifo's chunks hold, in use or kept for reuse.
+func fifoBytes[T any](f *fifo[T]) int64 {
+	var x T
+	n := 0
+	for _, c := range f.chunks {
+		n += cap(c)
+	}
+	for _, c := range f.free {
+		n += cap(c)
+	}
+	return int64(n) * int64(unsafe.Sizeof(x))
+}

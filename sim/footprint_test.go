@@ -1,0 +1,53 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// TestFootprint: the engine's footprint is the same for the same
+// scenario and seed (what makes it a measure of a change), grows with
+// the world and never shrinks over a run (stores keep their capacity),
+// and counts at least the first chunk of result records.
+func TestFootprint(t *testing.T) {
+	run := func(hosts string) ([]int64, int64) {
+		s, err := scenarios.Open("baseline", []string{"replications=1", "hosts.initial=" + hosts, "duration=10d", "warmup=2d", "policies=[v1peak, sciunited]"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := results.NewCollector(runner.Window(s), s.ReferenceScale, len(s.Policies))
+		cfg, err := runner.Config(s, 0, col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := sim.New(cfg)
+		col.Attach(x)
+		var daily []int64
+		x.Run(func(float64) { daily = append(daily, x.Footprint()) })
+		return daily, x.Results()
+	}
+	a, n := run("60")
+	b, _ := run("60")
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("%d and %d daily samples", len(a), len(b))
+	}
+	for d := range a {
+		if a[d] != b[d] {
+			t.Fatalf("day %d: footprint %d, then %d for the same scenario and seed", d, a[d], b[d])
+		}
+		if d > 0 && a[d] < a[d-1] {
+			t.Errorf("day %d: footprint fell from %d to %d", d, a[d-1], a[d])
+		}
+	}
+	if n == 0 || a[len(a)-1] < 1<<20 {
+		t.Fatalf("%d results, footprint %d bytes: less than the first chunk of result records", n, a[len(a)-1])
+	}
+	big, _ := run("600")
+	if big[len(big)-1] <= a[len(a)-1] {
+		t.Errorf("600 hosts hold %d bytes, 60 hosts %d", big[len(big)-1], a[len(a)-1])
+	}
+}
