@@ -142,7 +142,8 @@ func (s *Sim) settle(i int, pay bool) {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
 				for _, o := range s.wu(r.wu).results {
 					if o != ref.ri {
-						s.prefetchResult(o)
+						// Freeing reads only the hot line: state, settling.
+						lines(unsafe.Pointer(s.res(o)), 64)
 					}
 				}
 			}
