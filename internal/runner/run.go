@@ -71,6 +71,7 @@ type repOut struct {
 	sim    *sim.Sim
 	wall   time.Duration
 	scales []float64
+	engine int64 // the engine's footprint at its largest (sim.Footprint)
 }
 
 // Window returns the counting window of a scenario: results sent from the
@@ -311,6 +312,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		info["results_per_cpu_second"] = float64(summary.Results) / simCPU
 	}
 	info["peak_live_heap_bytes"] = peak.Bytes()
+	var engine int64
+	for _, o := range outs {
+		engine = max(engine, o.engine)
+	}
+	info["peak_engine_bytes"] = engine
 	info["peak_rss_bytes"] = usage.PeakRSS()
 	info["command_line"] = opts.CommandLine
 	info["revision"] = Revision()
@@ -343,12 +349,18 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 	}
 	x := sim.New(cfg)
 	col.Attach(x)
-	x.Run(progress)
+	var engine int64
+	x.Run(func(f float64) {
+		engine = max(engine, x.Footprint())
+		if progress != nil {
+			progress(f)
+		}
+	})
 	var scales []float64
 	for _, p := range cfg.Policies {
 		scales = append(scales, p.Scale())
 	}
-	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales}, nil
+	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales, engine: engine}, nil
 }
 
 // Revision is the version-control revision the binary was built from

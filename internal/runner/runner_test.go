@@ -177,12 +177,13 @@ func checkRunInfo(t *testing.T, dir string) {
 		PerCPU      float64 `json:"results_per_cpu_second"`
 		PeakLive    float64 `json:"peak_live_heap_bytes"`
 		PeakRSS     float64 `json:"peak_rss_bytes"`
+		PeakEngine  float64 `json:"peak_engine_bytes"`
 		PerWallSecs float64 `json:"results_per_second"`
 	}
 	if err := json.Unmarshal(b, &info); err != nil {
 		t.Fatal(err)
 	}
-	if info.Results <= 0 || info.CPU <= 0 || info.PeakLive <= 0 || info.PerWallSecs <= 0 {
+	if info.Results <= 0 || info.CPU <= 0 || info.PeakLive <= 0 || info.PeakEngine <= 0 || info.PerWallSecs <= 0 {
 		t.Fatalf("run-info.json lacks a cost: %s", b)
 	}
 	if got := info.Results / info.CPU; math.Abs(got-info.PerCPU) > 1e-9*got {
