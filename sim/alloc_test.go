@@ -3,11 +3,6 @@ package sim_test
 import (
 	"runtime"
 	"testing"
-
-	"github.com/creditsim/creditsim/internal/runner"
-	"github.com/creditsim/creditsim/results"
-	"github.com/creditsim/creditsim/scenarios"
-	"github.com/creditsim/creditsim/sim"
 )
 
 // TestAllocationsPerResult guards DESIGN section 11's "allocation per
@@ -29,17 +24,7 @@ func TestAllocationsPerResult(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			set := append([]string{"replications=1", "hosts.initial=300", "duration=20d", "warmup=5d",
 				"policies=[v1peak, v3pfc-boinc, v3pfc-design-v29]"}, c.set...)
-			s, err := scenarios.Open("baseline", set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			col := results.NewCollector(runner.Window(s), s.ReferenceScale, len(s.Policies))
-			cfg, err := runner.Config(s, 0, col)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x := sim.New(cfg)
-			col.Attach(x)
+			x := newBaseline(t, set)
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			x.Run(nil)

@@ -1,13 +1,6 @@
 package sim_test
 
-import (
-	"testing"
-
-	"github.com/creditsim/creditsim/internal/runner"
-	"github.com/creditsim/creditsim/results"
-	"github.com/creditsim/creditsim/scenarios"
-	"github.com/creditsim/creditsim/sim"
-)
+import "testing"
 
 // TestFootprint: the engine's footprint is the same for the same
 // scenario and seed (what makes it a measure of a change), grows with
@@ -15,17 +8,7 @@ import (
 // and counts at least the first chunk of result records.
 func TestFootprint(t *testing.T) {
 	run := func(hosts string) ([]int64, int64) {
-		s, err := scenarios.Open("baseline", []string{"replications=1", "hosts.initial=" + hosts, "duration=10d", "warmup=2d", "policies=[v1peak, sciunited]"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := results.NewCollector(runner.Window(s), s.ReferenceScale, len(s.Policies))
-		cfg, err := runner.Config(s, 0, col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x := sim.New(cfg)
-		col.Attach(x)
+		x := newBaseline(t, []string{"replications=1", "hosts.initial=" + hosts, "duration=10d", "warmup=2d", "policies=[v1peak, sciunited]"})
 		var daily []int64
 		x.Run(func(float64) { daily = append(daily, x.Footprint()) })
 		return daily, x.Results()

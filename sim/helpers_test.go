@@ -1,0 +1,28 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+)
+
+// newBaseline returns replication 0 of the baseline scenario with set
+// applied, the results collector attached as its observer.
+func newBaseline(tb testing.TB, set []string) *sim.Sim {
+	tb.Helper()
+	s, err := scenarios.Open("baseline", set)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	col := results.NewCollector(runner.Window(s), s.ReferenceScale, len(s.Policies))
+	cfg, err := runner.Config(s, 0, col)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x := sim.New(cfg)
+	col.Attach(x)
+	return x
+}
