@@ -106,7 +106,7 @@ func (s *Sim) settle(i int, pay bool) {
 	// Ask for what settling reads, in stages over the list (reading a
 	// record waits for it, but by then the rest are on their way): the
 	// results' records and what they were paid; their workunits (and for
-	// those to be recorded, credit rows); then the workunits' replica lists;
+	// those to be recorded, credit rows); then replica lists not inline;
 	// then the replicas, which freeing the workunit checks.
 	n := uintptr(len(s.ras)) * 8
 	for _, ref := range h.unpaid {
@@ -133,14 +133,12 @@ func (s *Sim) settle(i int, pay bool) {
 	if settling > 0 {
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
-				if rs := s.wu(r.wu).results; len(rs) > 0 {
-					lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
-				}
+				s.wu(r.wu).reps.prefetch()
 			}
 		}
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
-				for _, o := range s.wu(r.wu).results {
+				for _, o := range s.wu(r.wu).reps.list() {
 					if o != ref.ri {
 						// Freeing reads only the hot line: state, settling.
 						lines(unsafe.Pointer(s.res(o)), 64)

@@ -2,6 +2,8 @@ package sim
 
 // The feeder: workunits and their unsent results, in the order the scheduler takes them.
 
+import "github.com/creditsim/creditsim/policy"
+
 // takeResult removes from the app's feeder the first unsent result whose
 // workunit has no other result on this host's user (BOINC's
 // one-result-per-user-per-workunit rule), generating a workunit when none
@@ -23,7 +25,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 			// the slot a second time.
 			s.takeAt(a, k)
 			w := s.wu(r.wu)
-			w.results = remove(w.results, ri)
+			w.reps.remove(ri)
 			s.results.gens[ri]++
 			s.freeRes = append(s.freeRes, ri)
 			continue
@@ -34,7 +36,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 		}
 	}
 	wi := s.generate(ai)
-	k := len(a.feeder) - len(s.wu(wi).results)
+	k := len(a.feeder) - len(s.wu(wi).reps.list())
 	ri := a.feeder[k]
 	s.takeAt(a, k)
 	return ri
@@ -63,7 +65,7 @@ func (s *Sim) userHasResult(wi int32, user int) bool {
 	if s.wu(wi).sent == 0 {
 		return false // the usual case, a new workunit's first result
 	}
-	for _, ri := range s.wu(wi).results {
+	for _, ri := range s.wu(wi).reps.list() {
 		r := s.res(ri)
 		if r.st != stUnsent && r.st != stCancelled && int(r.view.UserID) == user {
 			return true
@@ -83,15 +85,16 @@ func (s *Sim) generate(ai int) int32 {
 		wi = s.wus.add()
 	}
 	w := s.wu(wi)
-	res := w.results[:0]
-	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, results: res,
-		quorum: a.cfg.MinQuorum, target: a.cfg.TargetNResults}
+	reps := w.reps
+	reps.clear()
+	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, reps: reps,
+		quorum: policy.Count32(a.cfg.MinQuorum), target: policy.Count32(a.cfg.TargetNResults)}
 	if a.cfg.AdaptiveReplication {
 		// Created unreplicated; raised to the app's settings when the first
 		// result goes to an untrusted host.
 		w.quorum, w.target, w.unrepl = 1, 1, true
 	}
-	for k := 0; k < w.target; k++ {
+	for k := int32(0); k < w.target; k++ {
 		s.newResult(wi)
 	}
 	return wi
@@ -110,9 +113,7 @@ func (s *Sim) newResult(wi int32) int32 {
 	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
 	s.clearPaid(ri)
 	w := s.wu(wi)
-	c := cap(w.results)
-	w.results = append(w.results, ri)
-	s.wuLists += int64(cap(w.results)-c) * 4
+	s.wuLists += w.reps.add(ri)
 	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
 	return ri
 }

@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/creditsim/creditsim/internal/hugepage"
+import (
+	"unsafe"
+
+	"github.com/creditsim/creditsim/internal/hugepage"
+)
 
 // resultChunk is how many results one pool chunk holds. Results live in
 // fixed chunks, not one growing slice, so that growth never copies the
@@ -140,4 +144,64 @@ func (s *Sim) creditRow(i int32) []float64 {
 	n := s.wus.npol
 	k := int(i%wuChunk) * n
 	return s.wus.credit[i/wuChunk][k : k+n : k+n]
+}
+
+// replicas is a workunit's list of results. The first four sit in the
+// workunit's own record, so reading them needs no second load (most
+// workunits have two or three); a workunit that needs more keeps them
+// all in a slice, which its slot then keeps for later workunits.
+type replicas struct {
+	in   [4]int32
+	n    int32
+	more []int32 // all of them, once more than four were ever needed
+}
+
+// list returns the results in the order they were added. Adding to the
+// list does not change a slice list returned before.
+func (r *replicas) list() []int32 {
+	if r.more != nil {
+		return r.more
+	}
+	return r.in[:r.n]
+}
+
+// add appends ri and returns the bytes the list grew by outside the
+// workunit's record.
+func (r *replicas) add(ri int32) int64 {
+	if r.more == nil && int(r.n) < len(r.in) {
+		r.in[r.n] = ri
+		r.n++
+		return 0
+	}
+	c := cap(r.more)
+	if r.more == nil {
+		r.more = append(make([]int32, 0, 2*len(r.in)), r.in[:r.n]...)
+		r.n = 0
+	}
+	r.more = append(r.more, ri)
+	return int64(cap(r.more)-c) * 4
+}
+
+// remove takes ri out of the list, keeping the order of the others.
+func (r *replicas) remove(ri int32) {
+	if r.more != nil {
+		r.more = remove(r.more, ri)
+		return
+	}
+	r.n = int32(len(remove(r.in[:r.n], ri)))
+}
+
+// prefetch asks for the list when it lies outside the workunit's record.
+func (r *replicas) prefetch() {
+	if len(r.more) > 0 {
+		lines(unsafe.Pointer(&r.more[0]), uintptr(len(r.more))*4)
+	}
+}
+
+// clear empties the list, keeping any slice for reuse.
+func (r *replicas) clear() {
+	r.n = 0
+	if r.more != nil {
+		r.more = r.more[:0]
+	}
 }

@@ -111,3 +111,52 @@ func TestWorkunitPool(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicas: a workunit's result list keeps the order of adding
+// through removals, inline and past four, and a cleared list is reused.
+func TestReplicas(t *testing.T) {
+	var r replicas
+	var want []int32
+	check := func(step string) {
+		t.Helper()
+		got := r.list()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %v, want %v", step, got, want)
+		}
+		for k := range got {
+			if got[k] != want[k] {
+				t.Fatalf("%s: %v, want %v", step, got, want)
+			}
+		}
+	}
+	for round := 0; round < 2; round++ {
+		grown := int64(0)
+		for i := int32(0); i < 3; i++ {
+			grown += r.add(10 + i)
+			want = append(want, 10+i)
+		}
+		check("three inline")
+		r.remove(11)
+		want = []int32{10, 12}
+		check("removed inline")
+		for i := int32(20); i < 26; i++ {
+			grown += r.add(i)
+			want = append(want, i)
+		}
+		check("past four")
+		if round == 0 && grown == 0 {
+			t.Error("a list past four grew nothing outside the record")
+		}
+		if round == 1 && grown != 0 {
+			t.Errorf("a reused list grew by %d bytes", grown)
+		}
+		r.remove(10)
+		r.remove(25)
+		r.remove(99) // absent: nothing happens
+		want = []int32{12, 20, 21, 22, 23, 24}
+		check("removed past four")
+		r.clear()
+		want = want[:0]
+		check("cleared")
+	}
+}

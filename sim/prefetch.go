@@ -86,7 +86,7 @@ func (s *Sim) prefetchHostParts(i int32) {
 // prefetchValidation asks, while the validator works on queue[k], for
 // what the next workunits need, in four stages (each stage reads only
 // what an earlier one fetched): the workunit record of queue[k+4], the
-// replica list of queue[k+3], the replicas' records and credit row of
+// replica list of queue[k+3] if it is not inline, the replicas' records and credit row of
 // queue[k+2], and for queue[k+1] what granting its replicas' credit
 // reads (their hosts' records and their host, user and team accounts)
 // and what the policies that ask for it will read.
@@ -95,19 +95,17 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 		lines(unsafe.Pointer(s.wu(queue[k+4])), unsafe.Sizeof(workunit{}))
 	}
 	if k+3 < len(queue) {
-		if rs := s.wu(queue[k+3]).results; len(rs) > 0 {
-			lines(unsafe.Pointer(&rs[0]), uintptr(len(rs))*4)
-		}
+		s.wu(queue[k+3]).reps.prefetch()
 	}
 	if k+2 < len(queue) {
 		wi := queue[k+2]
-		for _, ri := range s.wu(wi).results {
+		for _, ri := range s.wu(wi).reps.list() {
 			s.prefetchResult(ri)
 		}
 		s.prefetchCredit(wi)
 	}
 	if k+1 < len(queue) {
-		for _, ri := range s.wu(queue[k+1]).results {
+		for _, ri := range s.wu(queue[k+1]).reps.list() {
 			r := s.res(ri)
 			if r.st != stReported {
 				continue

@@ -260,8 +260,8 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		trusted := hv.consecValid >= 10 && s.srvRng.Float64() > 1/float64(hv.consecValid)
 		if !trusted {
 			w.unrepl = false
-			w.quorum, w.target = a.MinQuorum, a.TargetNResults
-			for k := len(w.results); k < w.target; k++ {
+			w.quorum, w.target = policy.Count32(a.MinQuorum), policy.Count32(a.TargetNResults)
+			for k := len(w.reps.list()); k < int(w.target); k++ {
 				s.newResult(r.wu)
 			}
 			r = s.res(ri)
@@ -326,7 +326,6 @@ func (s *Sim) report(ri int32) {
 		if hv.mjd < q {
 			hv.mjd = min(2*hv.mjd, q)
 		}
-		w.nSuccess++
 	} else {
 		hv.mjd = max(1, min(hv.mjd, q)-1)
 		hv.consecValid = 0

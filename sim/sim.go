@@ -70,11 +70,10 @@ type workunit struct {
 	// gen and w come first: showing a result its workunit reads them.
 	gen       uint32
 	w         jobs.Workunit
-	results   []int32
-	nSuccess  int
-	nError    int
-	quorum    int
-	target    int
+	reps      replicas // its results, in the order they were created
+	nError    int32
+	quorum    int32
+	target    int32
 	canonical int32
 	assim     bool // canonical found, credit granted
 	failed    bool // too many errors or results

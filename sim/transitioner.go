@@ -115,7 +115,7 @@ func (s *Sim) retry(wi int32) {
 		s.maybeFree(wi)
 		return
 	}
-	if w.nError >= a.MaxErrorResults || len(w.results) >= a.MaxTotalResults {
+	if int(w.nError) >= a.MaxErrorResults || len(w.reps.list()) >= a.MaxTotalResults {
 		s.failWU(wi)
 		return
 	}
@@ -125,14 +125,14 @@ func (s *Sim) retry(wi int32) {
 	}
 	// Results still able to succeed.
 	alive := 0
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		st := s.res(ri).st
 		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
 			st == stReported && s.res(ri).ok && s.res(ri).view.ValidateState != policy.Invalid {
 			alive++
 		}
 	}
-	if alive < w.target {
+	if alive < int(w.target) {
 		s.newResult(wi)
 	}
 }
@@ -142,7 +142,7 @@ func (s *Sim) retry(wi int32) {
 func (s *Sim) failWU(wi int32) {
 	w := s.wu(wi)
 	w.failed = true
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		switch s.res(ri).st {
 		case stUnsent:
 			s.res(ri).st = stCancelled
@@ -160,13 +160,13 @@ func (s *Sim) maybeFree(wi int32) {
 	if !w.assim && !w.failed {
 		return
 	}
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		r := s.res(ri)
 		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.settling {
 			return
 		}
 	}
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		r := s.res(ri)
 		if r.st == stUnsent || r.st == stCancelled {
 			// Still in the feeder: freed when taken. Freeing it here too
@@ -177,7 +177,7 @@ func (s *Sim) maybeFree(wi int32) {
 		s.results.gens[ri]++
 		s.freeRes = append(s.freeRes, ri)
 	}
-	w.results = w.results[:0]
+	w.reps.clear()
 	w.gen++
 	s.freeWU = append(s.freeWU, wi)
 }

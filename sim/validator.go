@@ -41,14 +41,14 @@ func (s *Sim) validate(wi int32) {
 	// Group the unvalidated successes by output.
 	best, bestN := uint32(0), 0
 	pending := 0
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
 			continue
 		}
 		pending++
 		n := 0
-		for _, rj := range w.results {
+		for _, rj := range w.reps.list() {
 			o := s.res(rj)
 			if o.st == stReported && o.ok && o.output == r.output {
 				n++
@@ -58,22 +58,22 @@ func (s *Sim) validate(wi int32) {
 			best, bestN = r.output, n
 		}
 	}
-	if pending < w.quorum {
+	if pending < int(w.quorum) {
 		return
 	}
-	if bestN < w.quorum {
+	if bestN < int(w.quorum) {
 		// No agreement yet: ask for one more result, up to the limit.
 		a := s.apps[w.app].cfg
 		alive := 0
-		for _, ri := range w.results {
+		for _, ri := range w.reps.list() {
 			st := s.res(ri).st
 			if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
 				alive++
 			}
 		}
 		if alive == 0 {
-			if len(w.results) >= a.MaxTotalResults {
-				for _, ri := range w.results {
+			if len(w.reps.list()) >= a.MaxTotalResults {
+				for _, ri := range w.reps.list() {
 					if s.res(ri).st == stReported {
 						s.res(ri).view.ValidateState = policy.Invalid
 					}
@@ -85,7 +85,7 @@ func (s *Sim) validate(wi int32) {
 		}
 		return
 	}
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
 			continue
@@ -103,7 +103,7 @@ func (s *Sim) validate(wi int32) {
 			r.view.ValidateState = policy.Invalid
 		}
 	}
-	s.showValidation(w.results)
+	s.showValidation(w.reps.list())
 	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
 		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
 	credit := s.creditRow(wi)
@@ -115,7 +115,7 @@ func (s *Sim) validate(wi int32) {
 	}
 	s.updateHAVs(wi)
 	w.assim = true
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		r := s.res(ri)
 		if r.st == stUnsent {
 			r.st = stCancelled // no longer needed
@@ -137,7 +137,7 @@ func (s *Sim) validateLate(wi int32) {
 	w := s.wu(wi)
 	canon := s.res(w.canonical).output
 	credit := s.creditRow(wi)
-	for _, ri := range w.results {
+	for _, ri := range w.reps.list() {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
 			continue
@@ -169,7 +169,7 @@ func (s *Sim) validateLate(wi int32) {
 }
 
 func (s *Sim) updateHAVs(wi int32) {
-	for _, ri := range s.wu(wi).results {
+	for _, ri := range s.wu(wi).reps.list() {
 		r := s.res(ri)
 		if r.st == stReported && r.ok {
 			s.updateHAV(r)

@@ -67,11 +67,15 @@ func TestShow(t *testing.T) {
 
 // TestResultRecordSize: a result record is four whole cache lines, and
 // the fields the client loop reads on every event (up to failAt) lie in
-// the first. A field added to the record should keep both true, or move
-// the figure on purpose.
+// the first; a workunit record is two, its first replicas inline. A
+// field added to either should keep this true, or move the figure on
+// purpose.
 func TestResultRecordSize(t *testing.T) {
 	if n := unsafe.Sizeof(result{}); n != 256 {
 		t.Errorf("result record is %d bytes, want 256", n)
+	}
+	if n := unsafe.Sizeof(workunit{}); n != 128 {
+		t.Errorf("workunit record is %d bytes, want 128", n)
 	}
 	if end := unsafe.Offsetof(result{}.failAt) + 8; end > 64 {
 		t.Errorf("hot fields end at byte %d, past the first cache line", end)
