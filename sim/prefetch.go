@@ -85,11 +85,11 @@ func (s *Sim) prefetchHostParts(i int32) {
 
 // prefetchValidation asks, while the validator works on queue[k], for
 // what the next workunits need, in four stages (each stage reads only
-// what an earlier one fetched): the workunit record of queue[k+4], the
-// replica list of queue[k+3] if it is not inline, the replicas' records and credit row of
-// queue[k+2], and for queue[k+1] what granting its replicas' credit
-// reads (their hosts' records and their host, user and team accounts)
-// and what the policies that ask for it will read.
+// what an earlier one fetched): the workunit record of queue[k+4]; the
+// replica list of queue[k+3] where it is not inline in the record; the
+// replicas' records and credit row of queue[k+2]; and for queue[k+1]
+// the host, user and team accounts that granting its replicas' credit
+// updates, and what the policies that ask for it will read.
 func (s *Sim) prefetchValidation(queue []int32, k int) {
 	if k+4 < len(queue) {
 		lines(unsafe.Pointer(s.wu(queue[k+4])), unsafe.Sizeof(workunit{}))
