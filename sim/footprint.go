@@ -20,7 +20,7 @@ func (s *Sim) Footprint() int64 {
 		a := &s.apps[i]
 		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines)
 	}
-	b += int64(cap(s.q.t))*8 + int64(cap(s.q.e))*int64(unsafe.Sizeof(event{}))
+	b += s.q.bytes()
 	b += int64(cap(s.hosts)) * int64(unsafe.Sizeof(hostState{}))
 	for i := range s.hosts {
 		h := &s.hosts[i]

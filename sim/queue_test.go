@@ -30,8 +30,8 @@ func TestQueueOrdersByTimeThenSequence(t *testing.T) {
 	}
 }
 
-// BenchmarkQueue pops the earliest event and pushes it back later, in a
-// heap of n events: 10,000 fits in cache, a million (a world of about
+// BenchmarkQueue pops the earliest event, peeks at the next two as the
+// engine does, and pushes it back later, in a queue of n events: 10,000 fits in cache, a million (a world of about
 // 100,000 hosts) does not.
 func BenchmarkQueue(b *testing.B) {
 	for _, n := range []int{10000, 1000000} {
@@ -45,6 +45,9 @@ func BenchmarkQueue(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				e := q.pop()
+				// The engine's prefetching peeks at every event.
+				q.next()
+				q.afterNext()
 				e.t += r.Float64() * 1e4
 				q.push(e)
 			}
@@ -88,6 +91,28 @@ func TestQueueInterleaved(t *testing.T) {
 		}
 		if q.Len() != len(ref) {
 			t.Fatalf("step %d: Len %d, want %d", step, q.Len(), len(ref))
+		}
+	}
+}
+
+// TestQueueMemory checks that the queue holds about as many event slots
+// as it has events, after events have moved down through every bucket:
+// a block per 32 events and a part-filled block per bucket, plus the
+// last slab's spare blocks (a quarter of the queue at most).
+func TestQueueMemory(t *testing.T) {
+	for _, n := range []int{1000, 100000} {
+		var q queue
+		r := rand.New(rand.NewPCG(5, 6))
+		for i := 0; i < n; i++ {
+			q.push(event{t: r.Float64() * 1e6})
+		}
+		for i := 0; i < 20*n; i++ {
+			e := q.pop()
+			e.t += r.Float64() * 1e4
+			q.push(e)
+		}
+		if limit := (n/qBlockLen+64)*5/4 + 16; q.nBlk > limit {
+			t.Errorf("%d events: %d blocks, want at most %d", n, q.nBlk, limit)
 		}
 	}
 }
