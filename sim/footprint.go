@@ -18,7 +18,7 @@ func (s *Sim) Footprint() int64 {
 	b += s.wuLists + int64(cap(s.freeWU))*4 + int64(cap(s.valQueue))*4
 	for i := range s.apps {
 		a := &s.apps[i]
-		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines)
+		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines) + fifoBytes(&a.dlRefs)
 	}
 	b += s.q.bytes()
 	b += int64(cap(s.hosts)) * int64(unsafe.Sizeof(hostState{}))

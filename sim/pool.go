@@ -68,6 +68,7 @@ type fifo[T any] struct {
 	chunks [][]T
 	head   int // next entry of chunks[0]
 	free   [][]T
+	n      int // entries
 }
 
 func (f *fifo[T]) push(x T) {
@@ -83,6 +84,7 @@ func (f *fifo[T]) push(x T) {
 		n++
 	}
 	f.chunks[n-1] = append(f.chunks[n-1], x)
+	f.n++
 }
 
 // empty reports whether the queue holds nothing.
@@ -93,8 +95,15 @@ func (f *fifo[T]) empty() bool {
 // front returns the oldest entry; the queue must not be empty.
 func (f *fifo[T]) front() *T { return &f.chunks[0][f.head] }
 
+// back returns the newest entry; the queue must not be empty.
+func (f *fifo[T]) back() *T {
+	c := f.chunks[len(f.chunks)-1]
+	return &c[len(c)-1]
+}
+
 // pop removes the oldest entry; the queue must not be empty.
 func (f *fifo[T]) pop() {
+	f.n--
 	f.head++
 	if f.head == fifoChunk {
 		f.free = append(f.free, f.chunks[0][:0])

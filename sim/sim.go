@@ -136,10 +136,17 @@ type appState struct {
 	proj   int
 	stream *jobs.Stream
 	feeder []int32 // unsent result indices
-	// deadlines holds the app's results in send order; with one delay
-	// bound per app their deadlines are in order too, so one queued event
-	// per app (for the earliest) replaces an event per result.
-	deadlines fifo[deadline]
+	// deadlines holds the app's distinct deadline times in send order
+	// (with one delay bound per app they are in order too), so one queued
+	// event per app, for the earliest, replaces an event per result; the
+	// results of each are in dlRefs, in the same order. Results freed
+	// since they were sent are dropped from dlRefs now and then
+	// (compactDeadlines), but their times stay, as each still fires its
+	// timeout event.
+	deadlines fifo[deadlineRun]
+	dlRefs    fifo[resultRef]
+	dlCompact int // compact dlRefs when it holds this many
+	expiring  bool
 	dlArmed   bool
 	head      int
 	versions  []int

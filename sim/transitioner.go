@@ -8,21 +8,53 @@ import (
 	"github.com/creditsim/creditsim/policy"
 )
 
-type deadline struct {
-	t   float64
-	ri  int32
-	gen uint32
+// deadlineRun is a deadline time and how many results of dlRefs, in
+// order, have it.
+type deadlineRun struct {
+	t float64
+	n int32
 }
 
 // addDeadline records a sent result's deadline in its app's FIFO and arms
 // the app's timeout event if none is pending.
 func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
 	a := &s.apps[ai]
-	a.deadlines.push(deadline{t: t, ri: ri, gen: gen})
+	if !a.deadlines.empty() && a.deadlines.back().t == t {
+		a.deadlines.back().n++
+	} else {
+		a.deadlines.push(deadlineRun{t: t, n: 1})
+	}
+	a.dlRefs.push(resultRef{ri: ri, gen: gen})
+	if a.dlRefs.n >= a.dlCompact && !a.expiring {
+		s.compactDeadlines(a)
+	}
 	if !a.dlArmed {
 		a.dlArmed = true
 		s.q.push(event{t: t, kind: evTimeout, a: int32(ai)})
 	}
+}
+
+// compactDeadlines drops from a's deadline FIFO the results freed since
+// they were sent (their slot's generation has moved on: timeout would
+// pass over them), keeping every deadline time, so that the FIFO holds
+// about the app's results in flight rather than a delay bound's worth of
+// sends. It runs when the FIFO has doubled since it last ran.
+func (s *Sim) compactDeadlines(a *appState) {
+	for k := a.deadlines.n; k > 0; k-- {
+		run := *a.deadlines.front()
+		a.deadlines.pop()
+		live := int32(0)
+		for range run.n {
+			ref := *a.dlRefs.front()
+			a.dlRefs.pop()
+			if s.results.gens[ref.ri] == ref.gen {
+				a.dlRefs.push(ref)
+				live++
+			}
+		}
+		a.deadlines.push(deadlineRun{t: run.t, n: live})
+	}
+	a.dlCompact = max(2*a.dlRefs.n, 1024)
 }
 
 // expire times out every result of app ai whose deadline has come, in
@@ -30,11 +62,17 @@ func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
 func (s *Sim) expire(ai int) {
 	a := &s.apps[ai]
 	a.dlArmed = false
+	a.expiring = true
 	for !a.deadlines.empty() && a.deadlines.front().t <= s.now {
-		d := *a.deadlines.front()
+		run := *a.deadlines.front()
 		a.deadlines.pop()
-		s.timeout(int(d.ri), d.gen)
+		for range run.n {
+			ref := *a.dlRefs.front()
+			a.dlRefs.pop()
+			s.timeout(int(ref.ri), ref.gen)
+		}
 	}
+	a.expiring = false
 	if !a.deadlines.empty() {
 		a.dlArmed = true
 		s.q.push(event{t: a.deadlines.front().t, kind: evTimeout, a: int32(ai)})
