@@ -16,8 +16,8 @@ import (
 // devices the job uses, CPU and GPU apart, as the client counts it
 // (client/work_fetch.cpp update_rec: per resource, instance-seconds x
 // the resource's speed).
-func (h *hostState) addEstimated(runtime float64, r *serverView, v *policy.AppVersion) {
-	cpu, gpu := r.reportedPeak(v)
+func (s *Sim) addEstimated(h *hostState, runtime float64, r *result, v *policy.AppVersion) {
+	cpu, gpu := s.reportedPeak(r, v)
 	e := &h.estFlops[v.ProjectID]
 	e[0] += runtime * cpu
 	e[1] += runtime * gpu
@@ -48,7 +48,7 @@ func (s *Sim) accountManagerCall(i int) {
 			r := s.res(ri)
 			v := &s.versions[r.vid]
 			if v.ProjectID == p {
-				cpu, gpu := r.view.reportedPeak(v)
+				cpu, gpu := s.reportedPeak(r, v)
 				run := r.ran + (s.now - r.startedAt)
 				est[0] += run * cpu
 				est[1] += run * gpu

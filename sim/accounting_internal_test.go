@@ -19,7 +19,7 @@ func (flatRate) Accrued(_ *policy.Result, s float64) float64 { return s }
 // host world queued that many results before any ran, and paying the
 // first of them panicked.
 func TestPaidGrowsWithThePool(t *testing.T) {
-	s := &Sim{pols: []policy.Policy{flatRate{}}, ras: []int{0}, hosts: make([]hostState, 1),
+	s := &Sim{pols: []policy.Policy{flatRate{}}, ras: []int{0}, hosts: make([]hostState, 1), reported: make([]hostReport, 1),
 		versions: make([]policy.AppVersion, 1)}
 	s.wus.add()
 	for s.results.n <= 3*resultChunk {

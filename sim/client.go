@@ -25,6 +25,9 @@ func (s *Sim) arrive(i int) {
 	h.pf, h.pi = h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
 	h.ncpus = h.h.Behaviour.ReportedNCPUs(h.h.NCPUs)
 	h.gpuPeak = h.h.Behaviour.ReportedGPUPeak(h.h.GPUPeak)
+	hr := &s.reported[i]
+	hr.ncpus, hr.ngpus = policy.Count32(h.ncpus), policy.Count32(h.h.NGPUs)
+	hr.pf, hr.pi, hr.gpuPeak = h.pf, h.pi, h.gpuPeak
 	h.havs = make([]hav, len(s.versions))
 	for j := range h.havs {
 		h.havs[j].eff = -1
@@ -71,7 +74,7 @@ func (s *Sim) depart(i int) {
 			if r.st == stRunning || r.st == stQueued || r.st == stDone {
 				r.st = stQueued // abandoned; the deadline will find it
 			}
-			r.host = -1
+			r.orphan = true
 		}
 	}
 	h.queue, h.running, h.done = h.queue[:0], h.running[:0], h.done[:0]
@@ -183,7 +186,7 @@ func (s *Sim) pickJob(h *hostState, gpu bool) int {
 		for k, ri := range h.queue {
 			r := s.res(ri)
 			v := &s.versions[r.vid]
-			if r.danger && v.Resource.IsGPU() == gpu && fits(h, v) && (best < 0 || r.deadline < s.res(h.queue[best]).deadline) {
+			if r.danger && v.Resource.IsGPU() == gpu && fits(h, v) && (best < 0 || s.deadline(r) < s.deadline(s.res(h.queue[best]))) {
 				best = k
 			}
 		}
@@ -248,7 +251,7 @@ func (s *Sim) prepare(i int, ri int32) {
 	h := &s.hosts[i]
 	r := s.res(ri)
 	w := s.wu(r.wu)
-	vid := r.view.VersionID
+	vid := r.vid
 	v := &s.versions[vid]
 	hv := &h.havs[vid]
 	if hv.eff < 0 {
@@ -319,7 +322,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	}
 	elapsed := r.ran
 	cpu := elapsed * h.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
-	sinceSent := s.now - r.view.SentTime
+	sinceSent := s.now - r.sentTime
 	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
 	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
 	switch {
@@ -342,7 +345,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		}
 	}
 	h.usage[v.ProjectID] += r.ran * (h.cpusRun(v) + v.GPUUsage)
-	h.addEstimated(r.ran, &r.view, v)
+	s.addEstimated(h, r.ran, r, v)
 	h.done = append(h.done, int32(ri))
 	s.startJobs(i)
 	s.maybeContact(i)
@@ -514,11 +517,11 @@ func (s *Sim) rrSim(h *hostState, gpu bool) (delay, slack float64) {
 			share := s.instanceShare(h, int(r.vid))
 			work += left * share
 			end := s.now + math.Max(left, work)/s.availFrac
-			r.danger = end > r.deadline
+			r.danger = end > s.deadline(r)
 			if r.danger {
 				delay += left * share
 			}
-			slack = math.Min(slack, r.deadline-end)
+			slack = math.Min(slack, s.deadline(r)-end)
 		}
 	}
 	return delay, slack

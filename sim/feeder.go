@@ -67,7 +67,7 @@ func (s *Sim) userHasResult(wi int32, user int) bool {
 	}
 	for _, ri := range s.wu(wi).reps.list() {
 		r := s.res(ri)
-		if r.st != stUnsent && r.st != stCancelled && int(r.view.UserID) == user {
+		if r.st != stUnsent && r.st != stCancelled && int(s.reported[r.host].user) == user {
 			return true
 		}
 	}

@@ -56,11 +56,11 @@ func (a *Account) add(now, start, c float64) {
 	a.RAC.UpdateAverage(now, start, c, policy.CreditHalfLife)
 }
 
-// grant credits a result with credit[p] from each policy p; a policy
-// granting 0 leaves its accounts untouched.
-func (l *ledgers) grant(r *serverView, now float64, credit []float64) {
+// grant credits a result sent at start to host (hr: its user and team)
+// with credit[p] from each policy p; a policy granting 0 leaves its
+// accounts untouched.
+func (l *ledgers) grant(host int32, hr *hostReport, start, now float64, credit []float64) {
 	n := l.npol
-	start := r.SentTime
 	row := func(set []Account, i int) {
 		accts := set[i*n : i*n+n]
 		for p, c := range credit {
@@ -69,10 +69,10 @@ func (l *ledgers) grant(r *serverView, now float64, credit []float64) {
 			}
 		}
 	}
-	row(l.hosts, int(r.HostID))
-	row(l.users, int(r.UserID))
-	if r.TeamID > 0 {
-		row(l.teams, int(r.TeamID))
+	row(l.hosts, int(host))
+	row(l.users, int(hr.user))
+	if hr.team > 0 {
+		row(l.teams, int(hr.team))
 	}
 	for p, c := range credit {
 		if c != 0 {

@@ -110,7 +110,7 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 			if r.st != stReported {
 				continue
 			}
-			s.prefetchAccounts(&r.view)
+			s.prefetchAccounts(r)
 			if len(s.prefetchers) > 0 {
 				v := s.shown(r)
 				for _, p := range s.prefetchers {
@@ -122,20 +122,21 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 }
 
 // prefetchAccounts asks for the host, user and team accounts that
-// granting result v's credit updates, all policies' side by side.
-func (s *Sim) prefetchAccounts(v *serverView) {
+// granting result r's credit updates, all policies' side by side.
+func (s *Sim) prefetchAccounts(r *result) {
 	l := &s.ledgers
 	n := uintptr(l.npol) * unsafe.Sizeof(Account{})
 	if n == 0 {
 		return
 	}
-	if i := int(v.HostID) * l.npol; uint(i) < uint(len(l.hosts)) {
+	hr := &s.reported[r.host]
+	if i := int(r.host) * l.npol; uint(i) < uint(len(l.hosts)) {
 		lines(unsafe.Pointer(&l.hosts[i]), n)
 	}
-	if i := int(v.UserID) * l.npol; uint(i) < uint(len(l.users)) {
+	if i := int(hr.user) * l.npol; uint(i) < uint(len(l.users)) {
 		lines(unsafe.Pointer(&l.users[i]), n)
 	}
-	if i := int(v.TeamID) * l.npol; v.TeamID > 0 && uint(i) < uint(len(l.teams)) {
+	if i := int(hr.team) * l.npol; hr.team > 0 && uint(i) < uint(len(l.teams)) {
 		lines(unsafe.Pointer(&l.teams[i]), n)
 	}
 }

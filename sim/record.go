@@ -14,7 +14,7 @@ func (s *Sim) finish(ri int32) {
 	r := s.res(ri)
 	r.st = stOver
 	r.resolvedAt = s.now
-	if len(s.ras) > 0 && r.host >= 0 && r.ran > r.amRan {
+	if len(s.ras) > 0 && !r.orphan && r.ran > r.amRan {
 		r.settling = true
 		return
 	}
@@ -29,7 +29,7 @@ func (s *Sim) record(ri int32) {
 		return
 	}
 	r := s.res(ri)
-	v := &s.versions[r.view.VersionID]
+	v := &s.versions[r.vid]
 	g := s.grantBuf
 	if r.view.ValidateState == policy.Valid {
 		copy(g, s.creditRow(r.wu))
@@ -42,8 +42,8 @@ func (s *Sim) record(ri int32) {
 			g[p] = s.paid[j] // a result that never ran has no slot
 		}
 	}
-	s.rec = Record{View: s.shown(r), Host: s.hosts[r.view.HostID].h, Version: v, Flops: r.flopsDone,
-		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.view.HostID].cpusRun(v) + v.GPUUsage), Granted: g,
+	s.rec = Record{View: s.shown(r), Host: s.hosts[r.host].h, Version: v, Flops: r.flopsDone,
+		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.host].cpusRun(v) + v.GPUUsage), Granted: g,
 		EstRuntime: r.estRun, Runtime: r.ran, Replicas: int(s.wu(r.wu).target), Time: r.resolvedAt,
 		Slot: r.wu, SlotGen: s.wu(r.wu).gen}
 	s.cfg.Observer.ResultDone(&s.rec)

@@ -273,10 +273,9 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	r.st = stQueued
 	r.host = int32(i)
 	r.vid = int32(vid)
+	r.sentTime = s.now
 	r.view = serverView{
-		ID: s.nResults, HostID: int32(i), UserID: int32(h.h.UserID), TeamID: int32(h.h.TeamID), VersionID: int32(vid),
-		HostNCPUs: policy.Count32(h.ncpus), HostPFpops: h.pf, HostPIops: h.pi, HostNGPUs: policy.Count32(h.h.NGPUs), HostGPUPeak: h.gpuPeak,
-		SentTime: s.now, FlopsEstimate: s.flopsEstimate(h, vid),
+		ID: s.nResults, FlopsEstimate: s.flopsEstimate(h, vid),
 		HAV: policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)},
 	}
 	s.oneTimeClaim(h, r, v)
@@ -290,14 +289,14 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		c = 1
 	}
 	h.est[c] += r.estRun
-	r.deadline = s.now + float64(a.DelayBound)
+
 	// The new job ends at the latest when all the host's work on the
 	// resource is done: the client must look again before its slack is gone.
 	h.rrNext[c] = math.Min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
 	s.prepare(i, ri)
 	h.queue = append(h.queue, ri)
 	h.next = h.queue[0]
-	s.addDeadline(int(w.app), ri, s.results.gens[ri], r.deadline)
+	s.addDeadline(int(w.app), ri, s.results.gens[ri], s.deadline(r))
 	pv := s.shown(r)
 	for _, p := range s.pols {
 		p.Sent(pv)
@@ -317,9 +316,9 @@ func (s *Sim) report(ri int32) {
 	r.view.ReceivedTime = s.now
 	// Clamp as the scheduler does: elapsed to the turnaround, CPU time to
 	// elapsed x CPUs.
-	r.view.ElapsedTime = math.Min(r.view.ElapsedTime, s.now-r.view.SentTime)
+	r.view.ElapsedTime = math.Min(r.view.ElapsedTime, s.now-r.sentTime)
 	r.view.CPUTime = math.Min(r.view.CPUTime, r.view.ElapsedTime*float64(h.h.NCPUs))
-	hv := &h.havs[r.view.VersionID]
+	hv := &h.havs[r.vid]
 	q := s.cfg.Server.DailyResultQuota
 	r.ok = r.view.Outcome == policy.Success
 	if r.ok {
@@ -367,10 +366,10 @@ func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
 	}
 	switch {
 	case b.Channel == "gpu_peak" && v.Resource.IsGPU():
-		r.view.HostGPUPeak = b.Claim
+		r.claimed = true
 		r.view.FlopsEstimate = h.cpus(v)*s.cappedFpops(h.pf) + v.GPUUsage*b.Claim
 	case b.Channel == "cpu_benchmark":
-		r.view.HostPFpops, r.view.HostPIops = b.Claim, b.Claim
+		r.claimed = true
 		r.view.FlopsEstimate = h.cpus(v) * s.cappedFpops(b.Claim)
 		if v.Resource.IsGPU() {
 			r.view.FlopsEstimate += v.GPUUsage * h.gpuPeak

@@ -27,14 +27,19 @@ type result struct {
 	// The fields the validator and the client loop read most come first,
 	// in one cache line; the server view, large and read less, comes last.
 	wu      int32
-	host    int32
-	vid     int32  // = view.VersionID, kept here for locality
+	host    int32  // the host it was sent to, -1 while unsent
+	vid     int32  // the app version it was sent for
 	output  uint32 // 0 is the correct output
 	st      uint8
 	ok      bool // reported as a success (st >= stReported)
 	aborted bool // failAt is a cherry picker's abort, not an error
-	oneTime bool // carries a one_time_claim host's absurd value
-	danger  bool // the client predicts it will miss its deadline
+	oneTime bool // carries a one_time_claim host's absurd value as its FLOP count
+	// claimed: the view's host benchmarks or GPU peak are the
+	// one_time_claim host's absurd value, not the host's own.
+	claimed bool
+	// orphan: its host has left; host still names it, for the view.
+	orphan bool
+	danger bool // the client predicts it will miss its deadline
 	// settling: final, but runtime accounting has not yet paid for all
 	// the time it ran; its record waits for the host's next call.
 	settling bool
@@ -48,14 +53,13 @@ type result struct {
 	flopsDone float64
 	eff       float64
 	estRun    float64 // the client's runtime estimate
-	deadline  float64 // report deadline: sent time + delay bound
+	sentTime  float64 // the report deadline is this + the app's delay bound
 	// amRan is the runtime already settled by account-manager calls
 	// (paid, or lost when the host left); resolvedAt is when the result's
 	// fate became final.
 	amRan      float64
 	resolvedAt float64
-	view       serverView
-	_          [8]byte // a record is 256 bytes: whole cache lines, hot fields in the first
+	view       serverView // a record is 192 bytes: whole cache lines, hot fields in the first
 }
 
 // resultRef names a result slot in one of its lives.
@@ -164,6 +168,10 @@ type Sim struct {
 	world    policy.World
 	versions []policy.AppVersion
 	verCfg   []*jobs.Version
+	delayOf  []float64 // the delay bound by version
+	// reported holds each host as the scheduler sees it, fixed from its
+	// arrival: what a result's view shows of its host.
+	reported []hostReport
 	results  resultPool
 	freeRes  []int32
 	wus      wuPool // workunits and their credit per policy
@@ -234,6 +242,7 @@ func New(cfg *Config) *Sim {
 					Platform: v.Platform, PlanClass: v.PlanClass, Resource: r, CPUUsage: v.CPUUsage,
 					GPUUsage: v.GPUUsage, Anonymous: v.Anonymous, CountsFlops: v.CountsFlops, MultiThread: v.MultiThread})
 				s.verCfg = append(s.verCfg, v)
+				s.delayOf = append(s.delayOf, float64(a.DelayBound))
 				st.versions = append(st.versions, vid)
 				st.hasAnon = st.hasAnon || v.Anonymous
 			}
@@ -254,6 +263,7 @@ func New(cfg *Config) *Sim {
 			break
 		}
 		s.hosts = append(s.hosts, hostState{h: h})
+		s.reported = append(s.reported, hostReport{user: int32(h.UserID), team: int32(h.TeamID)})
 	}
 	hugepage.Advise(s.hosts)
 	s.world.MaxHosts = len(s.hosts)

@@ -88,14 +88,14 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	if r.st != stQueued && r.st != stRunning && r.st != stDone {
 		return
 	}
-	if r.host >= 0 {
+	if !r.orphan {
 		h := &s.hosts[r.host]
 		if r.st == stRunning && h.on {
 			r.ran += s.now - r.startedAt
 		}
 		if r.st == stRunning {
-			v := &s.versions[r.view.VersionID]
-			h.addEstimated(r.ran, &r.view, v)
+			v := &s.versions[r.vid]
+			s.addEstimated(h, r.ran, r, v)
 			if v.Resource.IsGPU() {
 				h.gpuFree += v.GPUUsage
 			} else {
@@ -108,7 +108,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		h.queue = remove(h.queue, int32(ri))
 		h.running = remove(h.running, int32(ri))
 		h.done = remove(h.done, int32(ri))
-		hv := &h.havs[r.view.VersionID]
+		hv := &h.havs[r.vid]
 		q := s.cfg.Server.DailyResultQuota
 		if hv.mjd == 0 {
 			hv.mjd = q

@@ -98,7 +98,7 @@ func (s *Sim) validate(wi int32) {
 			// The validator computes credit from the host-version rows as
 			// they are now, and only then counts the results valid or
 			// invalid (validator.cpp: assign_credit_set before is_valid).
-			s.showHAV(&r.view)
+			s.showHAV(r)
 		} else {
 			r.view.ValidateState = policy.Invalid
 		}
@@ -203,10 +203,10 @@ func (s *Sim) showValidation(rs []int32) {
 }
 
 // showHAV gives a result's view the host-version row as it is now.
-func (s *Sim) showHAV(v *serverView) {
-	if h := &s.hosts[v.HostID]; !h.gone {
-		hv := &h.havs[v.VersionID]
-		v.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
+func (s *Sim) showHAV(r *result) {
+	if h := &s.hosts[r.host]; !h.gone {
+		hv := &h.havs[r.vid]
+		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 	}
 }
 
@@ -225,14 +225,14 @@ func (s *Sim) updateHAV(r *result) {
 	if elapsed < 1e-6 {
 		elapsed = r.view.CPUTime
 	}
-	if x := elapsed * r.view.FlopsEstimate / est; usable && !s.versions[r.view.VersionID].Anonymous && x >= 1e-4 && x <= 1e4 {
+	if x := elapsed * r.view.FlopsEstimate / est; usable && !s.versions[r.vid].Anonymous && x >= 1e-4 && x <= 1e4 {
 		// The version's PFC statistics, which the scheduler's estimates use.
-		s.avPFC[r.view.VersionID].Update(x, policy.AVParams)
+		s.avPFC[r.vid].Update(x, policy.AVParams)
 	}
-	if r.host < 0 {
+	if r.orphan {
 		return
 	}
-	hv := &s.hosts[r.host].havs[r.view.VersionID]
+	hv := &s.hosts[r.host].havs[r.vid]
 	w := s.wu(r.wu)
 	if valid {
 		if !(w.target == 1 && s.apps[w.app].cfg.TargetNResults > 1) {
@@ -253,7 +253,8 @@ func (s *Sim) updateHAV(r *result) {
 
 // grant credits result ri with credit[p] from each policy.
 func (s *Sim) grant(ri int32, credit []float64) {
-	s.ledgers.grant(&s.res(ri).view, s.now, credit)
+	r := s.res(ri)
+	s.ledgers.grant(r.host, &s.reported[r.host], r.sentTime, s.now, credit)
 }
 
 // runtimeOutlier reports whether the server keeps a result out of the

@@ -5,13 +5,19 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/jobs"
 	"github.com/creditsim/creditsim/policy"
 )
 
 // derived are the fields of policy.Result that show takes from the
-// workunit and the version instead of the stored view.
-var derived = map[string]bool{"WorkunitID": true, "ProjectID": true, "AppID": true, "RscFpopsEst": true, "RscFpopsBound": true}
+// workunit, the version, the result's own fields or its host as the
+// scheduler saw it, instead of the stored view.
+var derived = map[string]bool{
+	"WorkunitID": true, "ProjectID": true, "AppID": true, "RscFpopsEst": true, "RscFpopsBound": true,
+	"HostID": true, "VersionID": true, "SentTime": true,
+	"UserID": true, "TeamID": true, "HostNCPUs": true, "HostNGPUs": true, "HostPFpops": true, "HostPIops": true, "HostGPUPeak": true,
+}
 
 // TestViewCoversResult: every field of policy.Result is either stored
 // (a field of serverView of the same name and type) or derived, so a
@@ -36,18 +42,21 @@ func TestViewCoversResult(t *testing.T) {
 }
 
 // TestShow: show copies every stored field and fills the derived ones
-// from the workunit (its slot and generation, rsc_fpops_est and bound)
-// and the version (project and app).
+// from the workunit (its slot and generation, rsc_fpops_est and bound),
+// the version (project and app), the result (host, version, sent time)
+// and the host as reported (user, team, devices, benchmarks, GPU peak);
+// a one_time_claim result shows the claim in place of the benchmarks or
+// GPU peak it went through.
 func TestShow(t *testing.T) {
-	s := &Sim{versions: make([]policy.AppVersion, 3)}
+	s := &Sim{versions: make([]policy.AppVersion, 3), hosts: make([]hostState, 13), reported: make([]hostReport, 13)}
 	for s.wus.n < 4 {
 		s.wus.add()
 	}
 	*s.wu(2) = workunit{gen: 7, w: jobs.Workunit{Est: 3e13, Bound: 3e14}}
 	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6}
-	r := &result{wu: 2, view: serverView{
-		ID: 11, HostID: 12, UserID: 13, TeamID: 14, VersionID: 1, HostNCPUs: 16, HostNGPUs: 17,
-		HostPFpops: 18, HostPIops: 19, HostGPUPeak: 20, SentTime: 21, ReceivedTime: 22, FlopsEstimate: 23,
+	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20}
+	r := &result{wu: 2, host: 12, vid: 1, sentTime: 21, view: serverView{
+		ID: 11, ReceivedTime: 22, FlopsEstimate: 23,
 		ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
 		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
 		Outcome: policy.ClientError, ValidateState: policy.Invalid, RuntimeOutlier: true,
@@ -63,16 +72,33 @@ func TestShow(t *testing.T) {
 	if got := *s.shown(r); got != want {
 		t.Errorf("show:\n got %+v\nwant %+v", got, want)
 	}
+	for _, c := range []struct {
+		channel     string
+		pf, pi, gpu float64
+	}{{"gpu_peak", 18, 19, 1e304}, {"cpu_benchmark", 1e304, 1e304, 20}} {
+		s.hosts[12].h = &hosts.Host{Behaviour: hosts.Behaviour{Kind: hosts.OneTimeClaim, Channel: c.channel, Claim: 1e304}}
+		r.claimed = true
+		w := want
+		w.HostPFpops, w.HostPIops, w.HostGPUPeak = c.pf, c.pi, c.gpu
+		if got := *s.shown(r); got != w {
+			t.Errorf("%s claim:\n got %+v\nwant %+v", c.channel, got, w)
+		}
+		av := &policy.AppVersion{Resource: policy.NVIDIA, CPUUsage: 1, GPUUsage: 1}
+		cpu, gpu := s.reportedPeak(r, av)
+		if wc, wg := policy.ReportedPeak(&w, av); cpu != wc || gpu != wg {
+			t.Errorf("%s claim: reportedPeak %v, %v; the view shows %v, %v", c.channel, cpu, gpu, wc, wg)
+		}
+	}
 }
 
-// TestResultRecordSize: a result record is four whole cache lines, and
+// TestResultRecordSize: a result record is three whole cache lines, and
 // the fields the client loop reads on every event (up to failAt) lie in
 // the first; a workunit record is two, its first replicas inline. A
 // field added to either should keep this true, or move the figure on
 // purpose.
 func TestResultRecordSize(t *testing.T) {
-	if n := unsafe.Sizeof(result{}); n != 256 {
-		t.Errorf("result record is %d bytes, want 256", n)
+	if n := unsafe.Sizeof(result{}); n != 192 {
+		t.Errorf("result record is %d bytes, want 192", n)
 	}
 	if n := unsafe.Sizeof(workunit{}); n != 128 {
 		t.Errorf("workunit record is %d bytes, want 128", n)
