@@ -2,7 +2,8 @@ package v3pfc
 
 import (
 	"math"
-	"sort"
+	"math/bits"
+	"slices"
 )
 
 // rscInfo is the server's RSC_INFO: the sample-count-weighted mean of the
@@ -152,17 +153,60 @@ func (c *Config) scaleCentral(a *App, vers []Version, central func(v *Version) f
 }
 
 // quantile is the q-quantile of v (0 <= q <= 1), interpolated linearly
-// between order statistics, so that q = 0.5 is the median; it sorts v.
-// It is 0 for an empty v.
+// between order statistics, so that q = 0.5 is the median; it reorders
+// v. It is 0 for an empty v. It selects the two order statistics it
+// needs rather than sorting: the feeder asks for the median of every
+// host's average at every tick.
 func quantile(v []float64, q float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
-	sort.Float64s(v)
 	h := float64(len(v)-1) * q
 	lo := int(h)
 	if lo >= len(v)-1 {
-		return v[len(v)-1]
+		return slices.Max(v)
 	}
-	return v[lo] + (h-float64(lo))*(v[lo+1]-v[lo])
+	selectNth(v, lo)
+	// v[lo+1:] holds no value below v[lo]; its least is order statistic lo+1.
+	return v[lo] + (h-float64(lo))*(slices.Min(v[lo+1:])-v[lo])
+}
+
+// selectNth reorders v so that v[k] is the value a sort would put there,
+// with nothing greater before it and nothing less after it. The values
+// must not be NaN. It partitions around a median of three and sorts a
+// range that partitioning does not shrink fast enough.
+func selectNth(v []float64, k int) {
+	lo, hi := 0, len(v) // the range that holds position k
+	for budget := 2 * bits.Len(uint(len(v))); hi-lo > 16; budget-- {
+		if budget == 0 {
+			slices.Sort(v[lo:hi])
+			return
+		}
+		a, b, c := v[lo], v[lo+(hi-lo)/2], v[hi-1]
+		p := max(min(a, b), min(max(a, b), c)) // the median of a, b, c
+		// Three-way partition: < p, == p, > p.
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch {
+			case v[i] < p:
+				v[lt], v[i] = v[i], v[lt]
+				lt++
+				i++
+			case v[i] > p:
+				gt--
+				v[i], v[gt] = v[gt], v[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return // v[k] == p, in place
+		}
+	}
+	slices.Sort(v[lo:hi])
 }

@@ -2,6 +2,8 @@ package v3pfc
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/creditsim/creditsim/policy"
@@ -27,6 +29,47 @@ func TestQuantile(t *testing.T) {
 		v := append([]float64(nil), c.v...)
 		if got := quantile(v, c.q); got != c.want {
 			t.Errorf("quantile(%v, %g) = %g, want %g", c.v, c.q, got, c.want)
+		}
+	}
+}
+
+// TestQuantileMatchesSort: selecting the order statistics gives exactly
+// what sorting gave, for sizes across the partitioning's cut-off, with
+// many ties, in order, in reverse and all equal.
+func TestQuantileMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	byOrder := func(v []float64, q float64) float64 {
+		s := slices.Clone(v)
+		slices.Sort(s)
+		h := float64(len(s)-1) * q
+		lo := int(h)
+		if lo >= len(s)-1 {
+			return s[len(s)-1]
+		}
+		return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
+	}
+	for trial := 0; trial < 3000; trial++ {
+		n := 1 + r.IntN(2000)
+		v := make([]float64, n)
+		for i := range v {
+			switch trial % 5 {
+			case 0:
+				v[i] = r.ExpFloat64()
+			case 1:
+				v[i] = float64(r.IntN(7)) // many ties
+			case 2:
+				v[i] = float64(i)
+			case 3:
+				v[i] = float64(n - i)
+			default:
+				v[i] = 3
+			}
+		}
+		for _, q := range []float64{0, 0.1, 0.5, 0.95, 1, r.Float64()} {
+			want := byOrder(v, q)
+			if got := quantile(slices.Clone(v), q); got != want {
+				t.Fatalf("trial %d (n %d), q %g: %v, sorting gives %v", trial, n, q, got, want)
+			}
 		}
 	}
 }
