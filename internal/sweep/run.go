@@ -167,7 +167,7 @@ func prepare(sw *Sweep, opts Options, sharded bool) error {
 	case err != nil && !os.IsNotExist(err):
 		return err
 	case err != nil:
-		if entries, derr := os.ReadDir(opts.Out); derr == nil && len(entries) > 0 {
+		if entries, derr := os.ReadDir(opts.Out); derr == nil && len(entries) > 0 && !(sharded && beingPrepared(entries)) {
 			switch {
 			case !opts.Force:
 				return fmt.Errorf("%s exists and is not a sweep folder: %w", opts.Out, runner.ErrOutputExists)
@@ -184,7 +184,30 @@ func prepare(sw *Sweep, opts Options, sharded bool) error {
 	if err := os.MkdirAll(filepath.Join(opts.Out, "points"), 0o755); err != nil {
 		return err
 	}
-	return results.WriteFileAtomic(filepath.Join(opts.Out, manifestFile), sw.Resolved)
+	if err := results.WriteFileAtomic(filepath.Join(opts.Out, manifestFile), sw.Resolved); err != nil {
+		return err
+	}
+	if sharded {
+		// Another shard may have prepared the folder at the same moment
+		// for a different sweep; the last manifest written stands.
+		if now, err := os.ReadFile(filepath.Join(opts.Out, manifestFile)); err != nil || !bytes.Equal(now, sw.Resolved) {
+			return results.Refused("%s holds a different sweep (its %s differs); use another folder", opts.Out, manifestFile)
+		}
+	}
+	return nil
+}
+
+// beingPrepared reports whether a folder without a manifest holds only
+// what prepare writes before the manifest lands (the points folder, the
+// manifest's temporary file): shards start at once, and one may find
+// the folder another is preparing.
+func beingPrepared(entries []os.DirEntry) bool {
+	for _, e := range entries {
+		if !(e.Name() == "points" && e.IsDir() || strings.HasPrefix(e.Name(), "."+manifestFile+".tmp-")) {
+			return false
+		}
+	}
+	return true
 }
 
 // complete reports whether a point folder was committed (folders appear

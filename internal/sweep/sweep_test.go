@@ -406,3 +406,45 @@ func TestRangeLimits(t *testing.T) {
 		t.Errorf("0 to 0.2 by 0.05: %v, %v", v, err)
 	}
 }
+
+// TestShardFindsFolderBeingPrepared: a shard that finds the folder
+// another shard is preparing (the points folder and the manifest's
+// temporary file, no manifest yet) joins it; an unsharded sweep, or a
+// folder holding anything else, is still refused.
+func TestShardFindsFolderBeingPrepared(t *testing.T) {
+	sw := load(t, small)
+	for _, c := range []struct {
+		name    string
+		extra   string // another file in the folder
+		sharded bool
+		ok      bool
+	}{
+		{"shard", "", true, true},
+		{"unsharded", "", false, false},
+		{"shard, other file", "notes.txt", true, false},
+	} {
+		out := filepath.Join(t.TempDir(), "sweep")
+		if err := os.MkdirAll(filepath.Join(out, "points"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, "."+manifestFile+".tmp-123"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.extra != "" {
+			if err := os.WriteFile(filepath.Join(out, c.extra), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts := Options{Out: out}
+		if c.sharded {
+			opts.Shard, opts.Shards = 1, 3
+		}
+		err := prepare(sw, opts, c.sharded)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: prepare gave %v", c.name, err)
+		}
+		if m, rerr := os.ReadFile(filepath.Join(out, manifestFile)); c.ok && (rerr != nil || !bytes.Equal(m, sw.Resolved)) {
+			t.Errorf("%s: manifest not written", c.name)
+		}
+	}
+}
