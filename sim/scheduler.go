@@ -289,7 +289,6 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		c = 1
 	}
 	h.est[c] += r.estRun
-
 	// The new job ends at the latest when all the host's work on the
 	// resource is done: the client must look again before its slack is gone.
 	h.rrNext[c] = math.Min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
