@@ -133,12 +133,12 @@ func (s *Sim) settle(i int, pay bool) {
 	if settling > 0 {
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
-				s.wu(r.wu).reps.prefetch()
+				s.prefetchReps(s.wu(r.wu))
 			}
 		}
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
-				for _, o := range s.wu(r.wu).reps.list() {
+				for _, o := range s.reps(s.wu(r.wu)) {
 					if o != ref.ri {
 						// Freeing reads only the hot line: state, settling.
 						lines(unsafe.Pointer(s.res(o)), 64)

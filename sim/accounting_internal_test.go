@@ -3,6 +3,7 @@ package sim
 import (
 	"testing"
 
+	"github.com/creditsim/creditsim/model/jobs"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -20,7 +21,7 @@ func (flatRate) Accrued(_ *policy.Result, s float64) float64 { return s }
 // first of them panicked.
 func TestPaidGrowsWithThePool(t *testing.T) {
 	s := &Sim{pols: []policy.Policy{flatRate{}}, ras: []int{0}, hosts: make([]hostState, 1), reported: make([]hostReport, 1),
-		versions: make([]policy.AppVersion, 1)}
+		versions: make([]policy.AppVersion, 1), apps: []appState{{cfg: &jobs.App{BoundFactor: 10}}}}
 	s.wus.add()
 	for s.results.n <= 3*resultChunk {
 		s.results.add()

@@ -268,8 +268,8 @@ func (s *Sim) prepare(i int, ri int32) {
 	if cv := s.cfg.Hosts.RuntimeNoise; cv > 0 {
 		noise = math.Max(0.2, 1+cv*h.rng.NormFloat64())
 	}
-	r.flops = w.w.Flops
-	r.runTotal = w.w.Flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
+	r.flops = w.flops
+	r.runTotal = w.flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
 	r.failAt = 2
 	if h.rng.Float64() < h.h.ErrorRate {
 		r.failAt = h.rng.Float64()

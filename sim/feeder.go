@@ -2,8 +2,6 @@ package sim
 
 // The feeder: workunits and their unsent results, in the order the scheduler takes them.
 
-import "github.com/creditsim/creditsim/policy"
-
 // takeResult removes from the app's feeder the first unsent result whose
 // workunit has no other result on this host's user (BOINC's
 // one-result-per-user-per-workunit rule), generating a workunit when none
@@ -25,7 +23,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 			// the slot a second time.
 			s.takeAt(a, k)
 			w := s.wu(r.wu)
-			w.reps.remove(ri)
+			s.removeRep(w, ri)
 			s.results.gens[ri]++
 			s.freeRes = append(s.freeRes, ri)
 			continue
@@ -36,7 +34,7 @@ func (s *Sim) takeResult(ai, host int) int32 {
 		}
 	}
 	wi := s.generate(ai)
-	k := len(a.feeder) - len(s.wu(wi).reps.list())
+	k := len(a.feeder) - len(s.reps(s.wu(wi)))
 	ri := a.feeder[k]
 	s.takeAt(a, k)
 	return ri
@@ -65,7 +63,7 @@ func (s *Sim) userHasResult(wi int32, user int) bool {
 	if s.wu(wi).sent == 0 {
 		return false // the usual case, a new workunit's first result
 	}
-	for _, ri := range s.wu(wi).reps.list() {
+	for _, ri := range s.reps(s.wu(wi)) {
 		r := s.res(ri)
 		if r.st != stUnsent && r.st != stCancelled && int(s.reported[r.host].user) == user {
 			return true
@@ -85,16 +83,17 @@ func (s *Sim) generate(ai int) int32 {
 		wi = s.wus.add()
 	}
 	w := s.wu(wi)
-	reps := w.reps
-	reps.clear()
-	*w = workunit{app: int32(ai), w: a.stream.Next(), canonical: -1, gen: w.gen + 1, reps: reps,
-		quorum: policy.Count32(a.cfg.MinQuorum), target: policy.Count32(a.cfg.TargetNResults)}
+	s.clearReps(w)
+	spill := w.reps.spill
+	wu := a.stream.Next()
+	*w = workunit{app: int32(ai), est: wu.Est, flops: wu.Flops, canonical: -1, gen: w.gen + 1}
+	w.reps.spill = spill
 	if a.cfg.AdaptiveReplication {
 		// Created unreplicated; raised to the app's settings when the first
 		// result goes to an untrusted host.
-		w.quorum, w.target, w.unrepl = 1, 1, true
+		w.unrepl = true
 	}
-	for k := int32(0); k < w.target; k++ {
+	for k := int32(0); k < s.target(w); k++ {
 		s.newResult(wi)
 	}
 	return wi
@@ -113,7 +112,7 @@ func (s *Sim) newResult(wi int32) int32 {
 	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
 	s.clearPaid(ri)
 	w := s.wu(wi)
-	s.wuLists += w.reps.add(ri)
+	s.addRep(w, ri)
 	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)
 	return ri
 }

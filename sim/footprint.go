@@ -15,7 +15,7 @@ func (s *Sim) Footprint() int64 {
 	b := int64(len(s.results.chunks)) * resultChunk * int64(unsafe.Sizeof(result{}))
 	b += int64(cap(s.results.gens))*4 + int64(cap(s.paid))*8 + int64(cap(s.freeRes))*4
 	b += int64(len(s.wus.chunks)) * wuChunk * (int64(unsafe.Sizeof(workunit{})) + int64(s.npol)*8)
-	b += s.wuLists + int64(cap(s.freeWU))*4 + int64(cap(s.valQueue))*4
+	b += s.wuLists + int64(cap(s.spills))*24 + int64(cap(s.freeWU))*4 + int64(cap(s.valQueue))*4
 	for i := range s.apps {
 		a := &s.apps[i]
 		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines) + fifoBytes(&a.dlRefs)

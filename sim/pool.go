@@ -143,6 +143,26 @@ func (p *wuPool) add() int32 {
 	return p.n - 1
 }
 
+// quorum is workunit w's min_quorum.
+func (s *Sim) quorum(w *workunit) int32 {
+	if w.unrepl {
+		return 1
+	}
+	return s.apps[w.app].quorum
+}
+
+// target is workunit w's target_nresults.
+func (s *Sim) target(w *workunit) int32 {
+	if w.unrepl {
+		return 1
+	}
+	return s.apps[w.app].target
+}
+
+// bound is workunit w's rsc_fpops_bound, computed as the job stream
+// does (jobs.Workunit.Bound).
+func (s *Sim) bound(w *workunit) float64 { return w.est * s.apps[w.app].cfg.BoundFactor }
+
 // wu returns workunit i; i must have come from wus.add.
 func (s *Sim) wu(i int32) *workunit {
 	return &s.wus.chunks[i/wuChunk][i%wuChunk]
@@ -158,59 +178,68 @@ func (s *Sim) creditRow(i int32) []float64 {
 // replicas is a workunit's list of results. The first four sit in the
 // workunit's own record, so reading them needs no second load (most
 // workunits have two or three); a workunit that needs more keeps them
-// all in a slice, which its slot then keeps for later workunits.
+// all in a list of Sim.spills, which its slot then keeps for later
+// workunits. The record holds the list's index, not a slice header, to
+// stay one cache line.
 type replicas struct {
-	in   [4]int32
-	n    int32
-	more []int32 // all of them, once more than four were ever needed
+	in    [4]int32
+	spill int32 // 1 + the index in Sim.spills of the list of all of them; 0 while they fit in
+	n     uint8
 }
 
-// list returns the results in the order they were added. Adding to the
-// list does not change a slice list returned before.
-func (r *replicas) list() []int32 {
-	if r.more != nil {
-		return r.more
+// reps returns workunit w's results in the order they were added.
+// Adding to the list does not change a list returned before.
+func (s *Sim) reps(w *workunit) []int32 {
+	if w.reps.spill != 0 {
+		return s.spills[w.reps.spill-1]
 	}
-	return r.in[:r.n]
+	return w.reps.in[:w.reps.n]
 }
 
-// add appends ri and returns the bytes the list grew by outside the
-// workunit's record.
-func (r *replicas) add(ri int32) int64 {
-	if r.more == nil && int(r.n) < len(r.in) {
+// addRep appends result ri to workunit w's list.
+func (s *Sim) addRep(w *workunit, ri int32) {
+	r := &w.reps
+	if r.spill == 0 && int(r.n) < len(r.in) {
 		r.in[r.n] = ri
 		r.n++
-		return 0
-	}
-	c := cap(r.more)
-	if r.more == nil {
-		r.more = append(make([]int32, 0, 2*len(r.in)), r.in[:r.n]...)
-		r.n = 0
-	}
-	r.more = append(r.more, ri)
-	return int64(cap(r.more)-c) * 4
-}
-
-// remove takes ri out of the list, keeping the order of the others.
-func (r *replicas) remove(ri int32) {
-	if r.more != nil {
-		r.more = remove(r.more, ri)
 		return
 	}
-	r.n = int32(len(remove(r.in[:r.n], ri)))
+	if r.spill == 0 {
+		s.spills = append(s.spills, append(make([]int32, 0, 2*len(r.in)), r.in[:r.n]...))
+		s.wuLists += 2 * int64(len(r.in)) * 4
+		r.spill = int32(len(s.spills))
+		r.n = 0
+	}
+	l := &s.spills[r.spill-1]
+	c := cap(*l)
+	*l = append(*l, ri)
+	s.wuLists += int64(cap(*l)-c) * 4
 }
 
-// prefetch asks for the list when it lies outside the workunit's record.
-func (r *replicas) prefetch() {
-	if len(r.more) > 0 {
-		lines(unsafe.Pointer(&r.more[0]), uintptr(len(r.more))*4)
+// removeRep takes result ri out of workunit w's list, keeping the order
+// of the others.
+func (s *Sim) removeRep(w *workunit, ri int32) {
+	r := &w.reps
+	if r.spill != 0 {
+		s.spills[r.spill-1] = remove(s.spills[r.spill-1], ri)
+		return
+	}
+	r.n = uint8(len(remove(r.in[:r.n], ri)))
+}
+
+// prefetchReps asks for workunit w's list when it lies outside the record.
+func (s *Sim) prefetchReps(w *workunit) {
+	if w.reps.spill != 0 {
+		if l := s.spills[w.reps.spill-1]; len(l) > 0 {
+			lines(unsafe.Pointer(&l[0]), uintptr(len(l))*4)
+		}
 	}
 }
 
-// clear empties the list, keeping any slice for reuse.
-func (r *replicas) clear() {
-	r.n = 0
-	if r.more != nil {
-		r.more = r.more[:0]
+// clearReps empties workunit w's list, keeping any spilled list for reuse.
+func (s *Sim) clearReps(w *workunit) {
+	w.reps.n = 0
+	if w.reps.spill != 0 {
+		s.spills[w.reps.spill-1] = s.spills[w.reps.spill-1][:0]
 	}
 }

@@ -113,13 +113,15 @@ func TestWorkunitPool(t *testing.T) {
 }
 
 // TestReplicas: a workunit's result list keeps the order of adding
-// through removals, inline and past four, and a cleared list is reused.
+// through removals, inline and past four (where it spills out of the
+// record, and the footprint counts it), and a cleared list is reused.
 func TestReplicas(t *testing.T) {
-	var r replicas
+	s := &Sim{}
+	w := &workunit{}
 	var want []int32
 	check := func(step string) {
 		t.Helper()
-		got := r.list()
+		got := s.reps(w)
 		if len(got) != len(want) {
 			t.Fatalf("%s: %v, want %v", step, got, want)
 		}
@@ -130,32 +132,33 @@ func TestReplicas(t *testing.T) {
 		}
 	}
 	for round := 0; round < 2; round++ {
-		grown := int64(0)
+		before := s.wuLists
 		for i := int32(0); i < 3; i++ {
-			grown += r.add(10 + i)
+			s.addRep(w, 10+i)
 			want = append(want, 10+i)
 		}
 		check("three inline")
-		r.remove(11)
+		s.removeRep(w, 11)
 		want = []int32{10, 12}
 		check("removed inline")
 		for i := int32(20); i < 26; i++ {
-			grown += r.add(i)
+			s.addRep(w, i)
 			want = append(want, i)
 		}
 		check("past four")
-		if round == 0 && grown == 0 {
-			t.Error("a list past four grew nothing outside the record")
+		grown := s.wuLists - before
+		if round == 0 && (grown == 0 || w.reps.spill != 1) {
+			t.Errorf("a list past four grew %d bytes outside the record, spill %d", grown, w.reps.spill)
 		}
-		if round == 1 && grown != 0 {
-			t.Errorf("a reused list grew by %d bytes", grown)
+		if round == 1 && (grown != 0 || len(s.spills) != 1) {
+			t.Errorf("a reused list grew by %d bytes, %d spilled lists", grown, len(s.spills))
 		}
-		r.remove(10)
-		r.remove(25)
-		r.remove(99) // absent: nothing happens
+		s.removeRep(w, 10)
+		s.removeRep(w, 25)
+		s.removeRep(w, 99) // absent: nothing happens
 		want = []int32{12, 20, 21, 22, 23, 24}
 		check("removed past four")
-		r.clear()
+		s.clearReps(w)
 		want = want[:0]
 		check("cleared")
 	}

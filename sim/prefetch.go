@@ -95,17 +95,17 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 		lines(unsafe.Pointer(s.wu(queue[k+4])), unsafe.Sizeof(workunit{}))
 	}
 	if k+3 < len(queue) {
-		s.wu(queue[k+3]).reps.prefetch()
+		s.prefetchReps(s.wu(queue[k+3]))
 	}
 	if k+2 < len(queue) {
 		wi := queue[k+2]
-		for _, ri := range s.wu(wi).reps.list() {
+		for _, ri := range s.reps(s.wu(wi)) {
 			s.prefetchResult(ri)
 		}
 		s.prefetchCredit(wi)
 	}
 	if k+1 < len(queue) {
-		for _, ri := range s.wu(queue[k+1]).reps.list() {
+		for _, ri := range s.reps(s.wu(queue[k+1])) {
 			r := s.res(ri)
 			if r.st != stReported {
 				continue

@@ -44,7 +44,7 @@ func (s *Sim) record(ri int32) {
 	}
 	s.rec = Record{View: s.shown(r), Host: s.hosts[r.host].h, Version: v, Flops: r.flopsDone,
 		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.host].cpusRun(v) + v.GPUUsage), Granted: g,
-		EstRuntime: r.estRun, Runtime: r.ran, Replicas: int(s.wu(r.wu).target), Time: r.resolvedAt,
+		EstRuntime: r.estRun, Runtime: r.ran, Replicas: int(s.target(s.wu(r.wu))), Time: r.resolvedAt,
 		Slot: r.wu, SlotGen: s.wu(r.wu).gen}
 	s.cfg.Observer.ResultDone(&s.rec)
 }

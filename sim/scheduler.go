@@ -184,7 +184,7 @@ func (s *Sim) requestWork(i int) int {
 			if ri < 0 {
 				break
 			}
-			dur := s.estimatedDuration(h, vid, s.wu(s.res(ri).wu).w.Est)
+			dur := s.estimatedDuration(h, vid, s.wu(s.res(ri).wu).est)
 			if delay > 0 && delay+dur > float64(s.apps[ai].cfg.DelayBound) && !s.cfg.Server.IgnoreDelayBound {
 				s.untake(ai, ri)
 				s.deadlineRefusals++
@@ -260,8 +260,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		trusted := hv.consecValid >= 10 && s.srvRng.Float64() > 1/float64(hv.consecValid)
 		if !trusted {
 			w.unrepl = false
-			w.quorum, w.target = policy.Count32(a.MinQuorum), policy.Count32(a.TargetNResults)
-			for k := len(w.reps.list()); k < int(w.target); k++ {
+			for k := len(s.reps(w)); k < int(s.target(w)); k++ {
 				s.newResult(r.wu)
 			}
 			r = s.res(ri)
@@ -279,7 +278,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 		HAV: policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)},
 	}
 	s.oneTimeClaim(h, r, v)
-	est := w.w.Est
+	est := w.est
 	if est <= 0 {
 		est = 1e12
 	}

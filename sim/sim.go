@@ -68,16 +68,19 @@ type resultRef struct {
 	gen uint32
 }
 
+// workunit is a workunit's record on the server: 64 bytes, one cache
+// line. What can be derived is not stored: rsc_fpops_bound is the app's
+// bound factor times rsc_fpops_est, and min_quorum and target_nresults
+// are the app's, or 1 and 1 while adaptive replication keeps it
+// unreplicated (quorum, target).
 type workunit struct {
-	app  int32
-	sent int32 // results sent (they stay in results until it is freed)
-	// gen and w come first: showing a result its workunit reads them.
 	gen       uint32
-	w         jobs.Workunit
+	app       int32
+	est       float64  // rsc_fpops_est
+	flops     float64  // FLOPs the job really takes
 	reps      replicas // its results, in the order they were created
+	sent      int32    // results sent (they stay in results until it is freed)
 	nError    int32
-	quorum    int32
-	target    int32
 	canonical int32
 	assim     bool // canonical found, credit granted
 	failed    bool // too many errors or results
@@ -153,8 +156,11 @@ type appState struct {
 	expiring  bool
 	dlArmed   bool
 	head      int
-	versions  []int
-	hasAnon   bool // some version is anonymous-platform
+	// quorum and target are min_quorum and target_nresults as 32-bit
+	// counts, for the workunits adaptive replication has not kept unreplicated.
+	quorum, target int32
+	versions       []int
+	hasAnon        bool // some version is anonymous-platform
 }
 
 // Sim is one replication in progress.
@@ -211,12 +217,16 @@ type Sim struct {
 	stopSending float64
 	events      int64
 	nResults    int64
-	wuLists     int64 // bytes of the workunits' replica lists (Footprint)
-	sample      []int
-	srvRng      *rand.Rand
-	day         int
-	rec         Record            // reused for each finished result
-	val         policy.Validation // reused for each validation
+	// spills holds the replica lists of workunit slots that once needed
+	// more than fit in the record (replicas.spill); wuLists counts their
+	// bytes (Footprint).
+	spills  [][]int32
+	wuLists int64
+	sample  []int
+	srvRng  *rand.Rand
+	day     int
+	rec     Record            // reused for each finished result
+	val     policy.Validation // reused for each validation
 }
 
 // New prepares a replication.
@@ -233,7 +243,8 @@ func New(cfg *Config) *Sim {
 			id := len(s.apps)
 			s.world.Apps = append(s.world.Apps, policy.App{ID: id, ProjectID: pi, Name: a.Name,
 				MinQuorum: a.MinQuorum, TargetNResults: a.TargetNResults, DelayBound: float64(a.DelayBound)})
-			st := appState{cfg: a, proj: pi, stream: jobs.NewStream(a, cfg.Seed, rng.Hash(rng.String(p.Name), rng.String(a.Name)))}
+			st := appState{cfg: a, proj: pi, stream: jobs.NewStream(a, cfg.Seed, rng.Hash(rng.String(p.Name), rng.String(a.Name))),
+				quorum: policy.Count32(a.MinQuorum), target: policy.Count32(a.TargetNResults)}
 			for vi := range a.Versions {
 				v := &a.Versions[vi]
 				r, _ := boinc.ParseResource(v.Resource)

@@ -117,7 +117,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		hv.consecValid = 0
 		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
-			r.flopsDone = s.wu(r.wu).w.Flops * math.Min(r.ran/r.runTotal, 1)
+			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
 		}
 		s.startJobs(int(r.host))
 	}
@@ -153,7 +153,7 @@ func (s *Sim) retry(wi int32) {
 		s.maybeFree(wi)
 		return
 	}
-	if int(w.nError) >= a.MaxErrorResults || len(w.reps.list()) >= a.MaxTotalResults {
+	if int(w.nError) >= a.MaxErrorResults || len(s.reps(w)) >= a.MaxTotalResults {
 		s.failWU(wi)
 		return
 	}
@@ -163,14 +163,14 @@ func (s *Sim) retry(wi int32) {
 	}
 	// Results still able to succeed.
 	alive := 0
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		st := s.res(ri).st
 		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
 			st == stReported && s.res(ri).ok && s.res(ri).view.ValidateState != policy.Invalid {
 			alive++
 		}
 	}
-	if alive < int(w.target) {
+	if alive < int(s.target(w)) {
 		s.newResult(wi)
 	}
 }
@@ -180,7 +180,7 @@ func (s *Sim) retry(wi int32) {
 func (s *Sim) failWU(wi int32) {
 	w := s.wu(wi)
 	w.failed = true
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		switch s.res(ri).st {
 		case stUnsent:
 			s.res(ri).st = stCancelled
@@ -198,13 +198,13 @@ func (s *Sim) maybeFree(wi int32) {
 	if !w.assim && !w.failed {
 		return
 	}
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.settling {
 			return
 		}
 	}
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st == stUnsent || r.st == stCancelled {
 			// Still in the feeder: freed when taken. Freeing it here too
@@ -215,7 +215,7 @@ func (s *Sim) maybeFree(wi int32) {
 		s.results.gens[ri]++
 		s.freeRes = append(s.freeRes, ri)
 	}
-	w.reps.clear()
+	s.clearReps(w)
 	w.gen++
 	s.freeWU = append(s.freeWU, wi)
 }

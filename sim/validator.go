@@ -41,14 +41,14 @@ func (s *Sim) validate(wi int32) {
 	// Group the unvalidated successes by output.
 	best, bestN := uint32(0), 0
 	pending := 0
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
 			continue
 		}
 		pending++
 		n := 0
-		for _, rj := range w.reps.list() {
+		for _, rj := range s.reps(w) {
 			o := s.res(rj)
 			if o.st == stReported && o.ok && o.output == r.output {
 				n++
@@ -58,22 +58,22 @@ func (s *Sim) validate(wi int32) {
 			best, bestN = r.output, n
 		}
 	}
-	if pending < int(w.quorum) {
+	if pending < int(s.quorum(w)) {
 		return
 	}
-	if bestN < int(w.quorum) {
+	if bestN < int(s.quorum(w)) {
 		// No agreement yet: ask for one more result, up to the limit.
 		a := s.apps[w.app].cfg
 		alive := 0
-		for _, ri := range w.reps.list() {
+		for _, ri := range s.reps(w) {
 			st := s.res(ri).st
 			if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
 				alive++
 			}
 		}
 		if alive == 0 {
-			if len(w.reps.list()) >= a.MaxTotalResults {
-				for _, ri := range w.reps.list() {
+			if len(s.reps(w)) >= a.MaxTotalResults {
+				for _, ri := range s.reps(w) {
 					if s.res(ri).st == stReported {
 						s.res(ri).view.ValidateState = policy.Invalid
 					}
@@ -85,7 +85,7 @@ func (s *Sim) validate(wi int32) {
 		}
 		return
 	}
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
 			continue
@@ -103,9 +103,9 @@ func (s *Sim) validate(wi int32) {
 			r.view.ValidateState = policy.Invalid
 		}
 	}
-	s.showValidation(w.reps.list())
+	s.showValidation(s.reps(w))
 	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
-		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid}
+		RscFpopsEst: w.est, RscFpopsBound: s.bound(w), Valid: s.views, Invalid: s.invalid}
 	credit := s.creditRow(wi)
 	for p, pol := range s.pols {
 		credit[p] = policy.Finite(pol.Validated(&s.val))
@@ -115,7 +115,7 @@ func (s *Sim) validate(wi int32) {
 	}
 	s.updateHAVs(wi)
 	w.assim = true
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st == stUnsent {
 			r.st = stCancelled // no longer needed
@@ -137,7 +137,7 @@ func (s *Sim) validateLate(wi int32) {
 	w := s.wu(wi)
 	canon := s.res(w.canonical).output
 	credit := s.creditRow(wi)
-	for _, ri := range w.reps.list() {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stReported || !r.ok {
 			continue
@@ -152,7 +152,7 @@ func (s *Sim) validateLate(wi int32) {
 		s.showValidation(s.one[:])
 		for p, pol := range s.pols {
 			s.val = policy.Validation{Time: s.now, WorkunitID: int64(wi)<<32 | int64(w.gen), AppID: int(w.app),
-				RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound, Valid: s.views, Invalid: s.invalid,
+				RscFpopsEst: w.est, RscFpopsBound: s.bound(w), Valid: s.views, Invalid: s.invalid,
 				Late: true, CanonicalCredit: credit[p]}
 			pol.Validated(&s.val)
 		}
@@ -169,7 +169,7 @@ func (s *Sim) validateLate(wi int32) {
 }
 
 func (s *Sim) updateHAVs(wi int32) {
-	for _, ri := range s.wu(wi).reps.list() {
+	for _, ri := range s.reps(s.wu(wi)) {
 		r := s.res(ri)
 		if r.st == stReported && r.ok {
 			s.updateHAV(r)
@@ -219,7 +219,7 @@ func (s *Sim) showHAV(r *result) {
 // consecutive_valid and takes one off a quota above the project's.
 func (s *Sim) updateHAV(r *result) {
 	valid := r.view.ValidateState == policy.Valid
-	est := s.wu(r.wu).w.Est
+	est := s.wu(r.wu).est
 	usable := valid && est > 0 && !runtimeOutlier(&r.view)
 	elapsed := r.view.ElapsedTime
 	if elapsed < 1e-6 {
@@ -235,7 +235,7 @@ func (s *Sim) updateHAV(r *result) {
 	hv := &s.hosts[r.host].havs[r.vid]
 	w := s.wu(r.wu)
 	if valid {
-		if !(w.target == 1 && s.apps[w.app].cfg.TargetNResults > 1) {
+		if !(s.target(w) == 1 && s.apps[w.app].cfg.TargetNResults > 1) {
 			hv.consecValid++
 		}
 		hv.mjd++

@@ -58,7 +58,7 @@ func (s *Sim) show(r *result, dst *policy.Result) *policy.Result {
 		HostPFpops: hr.pf, HostPIops: hr.pi, HostGPUPeak: hr.gpuPeak,
 		SentTime: r.sentTime, ReceivedTime: v.ReceivedTime, FlopsEstimate: v.FlopsEstimate,
 		ElapsedTime: v.ElapsedTime, CPUTime: v.CPUTime, CountedFlops: v.CountedFlops, OutputFlops: v.OutputFlops,
-		RscFpopsEst: w.w.Est, RscFpopsBound: w.w.Bound,
+		RscFpopsEst: w.est, RscFpopsBound: s.bound(w),
 		HAV: v.HAV, Outcome: v.Outcome, ValidateState: v.ValidateState, RuntimeOutlier: v.RuntimeOutlier,
 	}
 	if r.claimed {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/jobs"
+	"github.com/creditsim/creditsim/model/param"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -48,11 +49,14 @@ func TestViewCoversResult(t *testing.T) {
 // a one_time_claim result shows the claim in place of the benchmarks or
 // GPU peak it went through.
 func TestShow(t *testing.T) {
-	s := &Sim{versions: make([]policy.AppVersion, 3), hosts: make([]hostState, 13), reported: make([]hostReport, 13)}
+	app := jobs.App{RscFpopsEst: 3e13, BoundFactor: 7.3, SizeError: param.Const(1)}
+	job := jobs.NewStream(&app, 1, 2).Next()
+	s := &Sim{versions: make([]policy.AppVersion, 3), hosts: make([]hostState, 13), reported: make([]hostReport, 13),
+		apps: []appState{{}, {cfg: &app}}}
 	for s.wus.n < 4 {
 		s.wus.add()
 	}
-	*s.wu(2) = workunit{gen: 7, w: jobs.Workunit{Est: 3e13, Bound: 3e14}}
+	*s.wu(2) = workunit{app: 1, gen: 7, est: job.Est}
 	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6}
 	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20}
 	r := &result{wu: 2, host: 12, vid: 1, sentTime: 21, view: serverView{
@@ -65,7 +69,7 @@ func TestShow(t *testing.T) {
 		ID: 11, WorkunitID: 2<<32 | 7, HostID: 12, UserID: 13, TeamID: 14, ProjectID: 5, AppID: 6, VersionID: 1,
 		HostNCPUs: 16, HostNGPUs: 17, HostPFpops: 18, HostPIops: 19, HostGPUPeak: 20,
 		SentTime: 21, ReceivedTime: 22, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
-		RscFpopsEst: 3e13, RscFpopsBound: 3e14,
+		RscFpopsEst: 3e13, RscFpopsBound: job.Bound, // the stream's own
 		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
 		Outcome: policy.ClientError, ValidateState: policy.Invalid, RuntimeOutlier: true,
 	}
@@ -93,15 +97,15 @@ func TestShow(t *testing.T) {
 
 // TestResultRecordSize: a result record is three whole cache lines, and
 // the fields the client loop reads on every event (up to failAt) lie in
-// the first; a workunit record is two, its first replicas inline. A
+// the first; a workunit record is one, its first replicas inline. A
 // field added to either should keep this true, or move the figure on
 // purpose.
 func TestResultRecordSize(t *testing.T) {
 	if n := unsafe.Sizeof(result{}); n != 192 {
 		t.Errorf("result record is %d bytes, want 192", n)
 	}
-	if n := unsafe.Sizeof(workunit{}); n != 128 {
-		t.Errorf("workunit record is %d bytes, want 128", n)
+	if n := unsafe.Sizeof(workunit{}); n != 64 {
+		t.Errorf("workunit record is %d bytes, want 64", n)
 	}
 	if end := unsafe.Offsetof(result{}.failAt) + 8; end > 64 {
 		t.Errorf("hot fields end at byte %d, past the first cache line", end)
