@@ -81,17 +81,37 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 	// Grown a pool chunk at a time, as the results are; the pool can be
 	// several chunks ahead of the results that have started (a large
 	// world queues many before any runs).
+	n++ // and amRan
 	for need := (int(ri) + 1) * n; len(s.paid) < need; {
 		s.paid = append(grow(s.paid, resultChunk*n), make([]float64, resultChunk*n)...)
 	}
 }
 
-// clearPaid forgets what a result slot's previous occupant was paid.
-func (s *Sim) clearPaid(ri int32) {
-	if n := len(s.ras); n > 0 && int(ri)*n < len(s.paid) {
-		clear(s.paid[int(ri)*n : int(ri)*n+n])
+// paidRow returns result slot ri's row of paid: the credit each
+// runtime-accounting policy has paid for its runtime so far, then the
+// runtime already settled by account-manager calls (paid, or lost when
+// the host left: amRan). It is nil for a slot beyond the rows, whose
+// result has never run.
+func (s *Sim) paidRow(ri int32) []float64 {
+	n := len(s.ras) + 1
+	if j := int(ri) * n; len(s.ras) > 0 && j < len(s.paid) {
+		return s.paid[j : j+n : j+n]
 	}
+	return nil
 }
+
+// amRan is the runtime of result ri already settled by account-manager
+// calls.
+func (s *Sim) amRan(ri int32) float64 {
+	if row := s.paidRow(ri); row != nil {
+		return row[len(row)-1]
+	}
+	return 0
+}
+
+// clearPaid forgets what a result slot's previous occupant was paid and
+// had settled.
+func (s *Sim) clearPaid(ri int32) { clear(s.paidRow(ri)) }
 
 // settle attributes runtime to host i's results after an account-manager
 // call (pay true: each policy pays for the runtime since the previous
@@ -108,12 +128,12 @@ func (s *Sim) settle(i int, pay bool) {
 	// results' records and what they were paid; their workunits (and for
 	// those to be recorded, credit rows); then replica lists not inline;
 	// then the replicas, which freeing the workunit checks.
-	n := uintptr(len(s.ras)) * 8
+	n := uintptr(len(s.ras)+1) * 8
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
 			s.prefetchResult(ref.ri)
-			if j := int(ref.ri) * len(s.ras); j < len(s.paid) {
-				lines(unsafe.Pointer(&s.paid[j]), n)
+			if row := s.paidRow(ref.ri); row != nil {
+				lines(unsafe.Pointer(&row[0]), n)
 			}
 		}
 	}
@@ -157,10 +177,11 @@ func (s *Sim) settle(i int, pay bool) {
 		if r.st == stRunning && h.on {
 			ran += s.now - r.startedAt
 		}
-		if tail := ran - r.amRan; tail > 0 && pay {
+		paid := s.paidRow(ref.ri) // tracked: never nil
+		if tail := ran - paid[len(s.ras)]; tail > 0 && pay {
 			s.pay(ref.ri, tail)
 		}
-		r.amRan = ran
+		paid[len(s.ras)] = ran
 		if (r.st == stQueued || r.st == stRunning) && pay {
 			h.unpaid[k] = ref
 			k++
@@ -179,9 +200,9 @@ func (s *Sim) settle(i int, pay bool) {
 // policy's last call for its host paid for runtime seconds of it.
 func (s *Sim) pay(ri int32, runtime float64) {
 	v := s.shown(s.res(ri))
-	base := int(ri) * len(s.ras)
+	paid := s.paidRow(ri)
 	for k, p := range s.ras {
-		s.paid[base+k] += s.pols[p].(policy.RuntimeAccounting).Accrued(v, runtime)
+		paid[k] += s.pols[p].(policy.RuntimeAccounting).Accrued(v, runtime)
 	}
 }
 
@@ -200,10 +221,11 @@ func (s *Sim) settleAtEnd() {
 			if !r.settling {
 				continue
 			}
-			if tail := r.ran - r.amRan; tail > 0 {
+			paid := s.paidRow(ref.ri)
+			if tail := r.ran - paid[len(s.ras)]; tail > 0 {
 				s.pay(ref.ri, tail)
 			}
-			r.amRan = r.ran
+			paid[len(s.ras)] = r.ran
 			r.settling = false
 			s.record(ref.ri)
 		}

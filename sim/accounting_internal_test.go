@@ -28,11 +28,12 @@ func TestPaidGrowsWithThePool(t *testing.T) {
 	}
 	ri := int32(3 * resultChunk)
 	s.trackRuntime(&s.hosts[0], ri)
-	if len(s.paid) <= int(ri) {
-		t.Fatalf("paid has %d slots, result %d needs one", len(s.paid), ri)
+	row := s.paidRow(ri)
+	if row == nil {
+		t.Fatalf("paid has %d entries, result %d needs a row", len(s.paid), ri)
 	}
 	s.pay(ri, 10)
-	if s.paid[ri] != 10 {
-		t.Errorf("paid %v, want 10", s.paid[ri])
+	if row[0] != 10 || s.amRan(ri) != 0 {
+		t.Errorf("paid %v, settled runtime %v, want 10 and 0", row[0], s.amRan(ri))
 	}
 }

@@ -64,7 +64,8 @@ func (s *Sim) depart(i int) {
 	for _, ri := range h.running {
 		r := s.res(ri)
 		if r.runTotal > 0 && h.h.Behaviour.DoesWork() {
-			r.flopsDone = r.flops * math.Min(r.ran/r.runTotal, 1)
+			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
+			r.ended = true
 		}
 	}
 	s.settle(i, false)
@@ -259,7 +260,6 @@ func (s *Sim) prepare(i int, ri int32) {
 		er := rng.New(rng.Hash(s.cfg.Seed, rng.String("efficiency"), uint64(i), uint64(vid)))
 		hv.eff = s.verCfg[vid].Efficiency.Sample(er)
 	}
-	r.eff = hv.eff
 	peak := h.cpusRun(v) * h.h.Whetstone
 	if v.Resource.IsGPU() {
 		peak = v.GPUUsage * h.h.GPUPeak
@@ -268,17 +268,21 @@ func (s *Sim) prepare(i int, ri int32) {
 	if cv := s.cfg.Hosts.RuntimeNoise; cv > 0 {
 		noise = math.Max(0.2, 1+cv*h.rng.NormFloat64())
 	}
-	r.flops = w.flops
 	r.runTotal = w.flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
-	r.failAt = 2
+	failAt := 2.0 // the fraction of the job after which it errors; >1 none
 	if h.rng.Float64() < h.h.ErrorRate {
-		r.failAt = h.rng.Float64()
+		failAt = h.rng.Float64()
 	}
-	if t := h.h.Behaviour.AbortAfter(); r.runTotal*math.Min(r.failAt, 1) > t {
+	if t := h.h.Behaviour.AbortAfter(); r.runTotal*math.Min(failAt, 1) > t {
 		// A cherry picker aborts a job still running after t seconds.
-		r.failAt, r.aborted = t/r.runTotal, true
+		failAt = t / r.runTotal
+		r.flags |= fAborted
 	}
-	r.remaining = r.runTotal * math.Min(r.failAt, 1)
+	if failAt <= 1 {
+		r.flags |= fFails
+	}
+	r.remaining = r.runTotal * math.Min(failAt, 1)
+	r.flopsDone = w.flops * math.Min(failAt, 1)
 	r.ran = 0
 	switch {
 	case h.h.Behaviour.Colludes():
@@ -316,30 +320,27 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 			break
 		}
 	}
-	frac := math.Min(r.failAt, 1)
-	if h.h.Behaviour.DoesWork() {
-		r.flopsDone = r.flops * frac
-	}
+	r.ended = h.h.Behaviour.DoesWork() // flopsDone holds what it did
 	elapsed := r.ran
 	cpu := elapsed * h.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
 	sinceSent := s.now - r.sentTime
 	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
 	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
 	switch {
-	case r.failAt <= 1 && r.aborted:
-		r.view.Outcome = policy.Aborted
-	case r.failAt <= 1:
-		r.view.Outcome = policy.ClientError
+	case r.has(fFails) && r.has(fAborted):
+		r.outcome = policy.Aborted
+	case r.has(fFails):
+		r.outcome = policy.ClientError
 	default:
-		r.view.Outcome = policy.Success
+		r.outcome = policy.Success
 		if h.h.Behaviour.DoesWork() {
-			r.view.OutputFlops = r.flops
+			r.flags |= fOutput
 		}
 		if v.CountsFlops {
 			// A fake still reports a plausible count.
-			count := r.flops * s.verCfg[r.vid].CountError.Sample(h.rng)
+			count := r.flopsDone * s.verCfg[r.vid].CountError.Sample(h.rng)
 			r.view.CountedFlops = h.h.Behaviour.ReportedCount(count)
-			if r.oneTime {
+			if r.has(fOneTime) {
 				r.view.CountedFlops = h.h.Behaviour.Find(hosts.OneTimeClaim).Claim
 			}
 		}

@@ -13,8 +13,8 @@ import (
 func (s *Sim) finish(ri int32) {
 	r := s.res(ri)
 	r.st = stOver
-	r.resolvedAt = s.now
-	if len(s.ras) > 0 && !r.orphan && r.ran > r.amRan {
+	r.startedAt = s.now // from now on, resolvedAt
+	if len(s.ras) > 0 && !r.orphan && r.ran > s.amRan(ri) {
 		r.settling = true
 		return
 	}
@@ -31,20 +31,25 @@ func (s *Sim) record(ri int32) {
 	r := s.res(ri)
 	v := &s.versions[r.vid]
 	g := s.grantBuf
-	if r.view.ValidateState == policy.Valid {
+	if r.validateState == policy.Valid {
 		copy(g, s.creditRow(r.wu))
 	} else {
 		clear(g)
 	}
+	paid := s.paidRow(ri) // nil for a result that never ran
 	for k, p := range s.ras {
 		g[p] = 0
-		if j := int(ri)*len(s.ras) + k; j < len(s.paid) {
-			g[p] = s.paid[j] // a result that never ran has no slot
+		if paid != nil {
+			g[p] = paid[k]
 		}
 	}
-	s.rec = Record{View: s.shown(r), Host: s.hosts[r.host].h, Version: v, Flops: r.flopsDone,
-		Efficiency: r.eff, DeviceSeconds: r.ran * (s.hosts[r.host].cpusRun(v) + v.GPUUsage), Granted: g,
-		EstRuntime: r.estRun, Runtime: r.ran, Replicas: int(s.target(s.wu(r.wu))), Time: r.resolvedAt,
+	flops := 0.0
+	if r.ended {
+		flops = r.flopsDone
+	}
+	s.rec = Record{View: s.shown(r), Host: s.hosts[r.host].h, Version: v, Flops: flops,
+		Efficiency: s.hosts[r.host].havs[r.vid].eff, DeviceSeconds: r.ran * (s.hosts[r.host].cpusRun(v) + v.GPUUsage), Granted: g,
+		EstRuntime: r.estRun, Runtime: r.ran, Replicas: int(s.target(s.wu(r.wu))), Time: r.resolvedAt(),
 		Slot: r.wu, SlotGen: s.wu(r.wu).gen}
 	s.cfg.Observer.ResultDone(&s.rec)
 }

@@ -311,15 +311,14 @@ func (s *Sim) report(ri int32) {
 	h := &s.hosts[r.host]
 	w := s.wu(r.wu)
 	r.st = stReported
-	r.view.ReceivedTime = s.now
+	r.receive(s.now)
 	// Clamp as the scheduler does: elapsed to the turnaround, CPU time to
 	// elapsed x CPUs.
 	r.view.ElapsedTime = math.Min(r.view.ElapsedTime, s.now-r.sentTime)
 	r.view.CPUTime = math.Min(r.view.CPUTime, r.view.ElapsedTime*float64(h.h.NCPUs))
 	hv := &h.havs[r.vid]
 	q := s.cfg.Server.DailyResultQuota
-	r.ok = r.view.Outcome == policy.Success
-	if r.ok {
+	if r.outcome == policy.Success {
 		if hv.mjd < q {
 			hv.mjd = min(2*hv.mjd, q)
 		}
@@ -336,7 +335,7 @@ func (s *Sim) report(ri int32) {
 	if s.cfg.Tracer != nil {
 		s.cfg.Tracer.Reported(pv)
 	}
-	if r.view.Outcome != policy.Success {
+	if r.outcome != policy.Success {
 		s.finish(ri)
 		s.retry(r.wu)
 		return
@@ -364,16 +363,16 @@ func (s *Sim) oneTimeClaim(h *hostState, r *result, v *policy.AppVersion) {
 	}
 	switch {
 	case b.Channel == "gpu_peak" && v.Resource.IsGPU():
-		r.claimed = true
+		r.flags |= fClaimed
 		r.view.FlopsEstimate = h.cpus(v)*s.cappedFpops(h.pf) + v.GPUUsage*b.Claim
 	case b.Channel == "cpu_benchmark":
-		r.claimed = true
+		r.flags |= fClaimed
 		r.view.FlopsEstimate = h.cpus(v) * s.cappedFpops(b.Claim)
 		if v.Resource.IsGPU() {
 			r.view.FlopsEstimate += v.GPUUsage * h.gpuPeak
 		}
 	case b.Channel == "flop_count" && v.CountsFlops:
-		r.oneTime = true
+		r.flags |= fOneTime
 	default:
 		return
 	}

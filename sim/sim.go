@@ -25,42 +25,85 @@ const (
 
 type result struct {
 	// The fields the validator and the client loop read most come first,
-	// in one cache line; the server view, large and read less, comes last.
-	wu      int32
-	host    int32  // the host it was sent to, -1 while unsent
-	vid     int32  // the app version it was sent for
-	output  uint32 // 0 is the correct output
-	st      uint8
-	ok      bool // reported as a success (st >= stReported)
-	aborted bool // failAt is a cherry picker's abort, not an error
-	oneTime bool // carries a one_time_claim host's absurd value as its FLOP count
-	// claimed: the view's host benchmarks or GPU peak are the
-	// one_time_claim host's absurd value, not the host's own.
-	claimed bool
+	// in one cache line; the rest of the server view comes last.
+	wu            int32
+	host          int32  // the host it was sent to, -1 while unsent
+	vid           int32  // the app version it was sent for
+	output        uint32 // 0 is the correct output
+	st            uint8
+	outcome       policy.Outcome       // the view's Outcome
+	validateState policy.ValidateState // the view's ValidateState
+	flags         resultFlags
 	// orphan: its host has left; host still names it, for the view.
 	orphan bool
 	danger bool // the client predicts it will miss its deadline
 	// settling: final, but runtime accounting has not yet paid for all
 	// the time it ran; its record waits for the host's next call.
 	settling bool
+	// ended: flopsDone is final (the job ended on its host, or was cut
+	// short by its host leaving or its deadline).
+	ended bool
 	// Truth.
-	runTotal  float64 // seconds of running the job needs on this host
-	remaining float64 // seconds of running left when last (re)started
-	startedAt float64 // wall time of the last (re)start; NaN when paused
+	runTotal float64 // seconds of running the job needs on this host
+	// remaining is, while the result is on its host, the seconds of
+	// running left when it last (re)started; once the server has it
+	// (reported or timed out: flag received), the view's ReceivedTime.
+	remaining float64
+	// startedAt is, while the job is on its host, the wall time of its
+	// last (re)start (NaN when paused); once the result is final, when
+	// its fate became final (resolvedAt).
+	startedAt float64
 	ran       float64 // seconds run so far (true elapsed)
-	failAt    float64 // fraction of the job after which it errors; >1 none
-	flops     float64 // the job's true FLOPs (the workunit's, kept here for locality)
+	// flopsDone is the FLOPs the job did once ended; before, from the
+	// moment it is sent, the FLOPs it will have done when it ends on its
+	// host (all of the job's, or up to its error), so that ending it
+	// needs no load of the workunit.
 	flopsDone float64
-	eff       float64
-	estRun    float64 // the client's runtime estimate
-	sentTime  float64 // the report deadline is this + the app's delay bound
-	// amRan is the runtime already settled by account-manager calls
-	// (paid, or lost when the host left); resolvedAt is when the result's
-	// fate became final.
-	amRan      float64
-	resolvedAt float64
-	view       serverView // a record is 192 bytes: whole cache lines, hot fields in the first
+	estRun    float64    // the client's runtime estimate
+	sentTime  float64    // the report deadline is this + the app's delay bound
+	view      serverView // a record is 128 bytes: two cache lines, hot fields in the first
 }
+
+// resultFlags are a result's rarely set flags.
+type resultFlags uint8
+
+const (
+	// fFails: the job ends in an error (or an abort) before its end.
+	fFails resultFlags = 1 << iota
+	// fAborted: the error is a cherry picker's abort.
+	fAborted
+	// fOneTime: it carries a one_time_claim host's absurd value as its
+	// FLOP count.
+	fOneTime
+	// fClaimed: the view's host benchmarks or GPU peak are the
+	// one_time_claim host's absurd value, not the host's own.
+	fClaimed
+	// fOutput: the job ran to its end on a host that does the work: the
+	// view's OutputFlops is the workunit's FLOPs.
+	fOutput
+	// fReceived: the server has the result (reported or timed out);
+	// remaining holds when.
+	fReceived
+)
+
+func (r *result) has(f resultFlags) bool { return r.flags&f != 0 }
+
+// receivedTime is the view's ReceivedTime: 0 until the server has it.
+func (r *result) receivedTime() float64 {
+	if r.has(fReceived) {
+		return r.remaining
+	}
+	return 0
+}
+
+// receive records that the server has the result from now on.
+func (r *result) receive(now float64) {
+	r.remaining = now
+	r.flags |= fReceived
+}
+
+// resolvedAt is when a final result's fate became final.
+func (r *result) resolvedAt() float64 { return r.startedAt }
 
 // resultRef names a result slot in one of its lives.
 type resultRef struct {
@@ -199,8 +242,8 @@ type Sim struct {
 	deadlineRefusals int64
 	prioBuf          []float64
 	// Runtime-accounting policies (Science United): their indexes in pols,
-	// and per result slot the credit each has paid for its runtime so far
-	// (paid[ri*len(ras)+k]).
+	// and per result slot the credit each has paid for its runtime so far,
+	// then the runtime settled (paidRow).
 	ras     []int
 	paid    []float64
 	views   []*policy.Result

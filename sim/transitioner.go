@@ -118,11 +118,12 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
 			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
+			r.ended = true
 		}
 		s.startJobs(int(r.host))
 	}
-	r.view.Outcome = policy.NoReply
-	r.view.ReceivedTime = s.now
+	r.outcome = policy.NoReply
+	r.receive(s.now)
 	pv := s.shown(r)
 	for _, p := range s.pols {
 		p.Reported(pv)
@@ -166,7 +167,7 @@ func (s *Sim) retry(wi int32) {
 	for _, ri := range s.reps(w) {
 		st := s.res(ri).st
 		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
-			st == stReported && s.res(ri).ok && s.res(ri).view.ValidateState != policy.Invalid {
+			st == stReported && s.res(ri).outcome == policy.Success && s.res(ri).validateState != policy.Invalid {
 			alive++
 		}
 	}

@@ -14,23 +14,18 @@ import (
 // and sent time from the result's own fields; the user, team and what
 // the host reported (devices, benchmarks, GPU peak) from the host as the
 // scheduler saw it, which is fixed from its arrival. Storing them once
-// instead of once per result is what makes a result record three whole
-// cache lines.
+// instead of once per result is what makes a result record two whole
+// cache lines. ReceivedTime, Outcome and ValidateState are among the
+// result's own fields; OutputFlops is the workunit's FLOPs when the job
+// ran to its end on a host that does the work (fOutput), else 0; and
+// RuntimeOutlier is always false, as the engine never flags a result so.
 type serverView struct {
-	ID int64
-
-	ReceivedTime  float64
+	ID            int64
 	FlopsEstimate float64
-
-	ElapsedTime  float64
-	CPUTime      float64
-	CountedFlops float64
-	OutputFlops  float64
-
-	HAV            policy.HAVState
-	Outcome        policy.Outcome
-	ValidateState  policy.ValidateState
-	RuntimeOutlier bool
+	ElapsedTime   float64
+	CPUTime       float64
+	CountedFlops  float64
+	HAV           policy.HAVState
 }
 
 // hostReport is a host as the scheduler sees it: its user and team and
@@ -56,12 +51,15 @@ func (s *Sim) show(r *result, dst *policy.Result) *policy.Result {
 		ProjectID: int32(av.ProjectID), AppID: int32(av.AppID), VersionID: r.vid,
 		HostNCPUs: hr.ncpus, HostNGPUs: hr.ngpus,
 		HostPFpops: hr.pf, HostPIops: hr.pi, HostGPUPeak: hr.gpuPeak,
-		SentTime: r.sentTime, ReceivedTime: v.ReceivedTime, FlopsEstimate: v.FlopsEstimate,
-		ElapsedTime: v.ElapsedTime, CPUTime: v.CPUTime, CountedFlops: v.CountedFlops, OutputFlops: v.OutputFlops,
+		SentTime: r.sentTime, ReceivedTime: r.receivedTime(), FlopsEstimate: v.FlopsEstimate,
+		ElapsedTime: v.ElapsedTime, CPUTime: v.CPUTime, CountedFlops: v.CountedFlops,
 		RscFpopsEst: w.est, RscFpopsBound: s.bound(w),
-		HAV: v.HAV, Outcome: v.Outcome, ValidateState: v.ValidateState, RuntimeOutlier: v.RuntimeOutlier,
+		HAV: v.HAV, Outcome: r.outcome, ValidateState: r.validateState,
 	}
-	if r.claimed {
+	if r.has(fOutput) {
+		dst.OutputFlops = w.flops
+	}
+	if r.has(fClaimed) {
 		s.showClaim(r, dst)
 	}
 	return dst
@@ -86,7 +84,7 @@ func (s *Sim) shown(r *result) *policy.Result { return s.show(r, &s.scratchView)
 func (s *Sim) reportedPeak(r *result, av *policy.AppVersion) (cpu, gpu float64) {
 	hr := &s.reported[r.host]
 	pf, gpuPeak := hr.pf, hr.gpuPeak
-	if r.claimed {
+	if r.has(fClaimed) {
 		if b := s.hosts[r.host].h.Behaviour.Find(hosts.OneTimeClaim); b.Channel == "gpu_peak" {
 			gpuPeak = b.Claim
 		} else {

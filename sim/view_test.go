@@ -13,10 +13,12 @@ import (
 
 // derived are the fields of policy.Result that show takes from the
 // workunit, the version, the result's own fields or its host as the
-// scheduler saw it, instead of the stored view.
+// scheduler saw it, instead of the stored view (RuntimeOutlier is
+// always false).
 var derived = map[string]bool{
 	"WorkunitID": true, "ProjectID": true, "AppID": true, "RscFpopsEst": true, "RscFpopsBound": true,
-	"HostID": true, "VersionID": true, "SentTime": true,
+	"HostID": true, "VersionID": true, "SentTime": true, "ReceivedTime": true, "Outcome": true, "ValidateState": true,
+	"OutputFlops": true, "RuntimeOutlier": true,
 	"UserID": true, "TeamID": true, "HostNCPUs": true, "HostNGPUs": true, "HostPFpops": true, "HostPIops": true, "HostGPUPeak": true,
 }
 
@@ -43,10 +45,12 @@ func TestViewCoversResult(t *testing.T) {
 }
 
 // TestShow: show copies every stored field and fills the derived ones
-// from the workunit (its slot and generation, rsc_fpops_est and bound),
-// the version (project and app), the result (host, version, sent time)
-// and the host as reported (user, team, devices, benchmarks, GPU peak);
-// a one_time_claim result shows the claim in place of the benchmarks or
+// from the workunit (its slot and generation, rsc_fpops_est and bound,
+// its FLOPs as the output's once the job ran to its end), the version
+// (project and app), the result (host, version, sent time, outcome,
+// validate state, and the received time once the server has it) and the
+// host as reported (user, team, devices, benchmarks, GPU peak); a
+// one_time_claim result shows the claim in place of the benchmarks or
 // GPU peak it went through.
 func TestShow(t *testing.T) {
 	app := jobs.App{RscFpopsEst: 3e13, BoundFactor: 7.3, SizeError: param.Const(1)}
@@ -56,32 +60,38 @@ func TestShow(t *testing.T) {
 	for s.wus.n < 4 {
 		s.wus.add()
 	}
-	*s.wu(2) = workunit{app: 1, gen: 7, est: job.Est}
+	*s.wu(2) = workunit{app: 1, gen: 7, est: job.Est, flops: 27}
 	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6}
 	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20}
-	r := &result{wu: 2, host: 12, vid: 1, sentTime: 21, view: serverView{
-		ID: 11, ReceivedTime: 22, FlopsEstimate: 23,
-		ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
-		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
-		Outcome: policy.ClientError, ValidateState: policy.Invalid, RuntimeOutlier: true,
-	}}
+	r := &result{wu: 2, host: 12, vid: 1, sentTime: 21, remaining: 22, flags: fReceived | fOutput,
+		outcome: policy.ClientError, validateState: policy.Invalid, view: serverView{
+			ID: 11, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 25, CountedFlops: 26,
+			HAV: policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
+		}}
 	want := policy.Result{
 		ID: 11, WorkunitID: 2<<32 | 7, HostID: 12, UserID: 13, TeamID: 14, ProjectID: 5, AppID: 6, VersionID: 1,
 		HostNCPUs: 16, HostNGPUs: 17, HostPFpops: 18, HostPIops: 19, HostGPUPeak: 20,
 		SentTime: 21, ReceivedTime: 22, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
 		RscFpopsEst: 3e13, RscFpopsBound: job.Bound, // the stream's own
 		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
-		Outcome: policy.ClientError, ValidateState: policy.Invalid, RuntimeOutlier: true,
+		Outcome: policy.ClientError, ValidateState: policy.Invalid,
 	}
 	if got := *s.shown(r); got != want {
 		t.Errorf("show:\n got %+v\nwant %+v", got, want)
 	}
+	// Before the server has it, and for a job that did not run to its
+	// end, remaining is still the job's and the output is none.
+	r.flags = 0
+	if got := *s.shown(r); got.ReceivedTime != 0 || got.OutputFlops != 0 {
+		t.Errorf("not received, no output: shows ReceivedTime %v, OutputFlops %v", got.ReceivedTime, got.OutputFlops)
+	}
+	r.flags = fReceived | fOutput
 	for _, c := range []struct {
 		channel     string
 		pf, pi, gpu float64
 	}{{"gpu_peak", 18, 19, 1e304}, {"cpu_benchmark", 1e304, 1e304, 20}} {
 		s.hosts[12].h = &hosts.Host{Behaviour: hosts.Behaviour{Kind: hosts.OneTimeClaim, Channel: c.channel, Claim: 1e304}}
-		r.claimed = true
+		r.flags |= fClaimed
 		w := want
 		w.HostPFpops, w.HostPIops, w.HostGPUPeak = c.pf, c.pi, c.gpu
 		if got := *s.shown(r); got != w {
@@ -95,19 +105,19 @@ func TestShow(t *testing.T) {
 	}
 }
 
-// TestResultRecordSize: a result record is three whole cache lines, and
-// the fields the client loop reads on every event (up to failAt) lie in
-// the first; a workunit record is one, its first replicas inline. A
+// TestResultRecordSize: a result record is two whole cache lines, and
+// the fields the client loop reads on every event (up to flopsDone) lie
+// in the first; a workunit record is one, its first replicas inline. A
 // field added to either should keep this true, or move the figure on
 // purpose.
 func TestResultRecordSize(t *testing.T) {
-	if n := unsafe.Sizeof(result{}); n != 192 {
-		t.Errorf("result record is %d bytes, want 192", n)
+	if n := unsafe.Sizeof(result{}); n != 128 {
+		t.Errorf("result record is %d bytes, want 128", n)
 	}
 	if n := unsafe.Sizeof(workunit{}); n != 64 {
 		t.Errorf("workunit record is %d bytes, want 64", n)
 	}
-	if end := unsafe.Offsetof(result{}.failAt) + 8; end > 64 {
+	if end := unsafe.Offsetof(result{}.flopsDone) + 8; end > 64 {
 		t.Errorf("hot fields end at byte %d, past the first cache line", end)
 	}
 }
