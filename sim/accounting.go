@@ -128,13 +128,10 @@ func (s *Sim) settle(i int, pay bool) {
 	// results' records and what they were paid; their workunits (and for
 	// those to be recorded, credit rows); then replica lists not inline;
 	// then the replicas, which freeing the workunit checks.
-	n := uintptr(len(s.ras)+1) * 8
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
 			s.prefetchResult(ref.ri)
-			if row := s.paidRow(ref.ri); row != nil {
-				lines(unsafe.Pointer(&row[0]), n)
-			}
+			s.prefetchPaid(ref.ri)
 		}
 	}
 	settling := 0

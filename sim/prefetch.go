@@ -19,6 +19,14 @@ func (s *Sim) prefetchResult(ri int32) {
 	lines(unsafe.Pointer(s.res(ri)), unsafe.Sizeof(result{}))
 }
 
+// prefetchPaid asks for result ri's row of runtime paid and settled,
+// if the run has runtime accounting and the result has a row.
+func (s *Sim) prefetchPaid(ri int32) {
+	if row := s.paidRow(ri); row != nil {
+		lines(unsafe.Pointer(&row[0]), uintptr(len(row))*8)
+	}
+}
+
 // prefetchEvents asks, as an event starts, for what the next events will
 // read, in two stages: the records of the one after next (the least of
 // the heap root's children), and what the next one's host record points
@@ -87,7 +95,8 @@ func (s *Sim) prefetchHostParts(i int32) {
 // what the next workunits need, in four stages (each stage reads only
 // what an earlier one fetched): the workunit record of queue[k+4]; the
 // replica list of queue[k+3] where it is not inline in the record; the
-// replicas' records and credit row of queue[k+2]; and for queue[k+1]
+// replicas' records, their rows of runtime paid and settled (which
+// finishing them reads) and the credit row of queue[k+2]; and for queue[k+1]
 // the host, user and team accounts that granting its replicas' credit
 // updates, and what the policies that ask for it will read.
 func (s *Sim) prefetchValidation(queue []int32, k int) {
@@ -101,6 +110,7 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 		wi := queue[k+2]
 		for _, ri := range s.reps(s.wu(wi)) {
 			s.prefetchResult(ri)
+			s.prefetchPaid(ri)
 		}
 		s.prefetchCredit(wi)
 	}
