@@ -125,8 +125,8 @@ func (s *Sim) settle(i int, pay bool) {
 	h := &s.hosts[i]
 	// Ask for what settling reads, in stages over the list (reading a
 	// record waits for it, but by then the rest are on their way): the
-	// results' records and what they were paid; their workunits (and for
-	// those to be recorded, credit rows); then replica lists not inline;
+	// results' records and what they were paid; their workunits; then for
+	// those to be recorded, replica lists not inline and credit rows;
 	// then the replicas, which freeing the workunit checks.
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
@@ -151,6 +151,7 @@ func (s *Sim) settle(i int, pay bool) {
 		for _, ref := range h.unpaid {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
 				s.prefetchReps(s.wu(r.wu))
+				s.prefetchCredit(r.wu)
 			}
 		}
 		for _, ref := range h.unpaid {

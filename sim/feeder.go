@@ -60,7 +60,7 @@ func (s *Sim) takeAt(a *appState, k int) {
 }
 
 func (s *Sim) userHasResult(wi int32, user int) bool {
-	if s.wu(wi).sent == 0 {
+	if !s.wu(wi).sent {
 		return false // the usual case, a new workunit's first result
 	}
 	for _, ri := range s.reps(s.wu(wi)) {

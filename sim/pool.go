@@ -117,30 +117,71 @@ func (f *fifo[T]) pop() {
 // so that each chunk spans at least one whole huge page.
 const wuChunk = 1 << 15
 
-// wuPool stores workunits, and each one's credit per policy, by dense
-// index in fixed chunks: growing never copies the workunits in flight
-// (hundreds of megabytes in a world of 100,000 hosts, copied at every
-// doubling of a single slice) and holds at most a chunk more than it
-// uses. A workunit's address never changes.
+// wuPool stores workunits by dense index in fixed chunks: growing never
+// copies the workunits in flight (hundreds of megabytes in a world of
+// 100,000 hosts, copied at every doubling of a single slice) and holds at
+// most a chunk more than it uses. A workunit's address never changes.
 type wuPool struct {
 	chunks [][]workunit
-	credit [][]float64 // chunk k: the credit rows of chunk k's workunits
-	npol   int
 	n      int32
 }
 
-// add appends a zero workunit with a zero credit row and returns its index.
+// add appends a zero workunit and returns its index.
 func (p *wuPool) add() int32 {
 	if int(p.n) == len(p.chunks)*wuChunk {
 		c := make([]workunit, wuChunk)
-		g := make([]float64, wuChunk*p.npol)
 		hugepage.Advise(c)
-		hugepage.Advise(g)
 		p.chunks = append(p.chunks, c)
-		p.credit = append(p.credit, g)
 	}
 	p.n++
 	return p.n - 1
+}
+
+// creditChunk is how many rows one credit pool chunk holds.
+const creditChunk = 1 << 12
+
+// creditPool holds the credit per policy of the workunits that have
+// it: a row is taken when a workunit's canonical result is found and
+// given back when the workunit is freed. Most live workunits are still
+// waiting for their results (in the baseline, about a quarter of them
+// have credit at a time, and far fewer on the first day, when the pools
+// are at their largest), so a row per workunit slot would mostly hold
+// nothing.
+type creditPool struct {
+	chunks [][]float64 // creditChunk rows of npol each
+	npol   int
+	n      int32   // rows handed out at least once
+	free   []int32 // rows given back
+}
+
+// take returns a row's index; the row holds what its last holder left.
+func (p *creditPool) take() int32 {
+	if k := len(p.free); k > 0 {
+		i := p.free[k-1]
+		p.free = p.free[:k-1]
+		return i
+	}
+	if int(p.n) == len(p.chunks)*creditChunk {
+		c := make([]float64, creditChunk*p.npol)
+		hugepage.Advise(c)
+		p.chunks = append(p.chunks, c)
+	}
+	p.n++
+	return p.n - 1
+}
+
+// put gives row i back.
+func (p *creditPool) put(i int32) { p.free = append(p.free, i) }
+
+// row returns row i.
+func (p *creditPool) row(i int32) []float64 {
+	k := int(i%creditChunk) * p.npol
+	return p.chunks[i/creditChunk][k : k+p.npol : k+p.npol]
+}
+
+// bytes is the memory the pool holds.
+func (p *creditPool) bytes() int64 {
+	return int64(len(p.chunks))*creditChunk*int64(p.npol)*8 + int64(cap(p.free))*4
 }
 
 // quorum is workunit w's min_quorum.
@@ -168,11 +209,24 @@ func (s *Sim) wu(i int32) *workunit {
 	return &s.wus.chunks[i/wuChunk][i%wuChunk]
 }
 
-// creditRow returns workunit i's credit per policy.
-func (s *Sim) creditRow(i int32) []float64 {
-	n := s.wus.npol
-	k := int(i%wuChunk) * n
-	return s.wus.credit[i/wuChunk][k : k+n : k+n]
+// creditRow returns workunit i's credit per policy; it must have a
+// canonical result (w.credit, set by newCredit).
+func (s *Sim) creditRow(i int32) []float64 { return s.credit.row(s.wu(i).credit - 1) }
+
+// newCredit gives workunit i a credit row, when its canonical result is
+// found, and returns it.
+func (s *Sim) newCredit(i int32) []float64 {
+	w := s.wu(i)
+	w.credit = s.credit.take() + 1
+	return s.credit.row(w.credit - 1)
+}
+
+// freeCredit gives back workunit w's credit row, if it has one.
+func (s *Sim) freeCredit(w *workunit) {
+	if w.credit != 0 {
+		s.credit.put(w.credit - 1)
+		w.credit = 0
+	}
 }
 
 // replicas is a workunit's list of results. The first four sit in the
@@ -184,7 +238,6 @@ func (s *Sim) creditRow(i int32) []float64 {
 type replicas struct {
 	in    [4]int32
 	spill int32 // 1 + the index in Sim.spills of the list of all of them; 0 while they fit in
-	n     uint8
 }
 
 // reps returns workunit w's results in the order they were added.
@@ -193,22 +246,22 @@ func (s *Sim) reps(w *workunit) []int32 {
 	if w.reps.spill != 0 {
 		return s.spills[w.reps.spill-1]
 	}
-	return w.reps.in[:w.reps.n]
+	return w.reps.in[:w.nreps]
 }
 
 // addRep appends result ri to workunit w's list.
 func (s *Sim) addRep(w *workunit, ri int32) {
 	r := &w.reps
-	if r.spill == 0 && int(r.n) < len(r.in) {
-		r.in[r.n] = ri
-		r.n++
+	if r.spill == 0 && int(w.nreps) < len(r.in) {
+		r.in[w.nreps] = ri
+		w.nreps++
 		return
 	}
 	if r.spill == 0 {
-		s.spills = append(s.spills, append(make([]int32, 0, 2*len(r.in)), r.in[:r.n]...))
+		s.spills = append(s.spills, append(make([]int32, 0, 2*len(r.in)), r.in[:w.nreps]...))
 		s.wuLists += 2 * int64(len(r.in)) * 4
 		r.spill = int32(len(s.spills))
-		r.n = 0
+		w.nreps = 0
 	}
 	l := &s.spills[r.spill-1]
 	c := cap(*l)
@@ -224,7 +277,7 @@ func (s *Sim) removeRep(w *workunit, ri int32) {
 		s.spills[r.spill-1] = remove(s.spills[r.spill-1], ri)
 		return
 	}
-	r.n = uint8(len(remove(r.in[:r.n], ri)))
+	w.nreps = uint8(len(remove(r.in[:w.nreps], ri)))
 }
 
 // prefetchReps asks for workunit w's list when it lies outside the record.
@@ -238,7 +291,7 @@ func (s *Sim) prefetchReps(w *workunit) {
 
 // clearReps empties workunit w's list, keeping any spilled list for reuse.
 func (s *Sim) clearReps(w *workunit) {
-	w.reps.n = 0
+	w.nreps = 0
 	if w.reps.spill != 0 {
 		s.spills[w.reps.spill-1] = s.spills[w.reps.spill-1][:0]
 	}

@@ -78,13 +78,14 @@ func TestResultPoolIndexes(t *testing.T) {
 	}
 }
 
-// TestWorkunitPool: workunits and their credit rows keep their values
-// and their addresses as the pool grows across chunks, and rows of
-// neighbouring workunits do not overlap.
+// TestWorkunitPool: workunits and the credit rows they take keep their
+// values and their addresses as the pools grow across chunks, rows of
+// workunits do not overlap, and a freed workunit's row is given back and
+// taken again before the credit pool grows.
 func TestWorkunitPool(t *testing.T) {
 	const npol = 3
 	s := &Sim{}
-	s.wus.npol = npol
+	s.credit.npol = npol
 	first := s.wu(s.wus.add())
 	first.app = -1
 	for i := int32(1); i < 2*wuChunk+3; i++ {
@@ -92,14 +93,19 @@ func TestWorkunitPool(t *testing.T) {
 			t.Fatalf("add = %d, want %d", got, i)
 		}
 		s.wu(i).app = i
-		for p, row := 0, s.creditRow(i); p < npol; p++ {
-			row[p] = float64(int(i)*npol + p)
+		if i%8 == 0 { // only some have credit, as in a run
+			for p, row := 0, s.newCredit(i); p < npol; p++ {
+				row[p] = float64(int(i)*npol + p)
+			}
 		}
 	}
 	if s.wu(0) != first || first.app != -1 {
 		t.Errorf("workunit 0 moved or changed as the pool grew")
 	}
-	for _, i := range []int32{1, wuChunk - 1, wuChunk, 2*wuChunk + 2} {
+	if want := int32((2*wuChunk + 2) / 8); s.credit.n != want {
+		t.Errorf("%d credit rows handed out, want %d", s.credit.n, want)
+	}
+	for _, i := range []int32{8, wuChunk - 8, wuChunk, 2 * wuChunk} {
 		row := s.creditRow(i)
 		if s.wu(i).app != i || len(row) != npol || cap(row) != npol {
 			t.Fatalf("slot %d: app %d, credit row of length %d, capacity %d", i, s.wu(i).app, len(row), cap(row))
@@ -109,6 +115,20 @@ func TestWorkunitPool(t *testing.T) {
 				t.Errorf("slot %d: credit[%d] = %g", i, p, row[p])
 			}
 		}
+	}
+	w := s.wu(wuChunk)
+	row := w.credit
+	s.freeCredit(w)
+	if w.credit != 0 {
+		t.Fatalf("a freed workunit keeps credit row %d", w.credit)
+	}
+	s.freeCredit(w) // nothing to give back: the row must not be put twice
+	n := s.credit.n
+	if s.newCredit(7); s.wu(7).credit != row || s.credit.n != n {
+		t.Errorf("a new row is %d with %d handed out; want the freed row %d, still %d", s.wu(7).credit, s.credit.n, row, n)
+	}
+	if s.newCredit(9); s.wu(9).credit == row || s.credit.n != n+1 {
+		t.Errorf("the next row is %d with %d handed out; want a fresh one", s.wu(9).credit, s.credit.n)
 	}
 }
 

@@ -57,15 +57,15 @@ func (s *Sim) prefetchEvent(e *event) {
 	}
 }
 
-// prefetchWorkunit asks for workunit wi's record and credit row.
+// prefetchWorkunit asks for workunit wi's record.
 func (s *Sim) prefetchWorkunit(wi int32) {
 	lines(unsafe.Pointer(s.wu(wi)), unsafe.Sizeof(workunit{}))
-	s.prefetchCredit(wi)
 }
 
-// prefetchCredit asks for workunit wi's row of credit per policy.
+// prefetchCredit asks for workunit wi's row of credit per policy, if it
+// has one. It reads the workunit's record, which should be in cache.
 func (s *Sim) prefetchCredit(wi int32) {
-	if s.npol > 0 {
+	if w := s.wu(wi); w.credit != 0 && s.npol > 0 {
 		lines(unsafe.Pointer(&s.creditRow(wi)[0]), uintptr(s.npol)*8)
 	}
 }

@@ -268,7 +268,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	}
 	s.nResults++
 	v := &s.versions[vid]
-	w.sent++
+	w.sent = true
 	r.st = stQueued
 	r.host = int32(i)
 	r.vid = int32(vid)

@@ -122,13 +122,15 @@ type workunit struct {
 	est       float64  // rsc_fpops_est
 	flops     float64  // FLOPs the job really takes
 	reps      replicas // its results, in the order they were created
-	sent      int32    // results sent (they stay in results until it is freed)
 	nError    int32
 	canonical int32
-	assim     bool // canonical found, credit granted
-	failed    bool // too many errors or results
-	queued    bool // waiting for the validator
-	unrepl    bool // sent once by adaptive replication
+	credit    int32 // 1 + its row of credit per policy, once its canonical result is found; 0 before
+	nreps     uint8 // results in reps.in, while they fit
+	sent      bool  // a result was sent (results stay in reps until it is freed)
+	assim     bool  // canonical found, credit granted
+	failed    bool  // too many errors or results
+	queued    bool  // waiting for the validator
+	unrepl    bool  // sent once by adaptive replication
 }
 
 type hav struct {
@@ -223,7 +225,8 @@ type Sim struct {
 	reported []hostReport
 	results  resultPool
 	freeRes  []int32
-	wus      wuPool // workunits and their credit per policy
+	wus      wuPool
+	credit   creditPool // validated workunits' credit per policy
 	freeWU   []int32
 	valQueue []int32
 	pols     []policy.Policy
@@ -275,7 +278,7 @@ type Sim struct {
 // New prepares a replication.
 func New(cfg *Config) *Sim {
 	s := &Sim{cfg: cfg, pols: cfg.Policies, npol: len(cfg.Policies)}
-	s.wus.npol = s.npol
+	s.credit.npol = s.npol
 	s.pop = hosts.NewPopulation(cfg.Hosts, cfg.Seed, cfg.Duration)
 	s.srvRng = rng.New(rng.Hash(cfg.Seed, rng.String("server")))
 	for pi := range cfg.Projects {

@@ -217,6 +217,7 @@ func (s *Sim) maybeFree(wi int32) {
 		s.freeRes = append(s.freeRes, ri)
 	}
 	s.clearReps(w)
+	s.freeCredit(w)
 	w.gen++
 	s.freeWU = append(s.freeWU, wi)
 }

@@ -106,7 +106,7 @@ func (s *Sim) validate(wi int32) {
 	s.showValidation(s.reps(w))
 	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
 		RscFpopsEst: w.est, RscFpopsBound: s.bound(w), Valid: s.views, Invalid: s.invalid}
-	credit := s.creditRow(wi)
+	credit := s.newCredit(wi)
 	for p, pol := range s.pols {
 		credit[p] = policy.Finite(pol.Validated(&s.val))
 	}
