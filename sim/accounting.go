@@ -3,6 +3,7 @@ package sim
 import (
 	"unsafe"
 
+	"github.com/creditsim/creditsim/internal/hugepage"
 	"github.com/creditsim/creditsim/internal/prefetch"
 	"github.com/creditsim/creditsim/policy"
 )
@@ -78,12 +79,15 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 		return
 	}
 	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: s.results.gens[ri]})
-	// Grown a pool chunk at a time, as the results are; the pool can be
-	// several chunks ahead of the results that have started (a large
-	// world queues many before any runs).
+	// In chunks of a pool chunk's rows, as the results are (never
+	// copied, never more than a chunk ahead); the pool can be several
+	// chunks ahead of the results that have started (a large world
+	// queues many before any runs).
 	n++ // and amRan
-	for need := (int(ri) + 1) * n; len(s.paid) < need; {
-		s.paid = append(grow(s.paid, resultChunk*n), make([]float64, resultChunk*n)...)
+	for int(ri)/resultChunk >= len(s.paid) {
+		c := make([]float64, resultChunk*n)
+		hugepage.Advise(c)
+		s.paid = append(s.paid, c)
 	}
 }
 
@@ -93,9 +97,10 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 // the host left: amRan). It is nil for a slot beyond the rows, whose
 // result has never run.
 func (s *Sim) paidRow(ri int32) []float64 {
-	n := len(s.ras) + 1
-	if j := int(ri) * n; len(s.ras) > 0 && j < len(s.paid) {
-		return s.paid[j : j+n : j+n]
+	if k := int(ri) / resultChunk; k < len(s.paid) {
+		n := len(s.ras) + 1
+		j := int(ri%resultChunk) * n
+		return s.paid[k][j : j+n : j+n]
 	}
 	return nil
 }

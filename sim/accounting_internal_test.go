@@ -30,7 +30,7 @@ func TestPaidGrowsWithThePool(t *testing.T) {
 	s.trackRuntime(&s.hosts[0], ri)
 	row := s.paidRow(ri)
 	if row == nil {
-		t.Fatalf("paid has %d entries, result %d needs a row", len(s.paid), ri)
+		t.Fatalf("paid has %d rows, result %d needs one", len(s.paid)*resultChunk, ri)
 	}
 	s.pay(ri, 10)
 	if row[0] != 10 || s.amRan(ri) != 0 {

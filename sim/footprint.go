@@ -13,7 +13,7 @@ import "unsafe"
 // simulated day.
 func (s *Sim) Footprint() int64 {
 	b := int64(len(s.results.chunks)) * resultChunk * int64(unsafe.Sizeof(result{}))
-	b += int64(cap(s.results.gens))*4 + int64(cap(s.paid))*8 + int64(cap(s.freeRes))*4
+	b += int64(cap(s.results.gens))*4 + int64(len(s.paid))*resultChunk*int64(len(s.ras)+1)*8 + int64(cap(s.freeRes))*4
 	b += int64(len(s.wus.chunks))*wuChunk*int64(unsafe.Sizeof(workunit{})) + s.credit.bytes()
 	b += s.wuLists + int64(cap(s.spills))*24 + int64(cap(s.freeWU))*4 + int64(cap(s.valQueue))*4
 	for i := range s.apps {

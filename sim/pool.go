@@ -12,20 +12,6 @@ import (
 // spans a few huge pages (about 5 MB).
 const resultChunk = 1 << 14
 
-// grow returns s with room for at least n more elements, doubling its
-// capacity and advising huge pages for the new backing array before it
-// is touched: the large, randomly accessed slices of a run (workunits,
-// credit, events) are where TLB misses cost most.
-func grow[T any](s []T, n int) []T {
-	if len(s)+n <= cap(s) {
-		return s
-	}
-	t := make([]T, len(s), max(2*cap(s), len(s)+n, 64))
-	hugepage.Advise(t)
-	copy(t, s)
-	return t
-}
-
 // resultPool stores results by dense index; indexes are never reused
 // except through the simulation's free list.
 //
@@ -113,9 +99,11 @@ func (f *fifo[T]) pop() {
 	}
 }
 
-// wuChunk is how many workunits one workunit chunk holds: about 4 MB,
-// so that each chunk spans at least one whole huge page.
-const wuChunk = 1 << 15
+// wuChunk is how many workunits one workunit chunk holds: 512 KB. A
+// chunk is all the pool holds beyond the workunits it needs, and
+// consecutive chunks, advised alike, lie side by side in the heap, where
+// huge pages can back them together.
+const wuChunk = 1 << 13
 
 // wuPool stores workunits by dense index in fixed chunks: growing never
 // copies the workunits in flight (hundreds of megabytes in a world of

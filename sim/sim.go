@@ -248,7 +248,7 @@ type Sim struct {
 	// and per result slot the credit each has paid for its runtime so far,
 	// then the runtime settled (paidRow).
 	ras     []int
-	paid    []float64
+	paid    [][]float64 // in chunks of resultChunk rows
 	views   []*policy.Result
 	invalid []*policy.Result
 	// viewBuf holds the views of a validation's results; scratchView the
