@@ -9,7 +9,8 @@ import (
 // resultChunk is how many results one pool chunk holds. Results live in
 // fixed chunks, not one growing slice, so that growth never copies the
 // results in flight (tens of megabytes for a few thousand hosts). A chunk
-// spans a few huge pages (about 5 MB).
+// is 2 MB; the heap places it on an 8 KB boundary, so it overlaps two
+// huge pages, both advised with their neighbours (hugepage.Advise).
 const resultChunk = 1 << 14
 
 // resultPool stores results by dense index; indexes are never reused
@@ -100,9 +101,9 @@ func (f *fifo[T]) pop() {
 }
 
 // wuChunk is how many workunits one workunit chunk holds: 512 KB. A
-// chunk is all the pool holds beyond the workunits it needs. A chunk
-// alone never spans a whole huge page; chunks the heap places side by
-// side, advised alike, can share one. Against 32,768 per chunk,
+// chunk is all the pool holds beyond the workunits it needs. A chunk is
+// smaller than a huge page; the page it lies in is advised, with the
+// chunks and other records the heap places beside it. Against 32,768 per chunk,
 // BaselineSeven showed no loss.
 const wuChunk = 1 << 13
 

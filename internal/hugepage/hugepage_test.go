@@ -9,52 +9,61 @@ import (
 	"unsafe"
 )
 
-// TestAdvise: advice on a large slice leaves its contents as they were
-// and, on Linux with THP available, marks its mapping "hg" (huge page
-// advised) in /proc/self/smaps; small and empty slices are left alone.
+// TestAdvise: advice leaves a slice's contents as they were and, on
+// Linux with THP available, marks the mappings holding its first and last
+// bytes "hg" (huge page advised) in /proc/self/smaps, whatever its size
+// or alignment: 2 MB exactly (a result chunk, which the heap places on an
+// 8 KB boundary), smaller (a workunit chunk) and larger. Empty slices are
+// left alone.
 func TestAdvise(t *testing.T) {
 	Advise([]int(nil))
-	Advise(make([]byte, 10))
-	s := make([]uint64, 3<<20) // 24 MB
-	for i := range s[:1000] {
-		s[i] = uint64(i)
-	}
-	Advise(s)
-	for i := range s[:1000] {
-		if s[i] != uint64(i) {
-			t.Fatalf("s[%d] = %d after the advice", i, s[i])
+	Advise(make([]byte, 0, 0))
+	for _, n := range []int{64 << 10, 512 << 10, 2 << 20, 24 << 20} {
+		s := make([]byte, n)
+		for i := range s[:10] {
+			s[i] = byte(i + 1)
 		}
+		Advise(s)
+		for i := range s[:10] {
+			if s[i] != byte(i+1) {
+				t.Fatalf("%d bytes: s[%d] = %d after the advice", n, i, s[i])
+			}
+		}
+		if runtime.GOOS != "linux" {
+			continue
+		}
+		mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+		if err != nil || strings.Contains(string(mode), "[never]") {
+			t.Skip("no transparent huge pages on this system")
+		}
+		smaps, err := os.ReadFile("/proc/self/smaps")
+		if err != nil {
+			t.Skip(err)
+		}
+		for _, addr := range []uintptr{uintptr(unsafe.Pointer(&s[0])), uintptr(unsafe.Pointer(&s[n-1]))} {
+			if flags, ok := vmFlags(string(smaps), addr); !ok {
+				t.Errorf("%d bytes: no mapping in /proc/self/smaps holds %#x", n, addr)
+			} else if !strings.Contains(flags, " hg") {
+				t.Errorf("%d bytes: the mapping holding %#x is not advised for huge pages: %s", n, addr, flags)
+			}
+		}
+		runtime.KeepAlive(s)
 	}
-	if runtime.GOOS != "linux" {
-		return
-	}
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || strings.Contains(string(mode), "[never]") {
-		t.Skip("no transparent huge pages on this system")
-	}
-	smaps, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Skip(err)
-	}
-	addr := uintptr(unsafe.Pointer(&s[len(s)/2]))
-	found := false
+}
+
+// vmFlags returns the VmFlags line of the mapping holding addr.
+func vmFlags(smaps string, addr uintptr) (string, bool) {
 	var cur [2]uintptr
-	for _, line := range strings.Split(string(smaps), "\n") {
+	for _, line := range strings.Split(smaps, "\n") {
 		if lo, hi, ok := mappingRange(line); ok {
 			cur = [2]uintptr{lo, hi}
 			continue
 		}
 		if strings.HasPrefix(line, "VmFlags:") && cur[0] <= addr && addr < cur[1] {
-			found = true
-			if !strings.Contains(line, " hg") {
-				t.Errorf("the mapping holding the slice is not advised for huge pages: %s", line)
-			}
+			return line, true
 		}
 	}
-	if !found {
-		t.Error("no mapping in /proc/self/smaps holds the slice")
-	}
-	runtime.KeepAlive(s)
+	return "", false
 }
 
 // mappingRange parses the address range that starts a mapping's block
