@@ -1,6 +1,7 @@
 package results
 
 import (
+	"github.com/creditsim/creditsim/internal/hugepage"
 	"math"
 	"strconv"
 
@@ -74,14 +75,21 @@ type Collector struct {
 	hosts    []hostAcc
 	hostInfo []*hosts.Host
 	users    []userAcc // by user ID; n = 0 until the user's first result
+	// The per-policy credit of hosts, users and host-projects, each in
+	// one dense array (entity x npol + p) that their g fields view: a
+	// result's accumulation then finds every row from indexes alone, so
+	// its cache misses overlap instead of waiting on each other's
+	// pointers, and the arrays can have huge pages.
+	hostG, userG, hostProjG []float64
 	// Per policy, per behaviour group (a kind, or two combined), per
 	// device class (0 CPU, 1 GPU).
 	kinds [][hosts.NumGroups][2]sums
 	// Per policy, per app, per device class; per policy, per version.
 	apps     [][][2]sums
 	versions [][]sums
-	// Per host, per project (cross-project statistic).
-	hostProj [][]hostProj
+	// Per host, per project (host x projects + project), for the
+	// cross-project statistic.
+	hostProj []hostProj
 	// Credit spread of identical jobs: first valid replicas waiting for a
 	// second, and per policy the sum of spreads and their count.
 	// A first replica's credits live in slot k of firstG (npol values)
@@ -137,10 +145,9 @@ func (c *Collector) Attach(s *sim.Sim) {
 	c.sim = s
 	w := s.World()
 	c.hostInfo = s.Hosts()
+	np := len(w.Projects)
 	c.hosts = make([]hostAcc, len(c.hostInfo))
-	for i := range c.hosts {
-		c.hosts[i].g = make([]float64, c.npol)
-	}
+	c.hostG = rows(c.hosts, func(h *hostAcc, g []float64) { h.g = g }, c.npol)
 	c.kinds = make([][hosts.NumGroups][2]sums, c.npol)
 	c.apps = make([][][2]sums, c.npol)
 	for p := range c.apps {
@@ -150,8 +157,13 @@ func (c *Collector) Attach(s *sim.Sim) {
 	for p := range c.versions {
 		c.versions[p] = make([]sums, len(w.Versions))
 	}
-	c.hostProj = make([][]hostProj, len(c.hostInfo))
+	c.hostProj = make([]hostProj, len(c.hostInfo)*np)
+	c.hostProjG = rows(c.hostProj, func(h *hostProj, g []float64) { h.g = g }, c.npol)
 	c.users = make([]userAcc, s.World().MaxUsers)
+	c.userG = rows(c.users, func(u *userAcc, g []float64) { u.g = g }, c.npol)
+	hugepage.Advise(c.hosts)
+	hugepage.Advise(c.hostProj)
+	hugepage.Advise(c.users)
 	c.spreadSum = make([]float64, c.npol)
 	c.recentFlops = make([]float64, len(c.hostInfo))
 	c.sampleOf = make([]int16, len(c.hostInfo))
@@ -161,10 +173,21 @@ func (c *Collector) Attach(s *sim.Sim) {
 	for j, h := range s.SampleHosts() {
 		c.sampleOf[h] = int16(j)
 	}
-	c.projects = make([]projAcc, len(w.Projects))
+	c.projects = make([]projAcc, np)
 	for i := range c.projects {
 		c.projects[i].g = make([]float64, c.npol)
 	}
+}
+
+// rows gives each entity of es a row of npol values in one dense array,
+// advised for huge pages, set through setG, and returns the array.
+func rows[E any](es []E, setG func(*E, []float64), npol int) []float64 {
+	all := make([]float64, len(es)*npol)
+	hugepage.Advise(all)
+	for i := range es {
+		setG(&es[i], all[i*npol:(i+1)*npol:(i+1)*npol])
+	}
+	return all
 }
 
 // ResultDone accumulates one finished result if it counts.
@@ -205,9 +228,6 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	h.effSum += r.Efficiency
 	h.devSecs += r.DeviceSeconds
 	u := &c.users[v.UserID]
-	if u.g == nil {
-		*u = userAcc{g: make([]float64, c.npol)}
-	}
 	u.n++
 	u.d[class] += d
 	pr := &c.projects[v.ProjectID]
@@ -217,20 +237,25 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	} else {
 		pr.cpuSeconds += r.DeviceSeconds
 	}
-	hp := c.hostProject(int(v.HostID), int(v.ProjectID))
-	hp.cpu += v.CPUTime
+	hpi := int(v.HostID)*len(c.projects) + int(v.ProjectID)
+	c.hostProj[hpi].cpu += v.CPUTime
 	if v.ValidateState == policy.Valid && r.Replicas > 1 {
 		// Only a replicated workunit can have a second valid replica;
 		// keeping the others for 30 days would make memory grow with
 		// the results of single-replication runs.
 		c.spread(r.Slot, r.SlotGen, r.Granted)
 	}
-	for p := 0; p < c.npol; p++ {
+	// The rows by index, not through the records' g fields (see hostG).
+	n := c.npol
+	hg := c.hostG[int(v.HostID)*n:][:n]
+	ug := c.userG[int(v.UserID)*n:][:n]
+	hpg := c.hostProjG[hpi*n:][:n]
+	for p := 0; p < n; p++ {
 		g := r.Granted[p]
-		hp.g[p] += g
+		hpg[p] += g
 		c.versions[p][v.VersionID].add(g, d)
-		h.g[p] += g
-		u.g[p] += g
+		hg[p] += g
+		ug[p] += g
 		pr.g[p] += g
 		c.total[p] += g
 		c.kinds[p][kind][class].add(g, d)
@@ -306,19 +331,6 @@ func (c *Collector) Outcomes() Figures {
 		f["no_reply_share_of_deserved"] = c.dNoReply / c.dAll
 	}
 	return f
-}
-
-func (c *Collector) hostProject(host, project int) *hostProj {
-	row := c.hostProj[host]
-	if row == nil {
-		row = make([]hostProj, len(c.projects))
-		c.hostProj[host] = row
-	}
-	hp := &row[project]
-	if hp.g == nil {
-		hp.g = make([]float64, c.npol)
-	}
-	return hp
 }
 
 // spread pairs the first two valid replicas of a workunit and adds their

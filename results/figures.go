@@ -270,8 +270,10 @@ func crossProject(in *figureInputs, f Figures) {
 	for a := range w.Projects {
 		for b := a + 1; b < len(w.Projects); b++ {
 			sum, n := 0.0, 0
-			for _, row := range c.hostProj {
-				if row == nil || row[a].cpu <= 0 || row[b].cpu <= 0 || row[a].g == nil || row[b].g == nil {
+			np := len(w.Projects)
+			for h := 0; h+np <= len(c.hostProj); h += np {
+				row := c.hostProj[h : h+np]
+				if row[a].cpu <= 0 || row[b].cpu <= 0 {
 					continue
 				}
 				ca, cb := row[a].g[p]/row[a].cpu, row[b].g[p]/row[b].cpu
