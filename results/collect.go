@@ -337,8 +337,8 @@ func (c *Collector) Outcomes() Figures {
 // relative credit difference, |a - b| / mean, per policy.
 func (c *Collector) spread(slot int32, gen uint32, g []float64) {
 	for int(slot) >= len(c.firstAt) {
-		c.firstAt = append(c.firstAt, 0)
-		c.firstGen = append(c.firstGen, 0)
+		c.firstAt = hugepage.Append(c.firstAt, 1024, 0)
+		c.firstGen = hugepage.Append(c.firstGen, 1024, 0)
 	}
 	k := c.firstAt[slot] - 1
 	if k >= 0 && c.firstGen[slot] != gen {
@@ -354,8 +354,8 @@ func (c *Collector) spread(slot int32, gen uint32, g []float64) {
 			c.freeSlots = c.freeSlots[:n-1]
 		} else {
 			k = int32(len(c.firstT))
-			c.firstT = append(c.firstT, 0)
-			c.firstG = append(c.firstG, make([]float64, c.npol)...)
+			c.firstT = hugepage.Append(c.firstT, 1024, 0)
+			c.firstG = hugepage.Append(c.firstG, 1024*c.npol, make([]float64, c.npol)...)
 		}
 		copy(c.firstG[int(k)*c.npol:], g)
 		c.firstT[k] = c.sim.Now()

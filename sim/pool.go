@@ -35,7 +35,7 @@ func (p *resultPool) add() int32 {
 		hugepage.Advise(c)
 		p.chunks = append(p.chunks, (*[resultChunk]result)(c))
 	}
-	p.gens = append(p.gens, 0)
+	p.gens = hugepage.Append(p.gens, resultChunk, 0)
 	p.n++
 	return p.n - 1
 }

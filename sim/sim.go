@@ -319,10 +319,9 @@ func New(cfg *Config) *Sim {
 		if h == nil {
 			break
 		}
-		s.hosts = append(s.hosts, hostState{h: h})
-		s.reported = append(s.reported, hostReport{user: int32(h.UserID), team: int32(h.TeamID)})
+		s.hosts = hugepage.Append(s.hosts, 1024, hostState{h: h})
+		s.reported = hugepage.Append(s.reported, 1024, hostReport{user: int32(h.UserID), team: int32(h.TeamID)})
 	}
-	hugepage.Advise(s.hosts)
 	s.world.MaxHosts = len(s.hosts)
 	s.world.MaxUsers = s.pop.Users()
 	s.world.MaxTeams = cfg.Hosts.Teams + 1

@@ -84,3 +84,32 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 	}
 	return uintptr(x), uintptr(y), true
 }
+
+// TestAppend: Append keeps the elements and their order, grows by at
+// least a quarter (and to least at first), and appends in place while
+// there is room.
+func TestAppend(t *testing.T) {
+	var s []int32
+	for i := range int32(5000) {
+		before := cap(s)
+		s = Append(s, 1024, i)
+		if c := cap(s); c != before && (c < before+before/4 || c < 1024) {
+			t.Fatalf("after %d elements: capacity %d from %d", i+1, c, before)
+		}
+	}
+	for i, x := range s {
+		if x != int32(i) {
+			t.Fatalf("s[%d] = %d", i, x)
+		}
+	}
+	s = s[:10:20]
+	p := &s[0]
+	s = Append(s, 0, 7, 8, 9)
+	if &s[0] != p || len(s) != 13 || s[12] != 9 {
+		t.Fatalf("an append with room moved or lost elements: len %d", len(s))
+	}
+	s = Append(s, 0, make([]int32, 100)...)
+	if len(s) != 113 || s[12] != 9 || cap(s) < 113 {
+		t.Fatalf("a multi-element append past capacity: len %d cap %d", len(s), cap(s))
+	}
+}
