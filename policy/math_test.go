@@ -146,3 +146,36 @@ func TestCount32(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateAverageDecay: averages updated through one shared Decay end
+// bit-identical to UpdateAverage, whether consecutive updates share a gap
+// (the memo's hit) or not (a miss, a first update, a zero or negative
+// gap in between).
+func TestUpdateAverageDecay(t *testing.T) {
+	type upd struct{ now, start, work float64 }
+	cases := []struct {
+		name string
+		last []float64 // each average's AvgTime before (0: never updated)
+		upds []upd     // applied to every average in turn
+	}{
+		{"one last update, equal gaps", []float64{1000, 1000, 1000}, []upd{{90000, 500, 12}, {200000, 80000, 3}}},
+		{"different last updates", []float64{1000, 5000, 1000, 7.5}, []upd{{90000, 500, 12}, {90000, 600, 0}}},
+		{"first updates among others", []float64{0, 1000, 0}, []upd{{86400, 100, 7}, {86401, 200, 1e-3}}},
+		{"zero and negative gaps", []float64{86400, 90000, 86400}, []upd{{86400, 0, 5}, {86000, 0, 2}, {1e6, 0, 1e300}}},
+		{"tiny gap (first-order branch)", []float64{1e5, 1e5}, []upd{{1e5 + 0.01, 0, 4}}},
+	}
+	for _, c := range cases {
+		var d Decay
+		for _, u := range c.upds {
+			for i, last := range c.last {
+				want := RAC{Avg: float64(i + 1), AvgTime: last}
+				got := want
+				want.UpdateAverage(u.now, u.start, u.work, CreditHalfLife)
+				got.UpdateAverageDecay(u.now, u.start, u.work, CreditHalfLife, &d)
+				if math.Float64bits(got.Avg) != math.Float64bits(want.Avg) || got.AvgTime != want.AvgTime {
+					t.Errorf("%s, average %d, update %+v: got %+v, want %+v", c.name, i, u, got, want)
+				}
+			}
+		}
+	}
+}

@@ -23,6 +23,31 @@ type RAC struct {
 // 0.87 s at the 7-day half-life. A negative gap is clamped to 0, and
 // AvgTime always becomes now.
 func (r *RAC) UpdateAverage(now, workStart, work, halfLife float64) {
+	var d Decay
+	r.UpdateAverageDecay(now, workStart, work, halfLife, &d)
+}
+
+// Decay remembers the decay factor of the last gap UpdateAverageDecay
+// computed one for. Averages updated at one time whose last updates were
+// at one time too (an entity's accounts under several policies) then
+// share one exp call. A Decay serves one half-life; its zero value
+// remembers nothing.
+type Decay struct {
+	diff, w float64
+}
+
+// factor returns exp(-diff ln2 / halfLife) for diff > 0.
+func (d *Decay) factor(diff, halfLife float64) float64 {
+	if d.diff != diff {
+		d.diff, d.w = diff, math.Exp((-diff*ln2)/halfLife)
+	}
+	return d.w
+}
+
+// UpdateAverageDecay is UpdateAverage with the decay factor taken from d
+// when d last computed it for the same gap; the result is the same to
+// the bit.
+func (r *RAC) UpdateAverageDecay(now, workStart, work, halfLife float64, d *Decay) {
 	if r.AvgTime != 0 {
 		diff := now - r.AvgTime
 		if diff < 0 {
@@ -37,7 +62,7 @@ func (r *RAC) UpdateAverage(now, workStart, work, halfLife float64) {
 			return
 		}
 		diffDays := diff / SecondsPerDay
-		w := math.Exp((-diff * ln2) / halfLife)
+		w := d.factor(diff, halfLife)
 		r.Avg *= w
 		if 1-w > 1e-6 {
 			r.Avg += (1 - w) * (work / diffDays)

@@ -51,9 +51,9 @@ func (l Ledger) Team(i int) *Account { return &l.l.teams[i*l.l.npol+l.p] }
 // Day returns the credit granted since the last day boundary.
 func (l Ledger) Day() float64 { return l.l.day[l.p] }
 
-func (a *Account) add(now, start, c float64) {
+func (a *Account) add(now, start, c float64, d *policy.Decay) {
 	a.Total += c
-	a.RAC.UpdateAverage(now, start, c, policy.CreditHalfLife)
+	a.RAC.UpdateAverageDecay(now, start, c, policy.CreditHalfLife, d)
 }
 
 // grant credits a result sent at start to host (hr: its user and team)
@@ -61,11 +61,14 @@ func (a *Account) add(now, start, c float64) {
 // accounts untouched.
 func (l *ledgers) grant(host int32, hr *hostReport, start, now float64, credit []float64) {
 	n := l.npol
+	// An entity's accounts were mostly last updated together, so most
+	// of a row's updates decay by one factor: one exp for them all.
+	var d policy.Decay
 	row := func(set []Account, i int) {
 		accts := set[i*n : i*n+n]
 		for p, c := range credit {
 			if c != 0 {
-				accts[p].add(now, start, c)
+				accts[p].add(now, start, c, &d)
 			}
 		}
 	}
@@ -96,10 +99,11 @@ func (l *ledgers) decayIdle(now float64) {
 func (l *ledgers) grantClient(p int, c *policy.ClientReport, credit float64) {
 	start := c.Time - boinc.SecondsPerDay
 	v := Ledger{l, p}
-	v.Host(c.HostID).add(c.Time, start, credit)
-	v.User(c.UserID).add(c.Time, start, credit)
+	var d policy.Decay
+	v.Host(c.HostID).add(c.Time, start, credit, &d)
+	v.User(c.UserID).add(c.Time, start, credit, &d)
 	if c.TeamID > 0 {
-		v.Team(c.TeamID).add(c.Time, start, credit)
+		v.Team(c.TeamID).add(c.Time, start, credit, &d)
 	}
 	l.day[p] += credit
 }
