@@ -1,11 +1,11 @@
 package results
 
 import (
-	"github.com/creditsim/creditsim/internal/hugepage"
 	"math"
 	"strconv"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/internal/hugepage"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/sim"
@@ -147,6 +147,7 @@ func (c *Collector) Attach(s *sim.Sim) {
 	c.hostInfo = s.Hosts()
 	np := len(w.Projects)
 	c.hosts = make([]hostAcc, len(c.hostInfo))
+	hugepage.Advise(c.hosts)
 	c.hostG = rows(c.hosts, func(h *hostAcc, g []float64) { h.g = g }, c.npol)
 	c.kinds = make([][hosts.NumGroups][2]sums, c.npol)
 	c.apps = make([][][2]sums, c.npol)
@@ -158,12 +159,11 @@ func (c *Collector) Attach(s *sim.Sim) {
 		c.versions[p] = make([]sums, len(w.Versions))
 	}
 	c.hostProj = make([]hostProj, len(c.hostInfo)*np)
+	hugepage.Advise(c.hostProj)
 	c.hostProjG = rows(c.hostProj, func(h *hostProj, g []float64) { h.g = g }, c.npol)
 	c.users = make([]userAcc, s.World().MaxUsers)
-	c.userG = rows(c.users, func(u *userAcc, g []float64) { u.g = g }, c.npol)
-	hugepage.Advise(c.hosts)
-	hugepage.Advise(c.hostProj)
 	hugepage.Advise(c.users)
+	c.userG = rows(c.users, func(u *userAcc, g []float64) { u.g = g }, c.npol)
 	c.spreadSum = make([]float64, c.npol)
 	c.recentFlops = make([]float64, len(c.hostInfo))
 	c.sampleOf = make([]int16, len(c.hostInfo))

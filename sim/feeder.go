@@ -59,9 +59,14 @@ func (s *Sim) takeAt(a *appState, k int) {
 	a.head++
 }
 
+// userHasResult reports whether a result of workunit wi was sent to a
+// host of user (the scheduler sends a workunit's results to distinct
+// users).
 func (s *Sim) userHasResult(wi int32, user int) bool {
-	if !s.wu(wi).sent {
-		return false // the usual case, a new workunit's first result
+	if w := s.wu(wi); !w.sent || w.users&userBit(int32(user)) == 0 {
+		// The usual cases: a new workunit's first result; no result
+		// sent to anyone sharing the user's bit.
+		return false
 	}
 	for _, ri := range s.reps(s.wu(wi)) {
 		r := s.res(ri)
@@ -71,6 +76,9 @@ func (s *Sim) userHasResult(wi int32, user int) bool {
 	}
 	return false
 }
+
+// userBit is user's bit in a workunit's users.
+func userBit(user int32) uint8 { return 1 << (uint32(user) & 7) }
 
 // generate creates one workunit of app ai and its initial results.
 func (s *Sim) generate(ai int) int32 {

@@ -269,6 +269,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	s.nResults++
 	v := &s.versions[vid]
 	w.sent = true
+	w.users |= userBit(s.reported[i].user)
 	r.st = stQueued
 	r.host = int32(i)
 	r.vid = int32(vid)

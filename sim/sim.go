@@ -126,11 +126,15 @@ type workunit struct {
 	canonical int32
 	credit    int32 // 1 + its row of credit per policy, once its canonical result is found; 0 before
 	nreps     uint8 // results in reps.in, while they fit
-	sent      bool  // a result was sent (results stay in reps until it is freed)
-	assim     bool  // canonical found, credit granted
-	failed    bool  // too many errors or results
-	queued    bool  // waiting for the validator
-	unrepl    bool  // sent once by adaptive replication
+	// users has bit u mod 8 set for each user u a result was sent to:
+	// where a user's bit is clear, none of the results is theirs, and
+	// the scheduler need not read them to know (userHasResult).
+	users  uint8
+	sent   bool // a result was sent (results stay in reps until it is freed)
+	assim  bool // canonical found, credit granted
+	failed bool // too many errors or results
+	queued bool // waiting for the validator
+	unrepl bool // sent once by adaptive replication
 }
 
 type hav struct {
