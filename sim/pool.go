@@ -103,8 +103,8 @@ func (f *fifo[T]) pop() {
 // wuChunk is how many workunits one workunit chunk holds: 512 KB. A
 // chunk is all the pool holds beyond the workunits it needs. A chunk is
 // smaller than a huge page; the page it lies in is advised, with the
-// chunks and other records the heap places beside it. Against 32,768 per chunk,
-// BaselineSeven showed no loss.
+// chunks and other records the heap places beside it. Against 32,768
+// per chunk, BaselineSeven showed no loss.
 const wuChunk = 1 << 13
 
 // wuPool stores workunits by dense index in fixed chunks: growing never
