@@ -3,9 +3,11 @@ package results
 import (
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/internal/hugepage"
+	"github.com/creditsim/creditsim/internal/prefetch"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/sim"
@@ -331,6 +333,23 @@ func (c *Collector) Outcomes() Figures {
 		f["no_reply_share_of_deserved"] = c.dNoReply / c.dAll
 	}
 	return f
+}
+
+// PrefetchSlot asks for what spread will read for the workunit in sim's
+// slot: at stage 0 its entries in firstAt and firstGen, at stage 1 (when
+// those are in cache) its first replica's credits (sim.SlotPrefetcher).
+func (c *Collector) PrefetchSlot(slot int32, stage int) {
+	if uint(slot) >= uint(len(c.firstAt)) {
+		return
+	}
+	if stage == 0 {
+		prefetch.Line(unsafe.Pointer(&c.firstAt[slot]))
+		prefetch.Line(unsafe.Pointer(&c.firstGen[slot]))
+		return
+	}
+	if k := int(c.firstAt[slot]) - 1; k >= 0 && (k+1)*c.npol <= len(c.firstG) && c.npol > 0 {
+		prefetch.Range(unsafe.Pointer(&c.firstG[k*c.npol]), uintptr(c.npol)*8)
+	}
 }
 
 // spread pairs the first two valid replicas of a workunit and adds their

@@ -144,6 +144,7 @@ func (s *Sim) settle(i int, pay bool) {
 		if s.results.gens[ref.ri] == ref.gen {
 			if r := s.res(ref.ri); r.settling {
 				s.prefetchWorkunit(r.wu)
+				s.prefetchSlot(r.wu, 0)
 				settling++
 			} else {
 				// Paying shows the policies the result, with its
@@ -157,6 +158,7 @@ func (s *Sim) settle(i int, pay bool) {
 			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
 				s.prefetchReps(s.wu(r.wu))
 				s.prefetchCredit(r.wu)
+				s.prefetchSlot(r.wu, 1)
 			}
 		}
 		for _, ref := range h.unpaid {

@@ -64,6 +64,16 @@ type Observer interface {
 	Day(d *DayState)
 }
 
+// SlotPrefetcher is implemented by observers that keep state per
+// workunit slot (Record.Slot). Before a result of the slot's workunit is
+// recorded, the engine calls PrefetchSlot with stage 0 and, a step
+// later, stage 1, so that the observer can ask for what ResultDone will
+// read in two dependent steps. A hint: it must not change anything the
+// observer computes.
+type SlotPrefetcher interface {
+	PrefetchSlot(slot int32, stage int)
+}
+
 // Record is a finished result: the server view, the truth, and the credit
 // each policy granted it.
 type Record struct {

@@ -113,8 +113,10 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 			s.prefetchPaid(ri)
 		}
 		s.prefetchCredit(wi)
+		s.prefetchSlot(wi, 0)
 	}
 	if k+1 < len(queue) {
+		s.prefetchSlot(queue[k+1], 1)
 		for _, ri := range s.reps(s.wu(queue[k+1])) {
 			r := s.res(ri)
 			if r.st != stReported {
@@ -128,6 +130,14 @@ func (s *Sim) prefetchValidation(queue []int32, k int) {
 				}
 			}
 		}
+	}
+}
+
+// prefetchSlot passes on to the observer, if it asks for them, the
+// prefetch stages of workunit slot wi (SlotPrefetcher).
+func (s *Sim) prefetchSlot(wi int32, stage int) {
+	if s.slotPf != nil {
+		s.slotPf.PrefetchSlot(wi, stage)
 	}
 }
 

@@ -237,9 +237,12 @@ type Sim struct {
 	// prefetchers are the policies that ask to be told a validator step
 	// ahead which results they will see.
 	prefetchers []policy.Prefetcher
-	npol        int
-	ledgers     ledgers
-	grantBuf    []float64
+	// slotPf is the observer, if it asks to be told ahead which
+	// workunit slots' results it will see.
+	slotPf   SlotPrefetcher
+	npol     int
+	ledgers  ledgers
+	grantBuf []float64
 	// avPFC is each version's app_version.pfc as the server keeps it, for
 	// runtime estimates; availFrac the fraction of time hosts compute, as
 	// the scheduler sees it (on_frac, clamped to [0.1, 1]).
@@ -342,6 +345,7 @@ func New(cfg *Config) *Sim {
 			s.prefetchers = append(s.prefetchers, pf)
 		}
 	}
+	s.slotPf, _ = cfg.Observer.(SlotPrefetcher)
 	s.sample = cfg.SampleHosts.Select(s.Hosts())
 	return s
 }
