@@ -26,3 +26,18 @@ func newBaseline(tb testing.TB, set []string) *sim.Sim {
 	col.Attach(x)
 	return x
 }
+
+// newObserved returns replication 0 of the baseline scenario with set
+// applied and obs as its observer.
+func newObserved(tb testing.TB, set []string, obs sim.Observer) *sim.Sim {
+	tb.Helper()
+	s, err := scenarios.Open("baseline", set)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg, err := runner.Config(s, 0, obs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sim.New(cfg)
+}

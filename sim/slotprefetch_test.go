@@ -4,9 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/policy"
-	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )
 
@@ -45,16 +43,8 @@ func (o *slotWatch) Day(*sim.DayState) {}
 func TestSlotPrefetchAhead(t *testing.T) {
 	t.Parallel()
 	for _, pols := range []string{"[v1peak]", "[v1peak, sciunited]"} {
-		s, err := scenarios.Open("baseline", []string{"policies=" + pols, "hosts.initial=200", "duration=10d", "warmup=1d"})
-		if err != nil {
-			t.Fatal(err)
-		}
 		o := &slotWatch{}
-		cfg, err := runner.Config(s, 0, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sim.New(cfg).Run(nil)
+		newObserved(t, []string{"policies=" + pols, "hosts.initial=200", "duration=10d", "warmup=1d"}, o).Run(nil)
 		if o.valid < 1000 || float64(o.announced) < 0.6*float64(o.valid) {
 			t.Errorf("%s: %d of %d valid results announced at both stages", pols, o.announced, o.valid)
 		} else {
