@@ -63,12 +63,13 @@ func (s *Sim) takeAt(a *appState, k int) {
 // host of user (the scheduler sends a workunit's results to distinct
 // users).
 func (s *Sim) userHasResult(wi int32, user int) bool {
-	if w := s.wu(wi); !w.sent || w.users&userBit(int32(user)) == 0 {
+	w := s.wu(wi)
+	if !w.sent || w.users&userBit(int32(user)) == 0 {
 		// The usual cases: a new workunit's first result; no result
 		// sent to anyone sharing the user's bit.
 		return false
 	}
-	for _, ri := range s.reps(s.wu(wi)) {
+	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stUnsent && r.st != stCancelled && int(s.reported[r.host].user) == user {
 			return true
