@@ -81,6 +81,7 @@ func BenchmarkScale(b *testing.B) {
 }
 
 func benchBaseline(b *testing.B, policies string, set ...string) {
+	usage.SetRunGC() // as the command runs, so that RSS/live is the command's
 	sets := append([]string{"replications=1"}, set...)
 	if policies != "" {
 		sets = append(sets, "policies="+policies)

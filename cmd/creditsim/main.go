@@ -19,19 +19,13 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/creditsim/creditsim/internal/cli"
+	"github.com/creditsim/creditsim/internal/usage"
 )
 
 func main() {
-	// A run's heap is nearly all live (result, workunit and host records)
-	// and it allocates little per result, so collecting at 50% growth
-	// instead of Go's 100% costs little CPU and keeps the peak resident
-	// memory near 1.5 x the live heap instead of 2 x. GOGC, if set, wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
+	usage.SetRunGC() // collect at 25% heap growth unless GOGC is set
 	cli.HandleSignals()
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

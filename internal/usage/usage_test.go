@@ -2,6 +2,8 @@ package usage
 
 import (
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"testing"
 )
 
@@ -49,4 +51,37 @@ func TestMeasuresGrowth(t *testing.T) {
 			t.Errorf("peak RSS %d after holding 64 MiB", PeakRSS())
 		}
 	}
+}
+
+func TestSetRunGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, tc := range []struct {
+		env  string
+		want int
+	}{
+		{"", RunGCPercent},
+		{"80", 80},
+		{"off", -1},
+	} {
+		t.Setenv("GOGC", tc.env)
+		// What the runtime read from GOGC at start-up is gone; put
+		// back what the environment now says, as a process starting
+		// with it would have.
+		debug.SetGCPercent(gcFromEnv(tc.env))
+		if got := SetRunGC(); got != tc.want {
+			t.Errorf("GOGC=%q: SetRunGC() = %d, want %d", tc.env, got, tc.want)
+		}
+	}
+}
+
+// gcFromEnv is the percent a process starts with for GOGC=env.
+func gcFromEnv(env string) int {
+	switch env {
+	case "":
+		return 100
+	case "off":
+		return -1
+	}
+	n, _ := strconv.Atoi(env)
+	return n
 }

@@ -1,0 +1,31 @@
+package usage
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// RunGCPercent is the heap growth, in percent of the live heap, at which
+// a simulation process collects garbage (Go's default is 100).
+//
+// A run's heap is nearly all live and long-lived (result, workunit and
+// host records in large pointer-free arrays, which a collection does
+// not scan), and the garbage it makes is mostly the old copies of arrays
+// that grew. Collecting at 25% growth kept peak RSS of a 100,000-host
+// world at 2.26 GB against 2.34 GB at 50% and 2.62 GB at 100%, with the
+// collector's share of CPU time under 2% in all three, and no measurable
+// change at 2,000 hosts.
+const RunGCPercent = 25
+
+// SetRunGC sets the collector to RunGCPercent unless the environment
+// sets GOGC, which wins, and returns the percent now in effect (-1 for
+// GOGC=off). The command and the benchmarks call it first, so that a
+// benchmark's memory figures are the command's.
+func SetRunGC() int {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(RunGCPercent)
+	}
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
