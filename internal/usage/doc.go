@@ -2,5 +2,6 @@
 // time and peak resident memory (getrusage, which counts this process
 // only, so a shared machine does not distort it as it does wall time),
 // and the live heap as of the last garbage collection, sampled to find
-// its peak.
+// its peak. SetRunGC sets the garbage collector as a simulation process
+// runs it.
 package usage
