@@ -17,8 +17,12 @@ func CPUSeconds() float64 {
 }
 
 // PeakRSS returns the process's largest resident set so far, in bytes
-// (0 where the system does not say).
+// (0 where the system does not say): since the last ResetPeakRSS where
+// that succeeded, else since the process started.
 func PeakRSS() uint64 {
+	if b, ok := procPeakRSS(); ok {
+		return b
+	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil || ru.Maxrss < 0 {
 		return 0

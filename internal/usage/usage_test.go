@@ -85,3 +85,36 @@ func gcFromEnv(env string) int {
 	n, _ := strconv.Atoi(env)
 	return n
 }
+
+// TestResetPeakRSS: after 64 MB was resident and has been given back,
+// a reset peak is well below it, and it rises again with what is
+// touched next.
+func TestResetPeakRSS(t *testing.T) {
+	const n = 64 << 20
+	touch := func() []byte {
+		b := make([]byte, n)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		return b
+	}
+	b := touch()
+	high := PeakRSS()
+	if high < n {
+		t.Fatalf("PeakRSS() = %d with %d bytes touched", high, n)
+	}
+	runtime.KeepAlive(b)
+	b = nil
+	debug.FreeOSMemory()
+	if !ResetPeakRSS() {
+		t.Skip("this system does not let a process reset its peak resident set")
+	}
+	if low := PeakRSS(); low > high-n/2 {
+		t.Errorf("PeakRSS() = %d after the reset, was %d with %d bytes touched and given back", low, high, n)
+	}
+	b = touch()
+	if again := PeakRSS(); again < n {
+		t.Errorf("PeakRSS() = %d with %d bytes touched after the reset", again, n)
+	}
+	runtime.KeepAlive(b)
+}
