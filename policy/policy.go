@@ -263,7 +263,9 @@ type RuntimeAccounting interface {
 // runner writes it as history-<instance>.csv.
 type Historian interface {
 	HistoryHeader() []string
-	History() [][]string
+	// History calls yield with each row in order until yield returns
+	// false; a row is valid only during its call.
+	History(yield func(row []string) bool)
 }
 
 // HostGauger is implemented by policies with per-host state worth

@@ -1,8 +1,10 @@
 package results
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,6 +147,25 @@ func within(path, dir string) bool {
 // Write writes one file.
 func (o *OutDir) Write(name string, data []byte) error {
 	return os.WriteFile(filepath.Join(o.tmp, name), data, 0o644)
+}
+
+// Stream writes one file through a buffer as fill writes it, so that a
+// large table is never held whole in memory; the file is written if
+// fill returns nil.
+func (o *OutDir) Stream(name string, fill func(w io.Writer) error) error {
+	f, err := os.OpenFile(filepath.Join(o.tmp, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriterSize(f, 1<<16)
+	err = fill(b)
+	if err == nil {
+		err = b.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Commit replaces the target folder with the written one, marked as

@@ -34,3 +34,47 @@ func TestFootprint(t *testing.T) {
 		t.Errorf("600 hosts hold %d bytes, 60 hosts %d", big[len(big)-1], a[len(a)-1])
 	}
 }
+
+// TestRelease: a released run keeps what is read once it is over
+// (counts, hosts, accounts, policies' state) and gives up its records.
+func TestRelease(t *testing.T) {
+	x := newBaseline(t, []string{"replications=1", "hosts.initial=200", "duration=10d", "warmup=2d", "policies=[v1peak, sciunited]"})
+	x.Run(nil)
+	before := x.Footprint()
+	results, events, refused, now := x.Results(), x.Events(), x.DeadlineRefusals(), x.Now()
+	hosts, sample, pols := len(x.Hosts()), len(x.SampleHosts()), len(x.Policies())
+	var credit []float64
+	for p := range pols {
+		l := x.Ledger(p)
+		for h := range hosts {
+			credit = append(credit, l.Host(h).Total)
+		}
+	}
+	x.Release()
+	if after := x.Footprint(); after > before/4 {
+		t.Errorf("footprint %d bytes after Release, %d before", after, before)
+	}
+	if x.Results() != results || x.Events() != events || x.DeadlineRefusals() != refused || x.Now() != now {
+		t.Errorf("counts changed by Release")
+	}
+	if len(x.Hosts()) != hosts || len(x.SampleHosts()) != sample || len(x.Policies()) != pols || x.World() == nil {
+		t.Errorf("hosts, sample hosts, policies or world changed by Release")
+	}
+	k := 0
+	for p := range pols {
+		l := x.Ledger(p)
+		for h := range hosts {
+			if got := l.Host(h).Total; got != credit[k] {
+				t.Fatalf("policy %d host %d: total credit %v after Release, %v before", p, h, got, credit[k])
+			}
+			k++
+		}
+	}
+	sum := 0.0
+	for _, c := range credit {
+		sum += c
+	}
+	if sum == 0 {
+		t.Errorf("no credit to compare")
+	}
+}

@@ -392,6 +392,33 @@ func (s *Sim) DeadlineRefusals() int64 { return s.deadlineRefusals }
 // Now returns the simulated time.
 func (s *Sim) Now() float64 { return s.now }
 
+// Release drops what only a running simulation needs: result and
+// workunit records, credit and runtime-accounting rows, deadline lists,
+// feeders, the event queue and the hosts' job lists, most of a finished
+// run's memory. What an observer reads once a run is over stays: World,
+// Hosts, Ledger, Policies, SampleHosts, Events, Results,
+// DeadlineRefusals and Now. Call it after Run has returned, once no
+// result will be asked for; a released Sim cannot run again, and its
+// Footprint counts only what is left.
+func (s *Sim) Release() {
+	s.q = queue{}
+	s.results = resultPool{}
+	s.wus = wuPool{}
+	s.credit = creditPool{}
+	s.paid = nil
+	s.freeRes, s.freeWU, s.valQueue, s.spills, s.wuLists = nil, nil, nil, nil, 0
+	s.reported = nil
+	for i := range s.apps {
+		a := &s.apps[i]
+		a.feeder, a.head = nil, 0
+		a.deadlines, a.dlRefs = fifo[deadlineRun]{}, fifo[resultRef]{}
+	}
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		h.queue, h.running, h.done, h.unpaid = nil, nil, nil, nil
+	}
+}
+
 // Run simulates to the end of the run. progress, if not nil, is called
 // with the fraction of simulated time done, at most once a simulated day.
 func (s *Sim) Run(progress func(float64)) {

@@ -1,9 +1,9 @@
 package runner
 
 import (
-	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -236,32 +236,43 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			err = dir.Write(name, data)
 		}
 	}
-	write("scenario.resolved.yaml", resolved)
-	var hb bytes.Buffer
-	hw := csv.NewWriter(&hb)
-	hw.Write(results.HostHeader(names))
-	for r, o := range outs {
-		o.col.HostRows(hw, r, names)
+	// The two tables that grow with the world (a row per host, a row per
+	// user, project and day) are streamed to their files, not built whole.
+	stream := func(name string, fill func(w *csv.Writer)) {
+		if err == nil {
+			err = dir.Stream(name, func(f io.Writer) error {
+				w := csv.NewWriter(f)
+				fill(w)
+				w.Flush()
+				return w.Error()
+			})
+		}
 	}
-	hw.Flush()
-	write("hosts.csv", hb.Bytes())
+	write("scenario.resolved.yaml", resolved)
+	stream("hosts.csv", func(w *csv.Writer) {
+		w.Write(results.HostHeader(names))
+		for r, o := range outs {
+			o.col.HostRows(w, r, names)
+		}
+	})
 	write("sample-jobs.csv", outs[0].col.SampleJobs(names))
 	for p, name := range names {
 		write("timeseries-"+name+".csv", outs[0].col.TimeSeries(p))
 		if _, ok := outs[0].sim.Policies()[p].(policy.Historian); ok {
-			var b bytes.Buffer
-			w := csv.NewWriter(&b)
-			for r, o := range outs {
-				h := o.sim.Policies()[p].(policy.Historian)
-				if r == 0 {
-					w.Write(append([]string{"replication"}, h.HistoryHeader()...))
+			stream("history-"+name+".csv", func(w *csv.Writer) {
+				var line []string
+				for r, o := range outs {
+					h := o.sim.Policies()[p].(policy.Historian)
+					if r == 0 {
+						w.Write(append([]string{"replication"}, h.HistoryHeader()...))
+					}
+					rep := strconv.Itoa(r)
+					for row := range h.History {
+						line = append(append(line[:0], rep), row...)
+						w.Write(line)
+					}
 				}
-				for _, row := range h.History() {
-					w.Write(append([]string{strconv.Itoa(r)}, row...))
-				}
-			}
-			w.Flush()
-			write("history-"+name+".csv", b.Bytes())
+			})
 		}
 	}
 	if !opts.NoPlots && err == nil {
@@ -356,6 +367,10 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 			progress(f)
 		}
 	})
+	// The outputs are built from the collector, the ledgers and the
+	// policies: the engine's records can go, so that building them
+	// reuses that memory instead of adding to it.
+	x.Release()
 	var scales []float64
 	for _, p := range cfg.Policies {
 		scales = append(scales, p.Scale())

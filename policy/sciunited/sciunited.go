@@ -285,9 +285,12 @@ func (p *Policy) addHistory(day int32, user, project int, credit float64) {
 	p.today[k] = int32(len(p.history))
 }
 
-// History returns the daily history per user and project as CSV rows
-// (day, user, project, credit), sorted.
-func (p *Policy) History() [][]string {
+// History calls yield with the daily history per user and project as
+// CSV rows (day, user, project, credit), sorted, until yield returns
+// false. A row is valid only during its call: rows are made one at a
+// time, so that a large world's history (millions of rows) is written
+// out without being held as strings.
+func (p *Policy) History(yield func(row []string) bool) {
 	keys := slices.Clone(p.history)
 	slices.SortFunc(keys, func(a, b dayCredit) int {
 		if a.day != b.day {
@@ -298,12 +301,14 @@ func (p *Policy) History() [][]string {
 		}
 		return cmp.Compare(a.project, b.project)
 	})
-	rows := make([][]string, len(keys))
-	for i, k := range keys {
-		rows[i] = []string{strconv.Itoa(int(k.day)), strconv.Itoa(int(k.user)), p.world.Projects[k.project].Name,
-			strconv.FormatFloat(k.credit, 'g', 12, 64)}
+	row := make([]string, 4)
+	for _, k := range keys {
+		row[0], row[1], row[2] = strconv.Itoa(int(k.day)), strconv.Itoa(int(k.user)), p.world.Projects[k.project].Name
+		row[3] = strconv.FormatFloat(k.credit, 'g', 12, 64)
+		if !yield(row) {
+			return
+		}
 	}
-	return rows
 }
 
 // HistoryHeader names History's columns.

@@ -2,6 +2,7 @@ package sciunited
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/creditsim/creditsim/policy"
@@ -42,7 +43,7 @@ func TestDeltasAndHistory(t *testing.T) {
 	if got := p.ClientReport(call(2*86400, 2.5*day)); got != 100 {
 		t.Errorf("after the decrease: %v, want 100", got)
 	}
-	h := p.History()
+	h := history(p)
 	if len(h) != 2 || h[0][0] != "0" || h[0][1] != "7" || h[0][2] != "p" || h[0][3] != "200" || h[1][0] != "2" || h[1][3] != "100" {
 		t.Errorf("history %v", h)
 	}
@@ -193,7 +194,7 @@ func TestReconciliation(t *testing.T) {
 	if abs != 300 || net != -300 || granted != 500 {
 		t.Errorf("moved %v (net %v) of %v granted", abs, net, granted)
 	}
-	h := p.History()
+	h := history(p)
 	if last := h[len(h)-1]; last[0] != "1" || last[3] != "-200" {
 		t.Errorf("history %v", h)
 	}
@@ -204,5 +205,33 @@ func TestReconciliation(t *testing.T) {
 	q.Tick(policy.Tick{Kind: policy.DayTick, Time: 86400})
 	if got := q.ClientReport(call(90000, day)); got != 200 {
 		t.Errorf("without reconciliation: %v, want 200", got)
+	}
+}
+
+// history collects p's history rows.
+func history(p *Policy) [][]string {
+	var rows [][]string
+	for row := range p.History {
+		rows = append(rows, slices.Clone(row))
+	}
+	return rows
+}
+
+// TestHistoryStops: History stops when yield returns false.
+func TestHistoryStops(t *testing.T) {
+	p := newPolicy(t, nil)
+	p.ClientReport(call(1000, 0))
+	p.ClientReport(call(2000, 86400e9))
+	p.ClientReport(call(90000, 2*86400e9))
+	if n := len(history(p)); n < 2 {
+		t.Fatalf("%d rows, want at least 2 to test stopping", n)
+	}
+	n := 0
+	for range p.History {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("%d rows after a break, want 1", n)
 	}
 }
