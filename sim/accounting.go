@@ -142,7 +142,7 @@ func (s *Sim) settle(i int, pay bool) {
 	settling := 0
 	for _, ref := range h.unpaid {
 		if s.results.gens[ref.ri] == ref.gen {
-			if r := s.res(ref.ri); r.settling {
+			if r := s.res(ref.ri); r.has(fSettling) {
 				s.prefetchWorkunit(r.wu)
 				s.prefetchSlot(r.wu, 0)
 				settling++
@@ -155,14 +155,14 @@ func (s *Sim) settle(i int, pay bool) {
 	}
 	if settling > 0 {
 		for _, ref := range h.unpaid {
-			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
+			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.has(fSettling) {
 				s.prefetchReps(s.wu(r.wu))
 				s.prefetchCredit(r.wu)
 				s.prefetchSlot(r.wu, 1)
 			}
 		}
 		for _, ref := range h.unpaid {
-			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.settling {
+			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.has(fSettling) {
 				for _, o := range s.reps(s.wu(r.wu)) {
 					if o != ref.ri {
 						// Freeing reads only the hot line: state, settling.
@@ -192,8 +192,8 @@ func (s *Sim) settle(i int, pay bool) {
 			k++
 			continue
 		}
-		if r.settling {
-			r.settling = false
+		if r.has(fSettling) {
+			r.set(fSettling, false)
 			s.record(ref.ri)
 			s.maybeFree(r.wu)
 		}
@@ -223,7 +223,7 @@ func (s *Sim) settleAtEnd() {
 				continue
 			}
 			r := s.res(ref.ri)
-			if !r.settling {
+			if !r.has(fSettling) {
 				continue
 			}
 			paid := s.paidRow(ref.ri)
@@ -231,7 +231,7 @@ func (s *Sim) settleAtEnd() {
 				s.pay(ref.ri, tail)
 			}
 			paid[len(s.ras)] = r.ran
-			r.settling = false
+			r.set(fSettling, false)
 			s.record(ref.ri)
 		}
 	}

@@ -28,6 +28,7 @@ func (s *Sim) arrive(i int) {
 	hr := &s.reported[i]
 	hr.ncpus, hr.ngpus = policy.Count32(h.ncpus), policy.Count32(h.h.NGPUs)
 	hr.pf, hr.pi, hr.gpuPeak = h.pf, h.pi, h.gpuPeak
+	hr.trueNCPUs = policy.Count32(h.h.NCPUs)
 	h.havs = make([]hav, len(s.versions))
 	for j := range h.havs {
 		h.havs[j].eff = -1
@@ -65,7 +66,7 @@ func (s *Sim) depart(i int) {
 		r := s.res(ri)
 		if r.runTotal > 0 && h.h.Behaviour.DoesWork() {
 			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
-			r.ended = true
+			r.set(fEnded, true)
 		}
 	}
 	s.settle(i, false)
@@ -75,7 +76,7 @@ func (s *Sim) depart(i int) {
 			if r.st == stRunning || r.st == stQueued || r.st == stDone {
 				r.st = stQueued // abandoned; the deadline will find it
 			}
-			r.orphan = true
+			r.set(fOrphan, true)
 		}
 	}
 	h.queue, h.running, h.done = h.queue[:0], h.running[:0], h.done[:0]
@@ -187,7 +188,7 @@ func (s *Sim) pickJob(h *hostState, gpu bool) int {
 		for k, ri := range h.queue {
 			r := s.res(ri)
 			v := &s.versions[r.vid]
-			if r.danger && v.Resource.IsGPU() == gpu && fits(h, v) && (best < 0 || s.deadline(r) < s.deadline(s.res(h.queue[best]))) {
+			if r.has(fDanger) && v.Resource.IsGPU() == gpu && fits(h, v) && (best < 0 || s.deadline(r) < s.deadline(s.res(h.queue[best]))) {
 				best = k
 			}
 		}
@@ -320,28 +321,33 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 			break
 		}
 	}
-	r.ended = h.h.Behaviour.DoesWork() // flopsDone holds what it did
+	r.set(fEnded, h.h.Behaviour.DoesWork()) // flopsDone holds what it did
 	elapsed := r.ran
 	cpu := elapsed * h.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
 	sinceSent := s.now - r.sentTime
-	elapsed, cpu = h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent)
-	r.view.ElapsedTime, r.view.CPUTime = elapsed, cpu
+	if e, c := h.h.Behaviour.ReportTimes(elapsed, cpu, sinceSent); !sameBits(e, elapsed) || !sameBits(c, cpu) {
+		// A cheater's times: kept aside, as they cannot be computed.
+		r.flags |= fAltTimes
+		s.altTimes[r.id] = [2]float64{e, c}
+	}
+	r.flags |= fTimes
+	r.remaining = 0 // from now on, the view's CountedFlops
 	switch {
 	case r.has(fFails) && r.has(fAborted):
-		r.outcome = policy.Aborted
+		r.setOutcome(policy.Aborted)
 	case r.has(fFails):
-		r.outcome = policy.ClientError
+		r.setOutcome(policy.ClientError)
 	default:
-		r.outcome = policy.Success
+		r.setOutcome(policy.Success)
 		if h.h.Behaviour.DoesWork() {
 			r.flags |= fOutput
 		}
 		if v.CountsFlops {
 			// A fake still reports a plausible count.
 			count := r.flopsDone * s.verCfg[r.vid].CountError.Sample(h.rng)
-			r.view.CountedFlops = h.h.Behaviour.ReportedCount(count)
+			r.remaining = h.h.Behaviour.ReportedCount(count)
 			if r.has(fOneTime) {
-				r.view.CountedFlops = h.h.Behaviour.Find(hosts.OneTimeClaim).Claim
+				r.remaining = h.h.Behaviour.Find(hosts.OneTimeClaim).Claim
 			}
 		}
 	}
@@ -518,8 +524,8 @@ func (s *Sim) rrSim(h *hostState, gpu bool) (delay, slack float64) {
 			share := s.instanceShare(h, int(r.vid))
 			work += left * share
 			end := s.now + math.Max(left, work)/s.availFrac
-			r.danger = end > s.deadline(r)
-			if r.danger {
+			r.set(fDanger, end > s.deadline(r))
+			if r.has(fDanger) {
 				delay += left * share
 			}
 			slack = math.Min(slack, s.deadline(r)-end)
@@ -551,3 +557,6 @@ func (h *hostState) cpusRun(v *policy.AppVersion) float64 {
 	}
 	return v.CPUUsage
 }
+
+// sameBits reports whether x and y are the same float64, bit for bit.
+func sameBits(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }

@@ -9,8 +9,8 @@ import (
 // resultChunk is how many results one pool chunk holds. Results live in
 // fixed chunks, not one growing slice, so that growth never copies the
 // results in flight (tens of megabytes for a few thousand hosts). A chunk
-// is 2 MB; the heap places it on an 8 KB boundary, so it overlaps two
-// huge pages, both advised with their neighbours (hugepage.Advise).
+// is 1.5 MB; the heap places it on an 8 KB boundary, so it overlaps one
+// or two huge pages, advised with their neighbours (hugepage.Advise).
 const resultChunk = 1 << 14
 
 // resultPool stores results by dense index; indexes are never reused

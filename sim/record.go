@@ -14,8 +14,8 @@ func (s *Sim) finish(ri int32) {
 	r := s.res(ri)
 	r.st = stOver
 	r.startedAt = s.now // from now on, resolvedAt
-	if len(s.ras) > 0 && !r.orphan && r.ran > s.amRan(ri) {
-		r.settling = true
+	if len(s.ras) > 0 && !r.has(fOrphan) && r.ran > s.amRan(ri) {
+		r.set(fSettling, true)
 		return
 	}
 	s.record(ri)
@@ -31,7 +31,7 @@ func (s *Sim) record(ri int32) {
 	r := s.res(ri)
 	v := &s.versions[r.vid]
 	g := s.grantBuf
-	if r.validateState == policy.Valid {
+	if r.validateState() == policy.Valid {
 		copy(g, s.creditRow(r.wu))
 	} else {
 		clear(g)
@@ -44,7 +44,7 @@ func (s *Sim) record(ri int32) {
 		}
 	}
 	flops := 0.0
-	if r.ended {
+	if r.has(fEnded) {
 		flops = r.flopsDone
 	}
 	s.rec = Record{View: s.shown(r), Host: s.hosts[r.host].h, Version: v, Flops: flops,

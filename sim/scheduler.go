@@ -274,9 +274,10 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	r.host = int32(i)
 	r.vid = int32(vid)
 	r.sentTime = s.now
+	r.id = uint32(s.nResults)
 	r.view = serverView{
-		ID: s.nResults, FlopsEstimate: s.flopsEstimate(h, vid),
-		HAV: policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)},
+		FlopsEstimate: s.flopsEstimate(h, vid),
+		HAV:           policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)},
 	}
 	s.oneTimeClaim(h, r, v)
 	est := w.est
@@ -313,13 +314,16 @@ func (s *Sim) report(ri int32) {
 	w := s.wu(r.wu)
 	r.st = stReported
 	r.receive(s.now)
-	// Clamp as the scheduler does: elapsed to the turnaround, CPU time to
-	// elapsed x CPUs.
-	r.view.ElapsedTime = math.Min(r.view.ElapsedTime, s.now-r.sentTime)
-	r.view.CPUTime = math.Min(r.view.CPUTime, r.view.ElapsedTime*float64(h.h.NCPUs))
+	// The scheduler clamps the times reported (reportedTimes computes
+	// the clamped times of an honest host's result from now on).
+	if r.has(fAltTimes) {
+		t := s.altTimes[r.id]
+		t[0], t[1] = clampTimes(t[0], t[1], s.now-r.sentTime, s.reported[r.host].trueNCPUs)
+		s.altTimes[r.id] = t
+	}
 	hv := &h.havs[r.vid]
 	q := s.cfg.Server.DailyResultQuota
-	if r.outcome == policy.Success {
+	if r.outcome() == policy.Success {
 		if hv.mjd < q {
 			hv.mjd = min(2*hv.mjd, q)
 		}
@@ -336,7 +340,7 @@ func (s *Sim) report(ri int32) {
 	if s.cfg.Tracer != nil {
 		s.cfg.Tracer.Reported(pv)
 	}
-	if r.outcome != policy.Success {
+	if r.outcome() != policy.Success {
 		s.finish(ri)
 		s.retry(r.wu)
 		return

@@ -24,30 +24,28 @@ const (
 )
 
 type result struct {
-	// The fields the validator and the client loop read most come first,
-	// in one cache line; the rest of the server view comes last.
-	wu            int32
-	host          int32  // the host it was sent to, -1 while unsent
-	vid           int32  // the app version it was sent for
-	output        uint32 // 0 is the correct output
-	st            uint8
-	outcome       policy.Outcome       // the view's Outcome
-	validateState policy.ValidateState // the view's ValidateState
-	flags         resultFlags
-	// orphan: its host has left; host still names it, for the view.
-	orphan bool
-	danger bool // the client predicts it will miss its deadline
-	// settling: final, but runtime accounting has not yet paid for all
-	// the time it ran; its record waits for the host's next call.
-	settling bool
-	// ended: flopsDone is final (the job ended on its host, or was cut
-	// short by its host leaving or its deadline).
-	ended bool
-	// Truth.
-	runTotal float64 // seconds of running the job needs on this host
+	// The fields the client loop reads on every event come first, in the
+	// record's first 64 bytes; the rest of the server view comes last.
+	wu     int32
+	host   int32  // the host it was sent to, -1 while unsent
+	vid    int32  // the app version it was sent for
+	output uint32 // 0 is the correct output
+	// id is the low 32 bits of the view's ID (viewID): no result in
+	// flight is 2^32 sends older than the latest.
+	id    uint32
+	st    uint8
+	ov    uint8 // the view's Outcome (low 4 bits) and ValidateState (high 4)
+	flags resultFlags
+	// Truth, and three slots whose meaning changes as the result moves
+	// on (a field is reused only once its first meaning is dead):
+	//
+	// runTotal is, until the server has the result, the seconds of
+	// running the job needs on this host; from then on (fReceived) the
+	// view's ReceivedTime.
+	runTotal float64
 	// remaining is, while the result is on its host, the seconds of
-	// running left when it last (re)started; once the server has it
-	// (reported or timed out: flag received), the view's ReceivedTime.
+	// running left when it last (re)started; once the job has ended on
+	// its host (fTimes), the view's CountedFlops.
 	remaining float64
 	// startedAt is, while the job is on its host, the wall time of its
 	// last (re)start (NaN when paused); once the result is final, when
@@ -61,11 +59,11 @@ type result struct {
 	flopsDone float64
 	estRun    float64    // the client's runtime estimate
 	sentTime  float64    // the report deadline is this + the app's delay bound
-	view      serverView // a record is 128 bytes: two cache lines, hot fields in the first
+	view      serverView // a record is 96 bytes (TestResultRecordSize)
 }
 
-// resultFlags are a result's rarely set flags.
-type resultFlags uint8
+// resultFlags are a result's flags.
+type resultFlags uint16
 
 const (
 	// fFails: the job ends in an error (or an abort) before its end.
@@ -82,24 +80,69 @@ const (
 	// view's OutputFlops is the workunit's FLOPs.
 	fOutput
 	// fReceived: the server has the result (reported or timed out);
-	// remaining holds when.
+	// runTotal holds when.
 	fReceived
+	// fOrphan: its host has left; host still names it, for the view.
+	fOrphan
+	// fDanger: the client predicts it will miss its deadline.
+	fDanger
+	// fSettling: final, but runtime accounting has not yet paid for all
+	// the time it ran; its record waits for the host's next call.
+	fSettling
+	// fEnded: flopsDone is final (the job ended on its host, or was cut
+	// short by its host leaving or its deadline).
+	fEnded
+	// fTimes: the job has ended on its host, which has set the times it
+	// reports: the view's ElapsedTime and CPUTime are no longer 0, and
+	// remaining holds its CountedFlops.
+	fTimes
+	// fAltTimes: the host reported times other than those it ran (a
+	// cheater's), kept in Sim.altTimes under the result's id; without
+	// it, they are computed from ran (reportedTimes).
+	fAltTimes
 )
 
 func (r *result) has(f resultFlags) bool { return r.flags&f != 0 }
 
+// set sets flag f if on, else clears it.
+func (r *result) set(f resultFlags, on bool) {
+	if on {
+		r.flags |= f
+	} else {
+		r.flags &^= f
+	}
+}
+
+func (r *result) outcome() policy.Outcome { return policy.Outcome(r.ov & 0xf) }
+
+func (r *result) setOutcome(o policy.Outcome) { r.ov = r.ov&0xf0 | uint8(o) }
+
+func (r *result) validateState() policy.ValidateState { return policy.ValidateState(r.ov >> 4) }
+
+func (r *result) setValidateState(v policy.ValidateState) { r.ov = r.ov&0xf | uint8(v)<<4 }
+
 // receivedTime is the view's ReceivedTime: 0 until the server has it.
 func (r *result) receivedTime() float64 {
 	if r.has(fReceived) {
-		return r.remaining
+		return r.runTotal
 	}
 	return 0
 }
 
-// receive records that the server has the result from now on.
+// receive records that the server has the result from now on. The job's
+// runtime is then no longer needed.
 func (r *result) receive(now float64) {
-	r.remaining = now
+	r.runTotal = now
 	r.flags |= fReceived
+}
+
+// countedFlops is the view's CountedFlops: 0 until the job has ended on
+// its host.
+func (r *result) countedFlops() float64 {
+	if r.has(fTimes) {
+		return r.remaining
+	}
+	return 0
 }
 
 // resolvedAt is when a final result's fate became final.
@@ -262,10 +305,13 @@ type Sim struct {
 	// view a single call is shown.
 	viewBuf     []policy.Result
 	scratchView policy.Result
-	one         [1]int32
-	p50, p95    float64 // reported p_fpops percentiles
-	nextPerf    float64
-	amReport    policy.ClientReport // reused by account-manager calls
+	// altTimes holds the times reported for the results in flight of
+	// hosts that report other times than they ran (fAltTimes), by id.
+	altTimes map[uint32][2]float64
+	one      [1]int32
+	p50, p95 float64 // reported p_fpops percentiles
+	nextPerf float64
+	amReport policy.ClientReport // reused by account-manager calls
 	// stopSending is the end less the longest delay bound.
 	stopSending float64
 	events      int64
@@ -284,7 +330,7 @@ type Sim struct {
 
 // New prepares a replication.
 func New(cfg *Config) *Sim {
-	s := &Sim{cfg: cfg, pols: cfg.Policies, npol: len(cfg.Policies)}
+	s := &Sim{cfg: cfg, pols: cfg.Policies, npol: len(cfg.Policies), altTimes: map[uint32][2]float64{}}
 	s.credit.npol = s.npol
 	s.pop = hosts.NewPopulation(cfg.Hosts, cfg.Seed, cfg.Duration)
 	s.srvRng = rng.New(rng.Hash(cfg.Seed, rng.String("server")))
@@ -408,6 +454,7 @@ func (s *Sim) Release() {
 	s.paid = nil
 	s.freeRes, s.freeWU, s.valQueue, s.spills, s.wuLists = nil, nil, nil, nil, 0
 	s.reported = nil
+	s.altTimes = nil
 	for i := range s.apps {
 		a := &s.apps[i]
 		a.feeder, a.head = nil, 0

@@ -88,7 +88,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	if r.st != stQueued && r.st != stRunning && r.st != stDone {
 		return
 	}
-	if !r.orphan {
+	if !r.has(fOrphan) {
 		h := &s.hosts[r.host]
 		if r.st == stRunning && h.on {
 			r.ran += s.now - r.startedAt
@@ -118,11 +118,11 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
 			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
-			r.ended = true
+			r.set(fEnded, true)
 		}
 		s.startJobs(int(r.host))
 	}
-	r.outcome = policy.NoReply
+	r.setOutcome(policy.NoReply)
 	r.receive(s.now)
 	pv := s.shown(r)
 	for _, p := range s.pols {
@@ -167,7 +167,7 @@ func (s *Sim) retry(wi int32) {
 	for _, ri := range s.reps(w) {
 		st := s.res(ri).st
 		if st == stUnsent || st == stQueued || st == stRunning || st == stDone ||
-			st == stReported && s.res(ri).outcome == policy.Success && s.res(ri).validateState != policy.Invalid {
+			st == stReported && s.res(ri).outcome() == policy.Success && s.res(ri).validateState() != policy.Invalid {
 			alive++
 		}
 	}
@@ -201,7 +201,7 @@ func (s *Sim) maybeFree(wi int32) {
 	}
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
-		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.settling {
+		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.has(fSettling) {
 			return
 		}
 	}
@@ -212,6 +212,9 @@ func (s *Sim) maybeFree(wi int32) {
 			// would hand the slot out twice.
 			r.st = stCancelled
 			continue
+		}
+		if r.has(fAltTimes) {
+			delete(s.altTimes, r.id)
 		}
 		s.results.gens[ri]++
 		s.freeRes = append(s.freeRes, ri)

@@ -43,14 +43,14 @@ func (s *Sim) validate(wi int32) {
 	pending := 0
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
-		if r.st != stReported || r.outcome != policy.Success {
+		if r.st != stReported || r.outcome() != policy.Success {
 			continue
 		}
 		pending++
 		n := 0
 		for _, rj := range s.reps(w) {
 			o := s.res(rj)
-			if o.st == stReported && o.outcome == policy.Success && o.output == r.output {
+			if o.st == stReported && o.outcome() == policy.Success && o.output == r.output {
 				n++
 			}
 		}
@@ -75,7 +75,7 @@ func (s *Sim) validate(wi int32) {
 			if len(s.reps(w)) >= a.MaxTotalResults {
 				for _, ri := range s.reps(w) {
 					if s.res(ri).st == stReported {
-						s.res(ri).validateState = policy.Invalid
+						s.res(ri).setValidateState(policy.Invalid)
 					}
 				}
 				s.failWU(wi)
@@ -87,20 +87,20 @@ func (s *Sim) validate(wi int32) {
 	}
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
-		if r.st != stReported || r.outcome != policy.Success {
+		if r.st != stReported || r.outcome() != policy.Success {
 			continue
 		}
 		if r.output == best {
 			if w.canonical < 0 {
 				w.canonical = ri
 			}
-			r.validateState = policy.Valid
+			r.setValidateState(policy.Valid)
 			// The validator computes credit from the host-version rows as
 			// they are now, and only then counts the results valid or
 			// invalid (validator.cpp: assign_credit_set before is_valid).
 			s.showHAV(r)
 		} else {
-			r.validateState = policy.Invalid
+			r.setValidateState(policy.Invalid)
 		}
 	}
 	s.showValidation(s.reps(w))
@@ -123,7 +123,7 @@ func (s *Sim) validate(wi int32) {
 		if r.st != stReported {
 			continue
 		}
-		if r.validateState == policy.Valid {
+		if r.validateState() == policy.Valid {
 			s.grant(ri, credit)
 		}
 		s.finish(ri)
@@ -139,13 +139,13 @@ func (s *Sim) validateLate(wi int32) {
 	credit := s.creditRow(wi)
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
-		if r.st != stReported || r.outcome != policy.Success {
+		if r.st != stReported || r.outcome() != policy.Success {
 			continue
 		}
 		if r.output == canon {
-			r.validateState = policy.Valid
+			r.setValidateState(policy.Valid)
 		} else {
-			r.validateState = policy.Invalid
+			r.setValidateState(policy.Invalid)
 		}
 		s.updateHAV(r)
 		s.one[0] = ri
@@ -160,7 +160,7 @@ func (s *Sim) validateLate(wi int32) {
 			s.val.CanonicalCredit = 0
 			s.cfg.Tracer.Validated(&s.val, credit)
 		}
-		if r.validateState == policy.Valid {
+		if r.validateState() == policy.Valid {
 			s.grant(ri, credit)
 		}
 		s.finish(ri)
@@ -171,7 +171,7 @@ func (s *Sim) validateLate(wi int32) {
 func (s *Sim) updateHAVs(wi int32) {
 	for _, ri := range s.reps(s.wu(wi)) {
 		r := s.res(ri)
-		if r.st == stReported && r.outcome == policy.Success {
+		if r.st == stReported && r.outcome() == policy.Success {
 			s.updateHAV(r)
 		}
 	}
@@ -189,12 +189,12 @@ func (s *Sim) showValidation(rs []int32) {
 	k := 0
 	for _, ri := range rs {
 		r := s.res(ri)
-		if r.st != stReported || r.outcome != policy.Success {
+		if r.st != stReported || r.outcome() != policy.Success {
 			continue
 		}
 		v := s.show(r, &buf[k])
 		k++
-		if r.validateState == policy.Valid {
+		if r.validateState() == policy.Valid {
 			s.views = append(s.views, v)
 		} else {
 			s.invalid = append(s.invalid, v)
@@ -218,18 +218,18 @@ func (s *Sim) showHAV(r *result) {
 // the version's, unless the result is a runtime outlier; invalid resets
 // consecutive_valid and takes one off a quota above the project's.
 func (s *Sim) updateHAV(r *result) {
-	valid := r.validateState == policy.Valid
+	valid := r.validateState() == policy.Valid
 	est := s.wu(r.wu).est
 	usable := valid && est > 0 && !runtimeOutlier(r)
-	elapsed := r.view.ElapsedTime
+	elapsed, cpu := s.reportedTimes(r)
 	if elapsed < 1e-6 {
-		elapsed = r.view.CPUTime
+		elapsed = cpu
 	}
 	if x := elapsed * r.view.FlopsEstimate / est; usable && !s.versions[r.vid].Anonymous && x >= 1e-4 && x <= 1e4 {
 		// The version's PFC statistics, which the scheduler's estimates use.
 		s.avPFC[r.vid].Update(x, policy.AVParams)
 	}
-	if r.orphan {
+	if r.has(fOrphan) {
 		return
 	}
 	hv := &s.hosts[r.host].havs[r.vid]

@@ -1,40 +1,43 @@
 package sim
 
 import (
+	"math"
+
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
 
-// serverView is what the engine stores of a result's server view: the
-// fields of policy.Result that differ between the results of one
-// workunit and that neither the result's hot fields nor its host hold.
-// The rest show fills in when a policy, the tracer or the observer is
-// shown the result: the workunit ID, project, app, rsc_fpops_est and
-// rsc_fpops_bound from the workunit and the version; the host, version
-// and sent time from the result's own fields; the user, team and what
-// the host reported (devices, benchmarks, GPU peak) from the host as the
-// scheduler saw it, which is fixed from its arrival. Storing them once
-// instead of once per result is what makes a result record two whole
-// cache lines. ReceivedTime, Outcome and ValidateState are among the
-// result's own fields; OutputFlops is the workunit's FLOPs when the job
+// serverView is what the engine stores of a result's server view apart
+// from the record's own fields: the fields of policy.Result that are
+// fixed when the result is sent or updated by the validator, and that
+// nothing else holds. The rest show fills in when a policy, the tracer
+// or the observer is shown the result: the workunit ID, project, app,
+// rsc_fpops_est and rsc_fpops_bound from the workunit and the version;
+// the host, version and sent time from the result's own fields; the
+// user, team and what the host reported (devices, benchmarks, GPU peak)
+// from the host as the scheduler saw it, which is fixed from its
+// arrival. ID, ReceivedTime, CountedFlops, Outcome and ValidateState are
+// among the record's own fields (some sharing a slot with a field dead
+// by then); ElapsedTime and CPUTime are computed from the time the job
+// ran (reportedTimes); OutputFlops is the workunit's FLOPs when the job
 // ran to its end on a host that does the work (fOutput), else 0; and
 // RuntimeOutlier is always false, as the engine never flags a result so.
+// Storing them once instead of once per result is what makes a result
+// record 96 bytes.
 type serverView struct {
-	ID            int64
 	FlopsEstimate float64
-	ElapsedTime   float64
-	CPUTime       float64
-	CountedFlops  float64
 	HAV           policy.HAVState
 }
 
 // hostReport is a host as the scheduler sees it: its user and team and
-// what its client reports, fixed from its arrival.
+// what its client reports, fixed from its arrival, and its true CPU
+// count (which the reported times are clamped and computed with).
 type hostReport struct {
 	user, team   int32
 	ncpus, ngpus int32
 	pf, pi       float64 // benchmarks per CPU
 	gpuPeak      float64
+	trueNCPUs    int32
 }
 
 // show writes result r's whole server view into dst and returns dst.
@@ -45,16 +48,17 @@ func (s *Sim) show(r *result, dst *policy.Result) *policy.Result {
 	v := &r.view
 	av := &s.versions[r.vid]
 	hr := &s.reported[r.host]
+	elapsed, cpu := s.reportedTimes(r)
 	*dst = policy.Result{
-		ID: v.ID, WorkunitID: int64(r.wu)<<32 | int64(w.gen),
+		ID: s.viewID(r), WorkunitID: int64(r.wu)<<32 | int64(w.gen),
 		HostID: r.host, UserID: hr.user, TeamID: hr.team,
 		ProjectID: int32(av.ProjectID), AppID: int32(av.AppID), VersionID: r.vid,
 		HostNCPUs: hr.ncpus, HostNGPUs: hr.ngpus,
 		HostPFpops: hr.pf, HostPIops: hr.pi, HostGPUPeak: hr.gpuPeak,
 		SentTime: r.sentTime, ReceivedTime: r.receivedTime(), FlopsEstimate: v.FlopsEstimate,
-		ElapsedTime: v.ElapsedTime, CPUTime: v.CPUTime, CountedFlops: v.CountedFlops,
+		ElapsedTime: elapsed, CPUTime: cpu, CountedFlops: r.countedFlops(),
 		RscFpopsEst: w.est, RscFpopsBound: s.bound(w),
-		HAV: v.HAV, Outcome: r.outcome, ValidateState: r.validateState,
+		HAV: v.HAV, Outcome: r.outcome(), ValidateState: r.validateState(),
 	}
 	if r.has(fOutput) {
 		dst.OutputFlops = w.flops
@@ -97,3 +101,63 @@ func (s *Sim) reportedPeak(r *result, av *policy.AppVersion) (cpu, gpu float64) 
 // deadline returns result r's report deadline: its sent time plus its
 // app's delay bound, as the scheduler set it.
 func (s *Sim) deadline(r *result) float64 { return r.sentTime + s.delayOf[r.vid] }
+
+// viewID is result r's ID in its view: the number of results sent when
+// it was sent. The record keeps its low 32 bits; the high ones are the
+// latest send's, less one where the low bits have wrapped since.
+func (s *Sim) viewID(r *result) int64 {
+	id := s.nResults&^0xffffffff | int64(r.id)
+	if id > s.nResults {
+		id -= 1 << 32
+	}
+	return id
+}
+
+// reportedTimes returns result r's ElapsedTime and CPUTime as the
+// server has them: 0 until the job has ended on its host; then the
+// time it ran and that times its CPUs and its version's CPU-time
+// fraction, as an honest client reports them; once the scheduler has
+// the report, clamped, elapsed to the turnaround and CPU time to
+// elapsed x the host's CPUs. Computing them takes the same operations
+// in the same order as setting them did, so the values are the same
+// bits. A host that reports other times (fAltTimes) has its values kept
+// in altTimes.
+func (s *Sim) reportedTimes(r *result) (elapsed, cpu float64) {
+	switch {
+	case !r.has(fTimes):
+		return 0, 0
+	case r.has(fAltTimes):
+		t := s.altTimes[r.id]
+		return t[0], t[1]
+	}
+	hr := &s.reported[r.host]
+	v := &s.versions[r.vid]
+	elapsed = r.ran
+	cpu = elapsed * hr.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
+	if s.clamped(r) {
+		elapsed, cpu = clampTimes(elapsed, cpu, r.receivedTime()-r.sentTime, hr.trueNCPUs)
+	}
+	return elapsed, cpu
+}
+
+// clamped reports whether result r's times have been clamped: the
+// scheduler clamps a result it is sent (report), not one that timed out.
+func (s *Sim) clamped(r *result) bool {
+	return r.has(fReceived) && r.outcome() != policy.NoReply
+}
+
+// clampTimes clamps as the scheduler does: elapsed to the turnaround,
+// CPU time to elapsed x CPUs.
+func clampTimes(elapsed, cpu, turnaround float64, ncpus int32) (float64, float64) {
+	elapsed = math.Min(elapsed, turnaround)
+	return elapsed, math.Min(cpu, elapsed*float64(ncpus))
+}
+
+// cpusRun is hostState.cpusRun from what the host reported and its true
+// CPU count.
+func (hr *hostReport) cpusRun(v *policy.AppVersion) float64 {
+	if v.MultiThread {
+		return math.Min(float64(hr.ncpus), float64(hr.trueNCPUs))
+	}
+	return v.CPUUsage
+}

@@ -16,6 +16,7 @@ import (
 // scheduler saw it, instead of the stored view (RuntimeOutlier is
 // always false).
 var derived = map[string]bool{
+	"ID": true, "ElapsedTime": true, "CPUTime": true, "CountedFlops": true,
 	"WorkunitID": true, "ProjectID": true, "AppID": true, "RscFpopsEst": true, "RscFpopsBound": true,
 	"HostID": true, "VersionID": true, "SentTime": true, "ReceivedTime": true, "Outcome": true, "ValidateState": true,
 	"OutputFlops": true, "RuntimeOutlier": true,
@@ -56,22 +57,24 @@ func TestShow(t *testing.T) {
 	app := jobs.App{RscFpopsEst: 3e13, BoundFactor: 7.3, SizeError: param.Const(1)}
 	job := jobs.NewStream(&app, 1, 2).Next()
 	s := &Sim{versions: make([]policy.AppVersion, 3), hosts: make([]hostState, 13), reported: make([]hostReport, 13),
-		apps: []appState{{}, {cfg: &app}}}
+		apps: []appState{{}, {cfg: &app}}, verCfg: []*jobs.Version{nil, {CPUTimeFraction: 0.5}}, nResults: 40}
 	for s.wus.n < 4 {
 		s.wus.add()
 	}
 	*s.wu(2) = workunit{app: 1, gen: 7, est: job.Est, flops: 27}
-	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6}
-	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20}
-	r := &result{wu: 2, host: 12, vid: 1, sentTime: 21, remaining: 22, flags: fReceived | fOutput,
-		outcome: policy.ClientError, validateState: policy.Invalid, view: serverView{
-			ID: 11, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 25, CountedFlops: 26,
-			HAV: policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
-		}}
+	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6, CPUUsage: 2}
+	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20, trueNCPUs: 4}
+	// Received at 50 (runTotal), ran 24 s (CPU time 24 x 2 CPUs x 0.5),
+	// counted 26 FLOPs (remaining, once the job has ended: fTimes).
+	r := &result{wu: 2, host: 12, vid: 1, id: 11, sentTime: 21, runTotal: 50, remaining: 26, ran: 24,
+		flags: fReceived | fOutput | fTimes,
+		view:  serverView{FlopsEstimate: 23, HAV: policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29}}}
+	r.setOutcome(policy.ClientError)
+	r.setValidateState(policy.Invalid)
 	want := policy.Result{
 		ID: 11, WorkunitID: 2<<32 | 7, HostID: 12, UserID: 13, TeamID: 14, ProjectID: 5, AppID: 6, VersionID: 1,
 		HostNCPUs: 16, HostNGPUs: 17, HostPFpops: 18, HostPIops: 19, HostGPUPeak: 20,
-		SentTime: 21, ReceivedTime: 22, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 25, CountedFlops: 26, OutputFlops: 27,
+		SentTime: 21, ReceivedTime: 50, FlopsEstimate: 23, ElapsedTime: 24, CPUTime: 24, CountedFlops: 26, OutputFlops: 27,
 		RscFpopsEst: 3e13, RscFpopsBound: job.Bound, // the stream's own
 		HAV:     policy.HAVState{ConsecutiveValid: 28, MaxJobsPerDay: 29},
 		Outcome: policy.ClientError, ValidateState: policy.Invalid,
@@ -80,12 +83,14 @@ func TestShow(t *testing.T) {
 		t.Errorf("show:\n got %+v\nwant %+v", got, want)
 	}
 	// Before the server has it, and for a job that did not run to its
-	// end, remaining is still the job's and the output is none.
+	// end, runTotal and remaining are still the job's, its times are not
+	// reported and the output is none.
 	r.flags = 0
-	if got := *s.shown(r); got.ReceivedTime != 0 || got.OutputFlops != 0 {
-		t.Errorf("not received, no output: shows ReceivedTime %v, OutputFlops %v", got.ReceivedTime, got.OutputFlops)
+	if got := *s.shown(r); got.ReceivedTime != 0 || got.OutputFlops != 0 || got.CountedFlops != 0 || got.ElapsedTime != 0 || got.CPUTime != 0 {
+		t.Errorf("not received, not ended, no output: shows ReceivedTime %v, OutputFlops %v, CountedFlops %v, times %v, %v",
+			got.ReceivedTime, got.OutputFlops, got.CountedFlops, got.ElapsedTime, got.CPUTime)
 	}
-	r.flags = fReceived | fOutput
+	r.flags = fReceived | fOutput | fTimes
 	for _, c := range []struct {
 		channel     string
 		pf, pi, gpu float64
@@ -105,19 +110,76 @@ func TestShow(t *testing.T) {
 	}
 }
 
-// TestResultRecordSize: a result record is two whole cache lines, and
-// the fields the client loop reads on every event (up to flopsDone) lie
-// in the first; a workunit record is one, its first replicas inline. A
-// field added to either should keep this true, or move the figure on
-// purpose.
+// TestResultRecordSize: a result record is 96 bytes, and the fields the
+// client loop reads on every event (up to flopsDone) lie in its first 64;
+// a workunit record is one cache line, its first replicas inline. A field
+// added to either should keep this true, or move the figure on purpose.
 func TestResultRecordSize(t *testing.T) {
-	if n := unsafe.Sizeof(result{}); n != 128 {
-		t.Errorf("result record is %d bytes, want 128", n)
+	if n := unsafe.Sizeof(result{}); n != 96 {
+		t.Errorf("result record is %d bytes, want 96", n)
 	}
 	if n := unsafe.Sizeof(workunit{}); n != 64 {
 		t.Errorf("workunit record is %d bytes, want 64", n)
 	}
 	if end := unsafe.Offsetof(result{}.flopsDone) + 8; end > 64 {
-		t.Errorf("hot fields end at byte %d, past the first cache line", end)
+		t.Errorf("hot fields end at byte %d, past the first 64", end)
+	}
+}
+
+// TestReportedTimes: a result's ElapsedTime and CPUTime are 0 until its
+// job has ended; then the time it ran and that x its CPUs x its
+// version's CPU-time fraction (a multi-threaded version's CPUs being the
+// host's, as reported but at most its own); clamped once reported
+// (elapsed to the turnaround, CPU time to elapsed x the host's true
+// CPUs) but not when timed out; a cheater's kept times are shown as
+// kept.
+func TestReportedTimes(t *testing.T) {
+	s := &Sim{versions: []policy.AppVersion{{CPUUsage: 0.5}, {MultiThread: true, CPUUsage: 99}},
+		verCfg:   []*jobs.Version{{CPUTimeFraction: 0.9}, {CPUTimeFraction: 1}},
+		reported: []hostReport{{ncpus: 16, trueNCPUs: 4}, {ncpus: 2, trueNCPUs: 8}},
+		altTimes: map[uint32][2]float64{7: {1e304, 3}}}
+	for _, c := range []struct {
+		name    string
+		r       result
+		outcome policy.Outcome
+		wantE   float64
+		wantC   float64
+	}{
+		{"not ended", result{ran: 100}, policy.Success, 0, 0},
+		{"ended", result{ran: 100, flags: fTimes}, policy.Success, 100, 100 * 0.5 * 0.9},
+		{"reported within the turnaround", result{ran: 100, sentTime: 10, runTotal: 200, flags: fTimes | fReceived}, policy.Success, 100, 45},
+		{"reported, elapsed clamped", result{ran: 100, sentTime: 10, runTotal: 70, flags: fTimes | fReceived}, policy.ClientError, 60, 45},
+		{"timed out: not clamped", result{ran: 100, sentTime: 10, runTotal: 70, flags: fTimes | fReceived}, policy.NoReply, 100, 45},
+		{"multi-threaded: the host's true CPUs", result{host: 0, vid: 1, ran: 10, flags: fTimes}, policy.Success, 10, 40},
+		{"multi-threaded: the CPUs reported", result{host: 1, vid: 1, ran: 10, flags: fTimes}, policy.Success, 10, 20},
+		{"CPU time clamped to elapsed x true CPUs", result{host: 1, vid: 1, ran: 10, sentTime: 0, runTotal: 5, flags: fTimes | fReceived}, policy.Success, 5, 20},
+		{"a cheater's, kept", result{id: 7, ran: 10, flags: fTimes | fAltTimes}, policy.Success, 1e304, 3},
+	} {
+		r := c.r
+		r.setOutcome(c.outcome)
+		if e, cpu := s.reportedTimes(&r); e != c.wantE || cpu != c.wantC {
+			t.Errorf("%s: times %v, %v; want %v, %v", c.name, e, cpu, c.wantE, c.wantC)
+		}
+	}
+}
+
+// TestViewID: the view's ID is the record's 32 bits with the high bits
+// of the latest send, one less where the low bits have wrapped since.
+func TestViewID(t *testing.T) {
+	for _, c := range []struct {
+		nResults int64
+		id       uint32
+		want     int64
+	}{
+		{5, 5, 5},
+		{5, 3, 3},
+		{1<<32 + 5, 5, 1<<32 + 5},
+		{1<<32 + 5, 0xfffffff0, 0xfffffff0},
+		{3<<32 + 1, 0xffffffff, 2<<32 + 0xffffffff},
+	} {
+		s := &Sim{nResults: c.nResults}
+		if got := s.viewID(&result{id: c.id}); got != c.want {
+			t.Errorf("nResults %#x, id %#x: view ID %#x, want %#x", c.nResults, c.id, got, c.want)
+		}
 	}
 }
