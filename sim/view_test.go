@@ -134,8 +134,8 @@ func TestResultRecordSize(t *testing.T) {
 // CPUs) but not when timed out; a cheater's kept times are shown as
 // kept.
 func TestReportedTimes(t *testing.T) {
-	s := &Sim{versions: []policy.AppVersion{{CPUUsage: 0.5}, {MultiThread: true, CPUUsage: 99}},
-		verCfg:   []*jobs.Version{{CPUTimeFraction: 0.9}, {CPUTimeFraction: 1}},
+	s := &Sim{versions: []policy.AppVersion{{CPUUsage: 0.5}, {MultiThread: true, CPUUsage: 99}, {CPUUsage: 16}},
+		verCfg:   []*jobs.Version{{CPUTimeFraction: 0.9}, {CPUTimeFraction: 1}, {CPUTimeFraction: 1}},
 		reported: []hostReport{{ncpus: 16, trueNCPUs: 4}, {ncpus: 2, trueNCPUs: 8}},
 		altTimes: map[uint32][2]float64{7: {1e304, 3}}}
 	for _, c := range []struct {
@@ -153,6 +153,8 @@ func TestReportedTimes(t *testing.T) {
 		{"multi-threaded: the host's true CPUs", result{host: 0, vid: 1, ran: 10, flags: fTimes}, policy.Success, 10, 40},
 		{"multi-threaded: the CPUs reported", result{host: 1, vid: 1, ran: 10, flags: fTimes}, policy.Success, 10, 20},
 		{"CPU time clamped to elapsed x true CPUs", result{host: 1, vid: 1, ran: 10, sentTime: 0, runTotal: 5, flags: fTimes | fReceived}, policy.Success, 5, 20},
+		{"more CPUs than the host's: CPU time clamped", result{host: 0, vid: 2, ran: 10, sentTime: 0, runTotal: 100, flags: fTimes | fReceived}, policy.Success, 10, 40},
+		{"more CPUs than the host's, timed out: not clamped", result{host: 0, vid: 2, ran: 10, sentTime: 0, runTotal: 100, flags: fTimes | fReceived}, policy.NoReply, 10, 160},
 		{"a cheater's, kept", result{id: 7, ran: 10, flags: fTimes | fAltTimes}, policy.Success, 1e304, 3},
 	} {
 		r := c.r
