@@ -141,7 +141,7 @@ func (s *Sim) reportedTimes(r *result) (elapsed, cpu float64) {
 }
 
 // clamped reports whether result r's times have been clamped: the
-// scheduler clamps a result it is sent (report), not one that timed out.
+// scheduler clamps a result the client reports, not one that timed out.
 func (s *Sim) clamped(r *result) bool {
 	return r.has(fReceived) && r.outcome() != policy.NoReply
 }
