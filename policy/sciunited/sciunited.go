@@ -44,10 +44,21 @@ type hostCalls struct {
 }
 
 // dayCredit is one row of the daily history: a user's credit in a
-// project on a day.
+// project on the day of the block the row is in.
 type dayCredit struct {
-	day, user, project int32
-	credit             float64
+	user, project int32
+	credit        float64
+}
+
+// historyChunk is the number of rows in a chunk of the history: a year of
+// a 100,000-host world has about 12 million rows, and fixed chunks grow
+// without the copy (and the old array beside the new) of append.
+const historyChunk = 1 << 14
+
+// historyDay is where a day's rows begin in the history.
+type historyDay struct {
+	day   int32
+	start int
 }
 
 // Policy is a configured Science United accounting.
@@ -62,10 +73,14 @@ type Policy struct {
 	granted, movedAbs, movedNet float64
 	records                     []record // by host x project
 	calls                       []hostCalls
-	// history holds the daily rows in the order their day began (calls
-	// come in time order); today[user x projects + project] is 1 + the
-	// index of the pair's latest row, today's if its day is today.
-	history []dayCredit
+	// history holds the daily rows in chunks of historyChunk, in the
+	// order they began (calls come in time order, so a day's rows are
+	// contiguous); days marks where each day's rows begin, and rows is
+	// their count. today[user x projects + project] is 1 + the index of
+	// the pair's latest row, today's if it is in the last day's rows.
+	history [][]dayCredit
+	days    []historyDay
+	rows    int
 	today   []int32
 	world   *policy.World
 }
@@ -105,7 +120,7 @@ func (p *Policy) Init(w *policy.World) {
 	p.world = w
 	p.records = make([]record, w.MaxHosts*len(w.Projects))
 	p.calls = make([]hostCalls, w.MaxHosts)
-	p.history = nil
+	p.history, p.days, p.rows = nil, nil, 0
 	p.today = make([]int32, w.MaxUsers*len(w.Projects))
 	p.nextRec = p.reconcile
 	p.granted, p.movedAbs, p.movedNet = 0, 0, 0
@@ -277,36 +292,55 @@ func (p *Policy) addHistory(day int32, user, project int, credit float64) {
 	if k >= len(p.today) {
 		p.today = append(p.today, make([]int32, k+1-len(p.today))...) // a world that did not bound its users
 	}
-	if i := p.today[k] - 1; i >= 0 && p.history[i].day == day {
-		p.history[i].credit += credit
+	if n := len(p.days); n == 0 || p.days[n-1].day != day {
+		p.days = append(p.days, historyDay{day: day, start: p.rows})
+	} else if i := int(p.today[k]) - 1; i >= p.days[n-1].start {
+		p.history[i/historyChunk][i%historyChunk].credit += credit
 		return
 	}
-	p.history = append(p.history, dayCredit{day: day, user: int32(user), project: int32(project), credit: credit})
-	p.today[k] = int32(len(p.history))
+	if p.rows%historyChunk == 0 {
+		p.history = append(p.history, make([]dayCredit, 0, historyChunk))
+	}
+	c := &p.history[len(p.history)-1]
+	*c = append(*c, dayCredit{user: int32(user), project: int32(project), credit: credit})
+	p.rows++
+	p.today[k] = int32(p.rows)
 }
 
 // History calls yield with the daily history per user and project as
 // CSV rows (day, user, project, credit), sorted, until yield returns
 // false. A row is valid only during its call: rows are made one at a
-// time, so that a large world's history (millions of rows) is written
-// out without being held as strings.
+// time, and sorted a day at a time, so that a large world's history
+// (millions of rows) is written out without being copied or held as
+// strings.
 func (p *Policy) History(yield func(row []string) bool) {
-	keys := slices.Clone(p.history)
-	slices.SortFunc(keys, func(a, b dayCredit) int {
-		if a.day != b.day {
-			return cmp.Compare(a.day, b.day)
-		}
-		if a.user != b.user {
-			return cmp.Compare(a.user, b.user)
-		}
-		return cmp.Compare(a.project, b.project)
-	})
 	row := make([]string, 4)
-	for _, k := range keys {
-		row[0], row[1], row[2] = strconv.Itoa(int(k.day)), strconv.Itoa(int(k.user)), p.world.Projects[k.project].Name
-		row[3] = strconv.FormatFloat(k.credit, 'g', 12, 64)
-		if !yield(row) {
-			return
+	var keys []dayCredit
+	for d, hd := range p.days {
+		end := p.rows
+		if d+1 < len(p.days) {
+			end = p.days[d+1].start
+		}
+		keys = keys[:0]
+		for i := hd.start; i < end; {
+			c := p.history[i/historyChunk]
+			j := min(end-i+i%historyChunk, len(c))
+			keys = append(keys, c[i%historyChunk:j]...)
+			i += j - i%historyChunk
+		}
+		slices.SortFunc(keys, func(a, b dayCredit) int {
+			if a.user != b.user {
+				return cmp.Compare(a.user, b.user)
+			}
+			return cmp.Compare(a.project, b.project)
+		})
+		row[0] = strconv.Itoa(int(hd.day))
+		for _, k := range keys {
+			row[1], row[2] = strconv.Itoa(int(k.user)), p.world.Projects[k.project].Name
+			row[3] = strconv.FormatFloat(k.credit, 'g', 12, 64)
+			if !yield(row) {
+				return
+			}
 		}
 	}
 }

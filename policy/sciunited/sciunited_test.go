@@ -1,8 +1,12 @@
 package sciunited
 
 import (
+	"cmp"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/creditsim/creditsim/policy"
@@ -233,5 +237,45 @@ func TestHistoryStops(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d rows after a break, want 1", n)
+	}
+}
+
+// TestHistoryAcrossChunks checks the chunked history against a plain
+// map of (day, user, project) totals over more rows than two chunks, with
+// days whose rows straddle a chunk's end, and rows that grow after
+// others were added the same day.
+func TestHistoryAcrossChunks(t *testing.T) {
+	p := newPolicy(t, nil)
+	type key struct{ day, user, project int }
+	want := map[key]float64{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	rows := 0
+	for day := 3; rows < 2*historyChunk+100; day += 1 + rng.IntN(2) {
+		users := 1 + rng.IntN(historyChunk/2)
+		for range 2 * users {
+			k := key{day, rng.IntN(users), rng.IntN(2)}
+			c := float64(1 + rng.IntN(1000))
+			if _, ok := want[k]; !ok {
+				rows++
+			}
+			want[k] += c
+			p.addHistory(int32(k.day), k.user, k.project, c)
+		}
+	}
+	if p.rows != rows || len(p.history) < 3 {
+		t.Fatalf("%d rows in %d chunks, want %d in at least 3", p.rows, len(p.history), rows)
+	}
+	keys := slices.SortedFunc(maps.Keys(want), func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.user, b.user), cmp.Compare(a.project, b.project))
+	})
+	got := history(p)
+	if len(got) != len(keys) {
+		t.Fatalf("%d rows, want %d", len(got), len(keys))
+	}
+	for i, k := range keys {
+		w := []string{strconv.Itoa(k.day), strconv.Itoa(k.user), []string{"p", "q"}[k.project], strconv.FormatFloat(want[k], 'g', 12, 64)}
+		if !slices.Equal(got[i], w) {
+			t.Fatalf("row %d: %v, want %v", i, got[i], w)
+		}
 	}
 }
