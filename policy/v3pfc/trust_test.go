@@ -201,3 +201,56 @@ func TestUntrustedUnscaledCap(t *testing.T) {
 		}
 	}
 }
+
+// TestMediansFollowHosts: the feeder's median of host averages, read
+// from means, is the one a scan of every host's record gives, after
+// validations, cherry-picking resets (v2's reset of a whole row, v29's
+// raise under probation) and hosts that fall below host_samples.
+func TestMediansFollowHosts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts policy.Options
+	}{
+		{"median", policy.Options{"median_hosts": "true"}},
+		{"quartile, weighted, reset", policy.Options{"median_hosts": "true", "host_quantile": "0.25", "averaging": "est_weighted", "cherry": "reset"}},
+		{"probation", policy.Options{"median_hosts": "true", "cherry": "probation", "probation_caps_scale": "true"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPolicy(t, "v3pfc", tc.opts)
+			rng := rand.New(rand.NewPCG(3, 4))
+			scan := func(vid int) float64 {
+				var xs []float64
+				for h := range p.world.MaxHosts {
+					if n, avg := p.c.hostMean(p.hav(h, vid)); n >= p.c.HostSamples && avg > 0 {
+						xs = append(xs, avg)
+					}
+				}
+				return quantile(xs, p.c.HostQuantile)
+			}
+			nonzero := 0
+			for step := range 3000 {
+				h := rng.IntN(p.world.MaxHosts)
+				vid := rng.IntN(2)
+				switch rng.IntN(10) {
+				case 0:
+					p.Reported(&policy.Result{HostID: int32(h), VersionID: int32(vid), Outcome: policy.ClientError, ReceivedTime: float64(step)})
+				default:
+					validate(p, float64(step), result(h, vid, 1000+9000*rng.Float64(), 4e9, 0), result((h+1)%p.world.MaxHosts, vid, 2500, 4e9, 0))
+				}
+				p.Tick(policy.Tick{Kind: policy.FeederTick, Time: float64(step)})
+				for vid := range 2 {
+					want := scan(vid)
+					if got := p.vers[vid].Median; math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("step %d, version %d: median %v, want %v (a scan of the hosts)", step, vid, got, want)
+					}
+					if want != 0 {
+						nonzero++
+					}
+				}
+			}
+			if nonzero < 1000 {
+				t.Errorf("only %d nonzero medians: the test did not exercise them", nonzero)
+			}
+		})
+	}
+}

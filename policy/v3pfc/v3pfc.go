@@ -43,6 +43,12 @@ type Policy struct {
 	// A row a host never used is all zero, which every reader treats as
 	// no row (no samples, nothing to reset).
 	havs   []HostVersion
+	// means is, with median_hosts, what each host-version adds to its
+	// version's median: hostMean's average where the host has
+	// host_samples samples and it is positive, else 0; version-major
+	// (vid x MaxHosts + host), so that the feeder's median reads 8
+	// bytes a host in order rather than every host's whole record.
+	means  []float64
 	recent []policy.RAC // per version: recent credit, weights the central factor
 	// central is the cross-project scale per plan class (gpu_only: central).
 	central map[string]float64
@@ -85,6 +91,10 @@ func (p *Policy) Init(w *policy.World) {
 	}
 	p.havs = make([]HostVersion, w.MaxHosts*len(p.vers))
 	hugepage.Advise(p.havs)
+	p.means = nil
+	if p.c.MedianHosts {
+		p.means = make([]float64, w.MaxHosts*len(p.vers))
+	}
 	p.recent = make([]policy.RAC, len(w.Versions))
 	p.central = map[string]float64{}
 	p.confirmed = nil
@@ -200,24 +210,25 @@ func (p *Policy) failed(r *policy.Result, now float64) {
 	switch p.c.Cherry {
 	case CherryReset:
 		// v2: the host's averages go back to the apps' for every version.
-		row := p.row(int(r.HostID))
-		for vid := range row {
-			p.resetToVersion(&row[vid], &p.vers[vid], false)
+		for vid := range p.vers {
+			p.resetToVersion(int(r.HostID), vid, false)
 		}
 	case CherryProbation:
 		hv := p.hav(int(r.HostID), int(r.VersionID))
 		hv.Probation, hv.Armed = true, true
 		hv.ScaleTime = now + p.delay[r.AppID]
 		if p.c.ProbationCapsOne {
-			p.resetToVersion(hv, &p.vers[r.VersionID], true)
+			p.resetToVersion(int(r.HostID), int(r.VersionID), true)
 		}
 	}
 }
 
-// resetToVersion sets the host's average to the version's, or with
-// onlyUp only raises it (so that Scale(H) is at most 1).
-func (p *Policy) resetToVersion(hv *HostVersion, v *Version, onlyUp bool) {
-	_, vavg := p.c.versionMean(v)
+// resetToVersion sets the host's average for version vid to the
+// version's, or with onlyUp only raises it (so that Scale(H) is at most
+// 1).
+func (p *Policy) resetToVersion(host, vid int, onlyUp bool) {
+	hv := p.hav(host, vid)
+	_, vavg := p.c.versionMean(&p.vers[vid])
 	if !(vavg > 0) {
 		return
 	}
@@ -227,6 +238,21 @@ func (p *Policy) resetToVersion(hv *HostVersion, v *Version, onlyUp bool) {
 	if hv.W.Den > 0 && (!onlyUp || hv.W.avg() < vavg) {
 		hv.W.Num = vavg * hv.W.Den
 	}
+	p.noteMean(host, vid)
+}
+
+// noteMean copies into means what the host's record for version vid
+// now adds to the version's median. Every change to a host's averages
+// must be followed by it.
+func (p *Policy) noteMean(host, vid int) {
+	if p.means == nil {
+		return
+	}
+	x := 0.0
+	if n, avg := p.c.hostMean(p.hav(host, vid)); n >= p.c.HostSamples && avg > 0 {
+		x = avg
+	}
+	p.means[vid*p.world.MaxHosts+host] = x
 }
 
 // Validated computes every valid result's claim and combines them.
@@ -254,6 +280,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 			}
 		}
 		pfc, mode := p.c.PFC(&j, a, hv, v, now)
+		p.noteMean(int(r.HostID), int(r.VersionID))
 		if p.c.OneTime == OneTimeCap {
 			pfc = math.Min(pfc, p.oneTimeCap(&j, a, v))
 		}
@@ -329,11 +356,12 @@ func (p *Policy) Tick(t policy.Tick) {
 // medians sets each version's median of host averages over hosts with
 // enough samples.
 func (p *Policy) medians() {
+	n := p.world.MaxHosts
 	for vid := range p.vers {
 		p.medBuf = p.medBuf[:0]
-		for i := vid; i < len(p.havs); i += len(p.vers) {
-			if n, avg := p.c.hostMean(&p.havs[i]); n >= p.c.HostSamples && avg > 0 {
-				p.medBuf = append(p.medBuf, avg)
+		for _, x := range p.means[vid*n : vid*n+n] {
+			if x != 0 {
+				p.medBuf = append(p.medBuf, x)
 			}
 		}
 		p.vers[vid].Median = quantile(p.medBuf, p.c.HostQuantile)
