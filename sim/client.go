@@ -548,12 +548,20 @@ func (h *hostState) cpusUsed(v *policy.AppVersion) float64 {
 	return math.Min(h.cpus(v), float64(h.h.NCPUs))
 }
 
-// cpusRun is how many CPUs a job of version v runs on: the version's
-// usage, or for a multi-threaded version every CPU the host really has
-// (a host that reports more gets no more speed from them).
+// cpusRun is how many CPUs a job of version v runs on on this host.
 func (h *hostState) cpusRun(v *policy.AppVersion) float64 {
+	return cpusRun(v, float64(h.ncpus), float64(h.h.NCPUs))
+}
+
+// cpusRun is how many CPUs a job of version v runs on, on a host that
+// reported reported CPUs and has trueN: the version's usage, or for a
+// multi-threaded version every CPU the server gave it that the host
+// really has (a host that reports more gets no more speed from them).
+// The client and, for the times it reports, the server's view use this
+// one rule.
+func cpusRun(v *policy.AppVersion, reported, trueN float64) float64 {
 	if v.MultiThread {
-		return h.cpusUsed(v)
+		return math.Min(reported, trueN)
 	}
 	return v.CPUUsage
 }

@@ -156,8 +156,5 @@ func clampTimes(elapsed, cpu, turnaround float64, ncpus int32) (float64, float64
 // cpusRun is hostState.cpusRun from what the host reported and its true
 // CPU count.
 func (hr *hostReport) cpusRun(v *policy.AppVersion) float64 {
-	if v.MultiThread {
-		return math.Min(float64(hr.ncpus), float64(hr.trueNCPUs))
-	}
-	return v.CPUUsage
+	return cpusRun(v, float64(hr.ncpus), float64(hr.trueNCPUs))
 }
