@@ -44,7 +44,8 @@ type hostCalls struct {
 }
 
 // dayCredit is one row of the daily history: a user's credit in a
-// project on the day of the block the row is in.
+// project on a day (the day is not stored: Policy.days says where each
+// day's rows begin).
 type dayCredit struct {
 	user, project int32
 	credit        float64

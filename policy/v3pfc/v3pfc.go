@@ -42,7 +42,7 @@ type Policy struct {
 	// of a row is a computed address, not a load of a row pointer first.
 	// A row a host never used is all zero, which every reader treats as
 	// no row (no samples, nothing to reset).
-	havs   []HostVersion
+	havs []HostVersion
 	// means is, with median_hosts, what each host-version adds to its
 	// version's median: hostMean's average where the host has
 	// host_samples samples and it is positive, else 0; version-major
