@@ -61,6 +61,7 @@ type pfcCase struct {
 	cfg  *Config
 	app  App
 	havs map[[2]int]*HostVersion
+	tims map[[2]int]*HostTiming
 	avs  map[int]*Version
 }
 
@@ -72,16 +73,14 @@ func newPFCCase(t *testing.T, cfg *Config, rows []map[string]string) *pfcCase {
 		c.Cherry = "cons_valid"
 	}
 	pc := &pfcCase{cfg: &c, app: App{MinAvgPFC: num(t, first, "app_min_avg_pfc")},
-		havs: map[[2]int]*HostVersion{}, avs: map[int]*Version{}}
+		havs: map[[2]int]*HostVersion{}, tims: map[[2]int]*HostTiming{}, avs: map[int]*Version{}}
 	for _, r := range rows {
 		avid := int(num(t, r, "app_version_id"))
 		if host := int(num(t, r, "hav_host_id")); host != 0 {
 			k := [2]int{host, avid}
 			if pc.havs[k] == nil {
-				pc.havs[k] = &HostVersion{
-					PFC: policy.Average{N: num(t, r, "hav_pfc_n_in"), Avg: num(t, r, "hav_pfc_avg_in")},
-					ET:  policy.AverageVar{N: num(t, r, "hav_et_n_in"), Avg: num(t, r, "hav_et_avg_in")},
-				}
+				pc.havs[k] = &HostVersion{PFC: policy.Average{N: num(t, r, "hav_pfc_n_in"), Avg: num(t, r, "hav_pfc_avg_in")}}
+				pc.tims[k] = &HostTiming{ET: policy.AverageVar{N: num(t, r, "hav_et_n_in"), Avg: num(t, r, "hav_et_avg_in")}}
 			}
 		}
 		if r["av_pfc_n"] != "nan" && pc.avs[avid] == nil {
@@ -92,7 +91,7 @@ func newPFCCase(t *testing.T, cfg *Config, rows []map[string]string) *pfcCase {
 	return pc
 }
 
-func (pc *pfcCase) job(t *testing.T, r map[string]string) (Job, *HostVersion, *Version) {
+func (pc *pfcCase) job(t *testing.T, r map[string]string) (Job, *HostVersion, *HostTiming, *Version) {
 	avid := int(num(t, r, "app_version_id"))
 	j := Job{
 		Elapsed: num(t, r, "elapsed_time"), CPUTime: num(t, r, "cpu_time"), FlopsEstimate: num(t, r, "flops_estimate"),
@@ -101,7 +100,8 @@ func (pc *pfcCase) job(t *testing.T, r map[string]string) (Job, *HostVersion, *V
 		RuntimeOutlier: r["runtime_outlier_in"] == "1", Anonymous: avid < 0,
 		ConsecutiveValid: int(num(t, r, "hav_consecutive_valid")),
 	}
-	return j, pc.havs[[2]int{int(num(t, r, "hav_host_id")), avid}], pc.avs[avid]
+	k := [2]int{int(num(t, r, "hav_host_id")), avid}
+	return j, pc.havs[k], pc.tims[k], pc.avs[avid]
 }
 
 // TestGoldenPFCCases replays every row of pfc_cases.csv (BOINC's get_pfc
@@ -124,13 +124,13 @@ func TestGoldenPFCCases(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			pc := newPFCCase(t, cfg, rs)
 			for _, r := range rs {
-				j, hv, v := pc.job(t, r)
+				j, hv, tm, v := pc.job(t, r)
 				var before int
 				if v != nil {
 					before = len(v.Pending)
 				}
 				_, _, outlier := pc.cfg.Raw(&j)
-				pfc, mode := pc.cfg.PFC(&j, &pc.app, hv, v, j.Received)
+				pfc, mode := pc.cfg.PFCTimed(&j, &pc.app, hv, tm, v, j.Received)
 				check := func(col string, got float64) {
 					t.Helper()
 					if want := num(t, r, col); !same(got, want) {
@@ -150,11 +150,11 @@ func TestGoldenPFCCases(t *testing.T) {
 					check("runtime_outlier_out", outlierF)
 					check("hav_pfc_n_out", hv.PFC.N)
 					check("hav_pfc_avg_out", hv.PFC.Avg)
-					check("hav_et_n_out", hv.ET.N)
-					check("hav_et_avg_out", hv.ET.Avg)
-					check("hav_et_var_out", hv.ET.Var)
-					check("hav_turnaround_n_out", hv.Turnaround.N)
-					check("hav_turnaround_avg_out", hv.Turnaround.Avg)
+					check("hav_et_n_out", tm.ET.N)
+					check("hav_et_avg_out", tm.ET.Avg)
+					check("hav_et_var_out", tm.ET.Var)
+					check("hav_turnaround_n_out", tm.Turnaround.N)
+					check("hav_turnaround_avg_out", tm.Turnaround.Avg)
 				}
 				pushed := math.NaN()
 				if v != nil && len(v.Pending) > before {
@@ -172,11 +172,11 @@ func TestGoldenPFCCases(t *testing.T) {
 			var claims []Claim
 			var j0 Job
 			for k, r := range rs {
-				j, hv, v := pc.job(t, r)
+				j, hv, tm, v := pc.job(t, r)
 				if k == 0 {
 					j0 = j
 				}
-				pfc, mode := pc.cfg.PFC(&j, &pc.app, hv, v, j.Received)
+				pfc, mode := pc.cfg.PFCTimed(&j, &pc.app, hv, tm, v, j.Received)
 				claims = append(claims, Claim{PFC: pfc, Mode: mode})
 			}
 			got := pc.cfg.AssignCredit(claims, &j0, &pc.app, &Scratch{})

@@ -3,6 +3,7 @@ package v3pfc
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/creditsim/creditsim/policy"
 )
@@ -394,5 +395,14 @@ func TestAVCache(t *testing.T) {
 	c.vers[0].Scale = 0.3
 	if got := c.c.validatorScale(&c.vers[0]); got != 0.3 {
 		t.Errorf("continuous: scale %v, want the row's 0.3", got)
+	}
+}
+
+// TestHostVersionSize: a policy keeps a HostVersion per host and version
+// (five standard instances at 100,000 hosts: a million of them); the
+// runtime statistics credit never reads live apart (HostTiming).
+func TestHostVersionSize(t *testing.T) {
+	if got := unsafe.Sizeof(HostVersion{}); got != 56 {
+		t.Errorf("HostVersion is %d bytes, want 56", got)
 	}
 }

@@ -66,16 +66,26 @@ func (r *ratioAverage) avg() float64 {
 	return 0
 }
 
-// HostVersion is the server's host_app_version row as credit uses it.
+// HostVersion is the server's host_app_version row as credit uses it
+// (56 bytes: a policy keeps one per host and version).
 type HostVersion struct {
-	PFC        policy.Average
-	W          ratioAverage // est_weighted averaging
-	ET         policy.AverageVar
-	Turnaround policy.AverageVar
+	PFC policy.Average
+	W   ratioAverage // est_weighted averaging
 	// v29 probation (cherry: probation) state.
 	Probation bool
 	Armed     bool
 	ScaleTime float64
+}
+
+// HostTiming is the rest of the host_app_version row that BOINC's
+// validator updates beside the PFC average: elapsed time per estimated
+// FLOP and turnaround. The scheduler reads them to estimate runtimes;
+// no credit depends on them, and the simulation's scheduler keeps its
+// own, so a Policy does not keep these (PFCTimed updates them for
+// whoever does, as the golden vectors check).
+type HostTiming struct {
+	ET         policy.AverageVar
+	Turnaround policy.AverageVar
 }
 
 // Version is an app_version row: statistics and scale.
@@ -208,7 +218,14 @@ func (c *Config) Raw(j *Job) (raw, elapsed float64, outlier bool) {
 // side effects on the host's statistics (at once) and the version's
 // (queued or at once, by Timing). hv nil means no host record (WU_EST).
 // v is nil for an anonymous-platform job. now is the validation time.
+// The host's runtime statistics are left alone (see PFCTimed).
 func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (float64, Mode) {
+	return c.PFCTimed(j, a, hv, nil, v, now)
+}
+
+// PFCTimed is PFC that also updates the host's runtime statistics t,
+// where get_pfc updates the host's PFC average; t may be nil.
+func (c *Config) PFCTimed(j *Job, a *App, hv *HostVersion, t *HostTiming, v *Version, now float64) (float64, Mode) {
 	wuEst := wuEstimate(j, a)
 	if hv == nil {
 		return wuEst, WUEst
@@ -264,8 +281,10 @@ func (c *Config) PFC(j *Job, a *App, hv *HostVersion, v *Version, now float64) (
 			hv.PFC.Update(x, hp)
 			hv.W.update(raw, j.Est, hp)
 		}
-		hv.ET.Update(elapsed/j.Est, policy.HAVParams)
-		hv.Turnaround.Update(j.Received-j.Sent, policy.HAVParams)
+		if t != nil {
+			t.ET.Update(elapsed/j.Est, policy.HAVParams)
+			t.Turnaround.Update(j.Received-j.Sent, policy.HAVParams)
+		}
 	}
 	return pfc, mode
 }
