@@ -38,8 +38,8 @@ func Pre2010(v []float64) float64 {
 		}
 		n++
 		sum += x
-		lo = math.Min(lo, x)
-		hi = math.Max(hi, x)
+		lo = min(lo, x)
+		hi = max(hi, x)
 	}
 	switch {
 	case n == 0:

@@ -129,7 +129,7 @@ func projectNeutrality(in *figureInputs) float64 {
 	for _, pr := range in.c.projects {
 		if pr.d > 0 {
 			r := pr.g[in.p] / pr.d
-			lo, hi = math.Min(lo, r), math.Max(hi, r)
+			lo, hi = min(lo, r), max(hi, r)
 		}
 	}
 	if lo > 0 && !math.IsInf(hi, 0) {
@@ -205,7 +205,7 @@ func (c *Collector) groupHostDays() *[hosts.NumGroups]float64 {
 	if c.hostDays == nil {
 		c.hostDays = new([hosts.NumGroups]float64)
 		for _, h := range c.hostInfo {
-			from, to := math.Max(h.Arrival, c.win.From), math.Min(h.Departure, c.win.To)
+			from, to := max(h.Arrival, c.win.From), min(h.Departure, c.win.To)
 			if to > from {
 				c.hostDays[h.Behaviour.Group()] += (to - from) / boinc.SecondsPerDay
 			}

@@ -134,7 +134,7 @@ func fairness(r *ScoreRow) float64 {
 	d := math.Inf(-1)
 	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
 		if Defined(r.Values[c]) {
-			d = math.Max(d, distance(c, r.Values[c]))
+			d = max(d, distance(c, r.Values[c]))
 		}
 	}
 	return d

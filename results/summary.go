@@ -190,7 +190,7 @@ func aggregateValues(v []float64, ratio bool) Aggregate {
 func meanHalfWidth(v []float64) (mean, half float64) {
 	big := 0.0
 	for _, x := range v {
-		big = math.Max(big, math.Abs(x))
+		big = max(big, math.Abs(x))
 	}
 	if big == 0 {
 		return 0, 0

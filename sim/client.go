@@ -65,7 +65,7 @@ func (s *Sim) depart(i int) {
 	for _, ri := range h.running {
 		r := s.res(ri)
 		if r.runTotal > 0 && h.h.Behaviour.DoesWork() {
-			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
+			r.flopsDone = s.wu(r.wu).flops * min(r.ran/r.runTotal, 1)
 			r.set(fEnded, true)
 		}
 	}
@@ -128,7 +128,7 @@ func (s *Sim) resume(i int) {
 	for _, ri := range h.running {
 		r := s.res(ri)
 		r.startedAt = s.now
-		s.q.push(event{t: s.now + math.Max(r.remaining, 0), kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
+		s.q.push(event{t: s.now + max(r.remaining, 0), kind: evJobDone, a: int32(i), b: ri, gen: h.epoch})
 	}
 	s.startJobs(i)
 }
@@ -267,14 +267,14 @@ func (s *Sim) prepare(i int, ri int32) {
 	}
 	noise := 1.0
 	if cv := s.cfg.Hosts.RuntimeNoise; cv > 0 {
-		noise = math.Max(0.2, 1+cv*h.rng.NormFloat64())
+		noise = max(0.2, 1+cv*h.rng.NormFloat64())
 	}
 	r.runTotal = w.flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
 	failAt := 2.0 // the fraction of the job after which it errors; >1 none
 	if h.rng.Float64() < h.h.ErrorRate {
 		failAt = h.rng.Float64()
 	}
-	if t := h.h.Behaviour.AbortAfter(); r.runTotal*math.Min(failAt, 1) > t {
+	if t := h.h.Behaviour.AbortAfter(); r.runTotal*min(failAt, 1) > t {
 		// A cherry picker aborts a job still running after t seconds.
 		failAt = t / r.runTotal
 		r.flags |= fAborted
@@ -282,8 +282,8 @@ func (s *Sim) prepare(i int, ri int32) {
 	if failAt <= 1 {
 		r.flags |= fFails
 	}
-	r.remaining = r.runTotal * math.Min(failAt, 1)
-	r.flopsDone = w.flops * math.Min(failAt, 1)
+	r.remaining = r.runTotal * min(failAt, 1)
+	r.flopsDone = w.flops * min(failAt, 1)
 	r.ran = 0
 	switch {
 	case h.h.Behaviour.Colludes():
@@ -373,7 +373,7 @@ func (s *Sim) dropEstimate(h *hostState, r *result) {
 	if s.versions[r.vid].Resource.IsGPU() {
 		c = 1
 	}
-	h.est[c] = math.Max(0, h.est[c]-r.estRun)
+	h.est[c] = max(0, h.est[c]-r.estRun)
 }
 
 // needsWork reports whether a resource's buffer is below its minimum.
@@ -405,7 +405,7 @@ func (s *Sim) maybeContact(i int) {
 		t = s.now + float64(s.cfg.Hosts.ReportDelay)
 	}
 	if s.needsWork(h) {
-		t = math.Min(t, h.nextTry)
+		t = min(t, h.nextTry)
 	}
 	if !math.IsInf(t, 1) && t < s.cfg.Duration {
 		h.contact = true
@@ -455,7 +455,7 @@ func (s *Sim) contact(i int) {
 		if h.backoff == 0 {
 			h.backoff = 600
 		} else {
-			h.backoff = math.Min(2*h.backoff, 4*3600)
+			h.backoff = min(2*h.backoff, 4*3600)
 		}
 		h.nextTry = s.now + h.backoff
 	} else {
@@ -499,7 +499,7 @@ func (s *Sim) clientRemaining(h *hostState, r *result) float64 {
 	if h.on {
 		ran += s.now - r.startedAt
 	}
-	return r.estRun * math.Max(0, 1-ran/r.runTotal)
+	return r.estRun * max(0, 1-ran/r.runTotal)
 }
 
 // rrSim is the client's round-robin simulation of one resource
@@ -523,12 +523,12 @@ func (s *Sim) rrSim(h *hostState, gpu bool) (delay, slack float64) {
 			left := s.clientRemaining(h, r)
 			share := s.instanceShare(h, int(r.vid))
 			work += left * share
-			end := s.now + math.Max(left, work)/s.availFrac
+			end := s.now + max(left, work)/s.availFrac
 			r.set(fDanger, end > s.deadline(r))
 			if r.has(fDanger) {
 				delay += left * share
 			}
-			slack = math.Min(slack, s.deadline(r)-end)
+			slack = min(slack, s.deadline(r)-end)
 		}
 	}
 	return delay, slack
@@ -545,7 +545,7 @@ func (h *hostState) cpus(v *policy.AppVersion) float64 {
 
 // cpusUsed is how many of the host's CPUs a job of version v occupies.
 func (h *hostState) cpusUsed(v *policy.AppVersion) float64 {
-	return math.Min(h.cpus(v), float64(h.h.NCPUs))
+	return min(h.cpus(v), float64(h.h.NCPUs))
 }
 
 // cpusRun is how many CPUs a job of version v runs on on this host.
@@ -561,7 +561,7 @@ func (h *hostState) cpusRun(v *policy.AppVersion) float64 {
 // one rule.
 func cpusRun(v *policy.AppVersion, reported, trueN float64) float64 {
 	if v.MultiThread {
-		return math.Min(reported, trueN)
+		return min(reported, trueN)
 	}
 	return v.CPUUsage
 }

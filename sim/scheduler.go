@@ -52,7 +52,7 @@ const (
 func (s *Sim) projectedFlops(h *hostState, vid int) float64 {
 	peak := s.flopsEstimate(h, vid)
 	if hv := &h.havs[vid]; hv.et.N > minHostSamples && hv.et.Avg > 0 {
-		return math.Min(1/hv.et.Avg, etRatioLimit*peak)
+		return min(1/hv.et.Avg, etRatioLimit*peak)
 	}
 	v := &s.versions[vid]
 	if v.Anonymous {
@@ -292,7 +292,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	h.est[c] += r.estRun
 	// The new job ends at the latest when all the host's work on the
 	// resource is done: the client must look again before its slack is gone.
-	h.rrNext[c] = math.Min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
+	h.rrNext[c] = min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
 	s.prepare(i, ri)
 	h.queue = append(h.queue, ri)
 	h.next = h.queue[0]
@@ -413,7 +413,7 @@ func (s *Sim) cappedFpops(pf float64) float64 {
 	if pf <= 0 {
 		return s.p50
 	}
-	return math.Min(pf, 1.1*s.p95)
+	return min(pf, 1.1*s.p95)
 }
 
 // instanceShare is the share of the host's instances of its resource a

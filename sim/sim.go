@@ -361,11 +361,11 @@ func New(cfg *Config) *Sim {
 	}
 	s.world.Versions = s.versions
 	s.avPFC = make([]policy.Average, len(s.versions))
-	s.availFrac = math.Min(1, math.Max(0.1, cfg.Hosts.Availability.ExpectedOnFraction()))
+	s.availFrac = min(1, max(0.1, cfg.Hosts.Availability.ExpectedOnFraction()))
 	s.world.End = cfg.Duration
 	s.stopSending = cfg.Duration
 	for _, a := range s.apps {
-		s.stopSending = math.Min(s.stopSending, cfg.Duration-float64(a.cfg.DelayBound))
+		s.stopSending = min(s.stopSending, cfg.Duration-float64(a.cfg.DelayBound))
 	}
 	for {
 		h := s.pop.Next()

@@ -3,8 +3,6 @@ package sim
 // The transitioner: deadlines, timeouts, re-issue and failed workunits, and freeing what nothing refers to.
 
 import (
-	"math"
-
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -117,7 +115,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		hv.consecValid = 0
 		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
-			r.flopsDone = s.wu(r.wu).flops * math.Min(r.ran/r.runTotal, 1)
+			r.flopsDone = s.wu(r.wu).flops * min(r.ran/r.runTotal, 1)
 			r.set(fEnded, true)
 		}
 		s.startJobs(int(r.host))

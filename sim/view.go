@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"math"
-
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
@@ -149,8 +147,8 @@ func (s *Sim) clamped(r *result) bool {
 // clampTimes clamps as the scheduler does: elapsed to the turnaround,
 // CPU time to elapsed x CPUs.
 func clampTimes(elapsed, cpu, turnaround float64, ncpus int32) (float64, float64) {
-	elapsed = math.Min(elapsed, turnaround)
-	return elapsed, math.Min(cpu, elapsed*float64(ncpus))
+	elapsed = min(elapsed, turnaround)
+	return elapsed, min(cpu, elapsed*float64(ncpus))
 }
 
 // cpusRun is hostState.cpusRun from what the host reported and its true

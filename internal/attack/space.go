@@ -127,9 +127,9 @@ func (p param) value(x float64) float64 {
 }
 
 func (p param) coord(v float64) float64 {
-	v = math.Min(math.Max(v, p.lo), p.hi)
+	v = min(max(v, p.lo), p.hi)
 	s := math.Log(v/p.lo) / math.Log(p.hi/p.lo)
-	s = math.Min(math.Max(s, 1e-6), 1-1e-6)
+	s = min(max(s, 1e-6), 1-1e-6)
 	return math.Log(s / (1 - s))
 }
 

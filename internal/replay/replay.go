@@ -241,7 +241,7 @@ func schedule(in *Input) ([]event, float64) {
 		if r.ReceivedTime > 0 {
 			ev = append(ev, event{t: r.ReceivedTime, rank: 2, seq: r.ReportedSeq, id: r.ResultID, kind: evReported, rows: []int{i}})
 		}
-		end = math.Max(end, math.Max(r.SentTime, r.ReceivedTime))
+		end = max(end, max(r.SentTime, r.ReceivedTime))
 		if r.ValidateState == policy.Unvalidated || r.Outcome != policy.Success {
 			continue
 		}
@@ -260,7 +260,7 @@ func schedule(in *Input) ([]event, float64) {
 		// when its last validated result arrived.
 		first := map[int64]float64{}
 		for _, k := range keys {
-			first[k.wu] = math.Max(first[k.wu], k.t)
+			first[k.wu] = max(first[k.wu], k.t)
 		}
 		merged := map[key][]int{}
 		var mk []key
@@ -277,7 +277,7 @@ func schedule(in *Input) ([]event, float64) {
 		rows := groups[k]
 		sort.Slice(rows, func(a, b int) bool { return in.Rows[rows[a]].ResultID < in.Rows[rows[b]].ResultID })
 		ev = append(ev, event{t: k.t, rank: 2, seq: k.seq, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
-		end = math.Max(end, k.t)
+		end = max(end, k.t)
 	}
 	h := in.Header
 	feeder := defaultFeeder

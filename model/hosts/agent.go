@@ -269,7 +269,7 @@ func (b Behaviour) AbortAfter() float64 {
 		t = b.Threshold
 	}
 	if b.And != nil {
-		t = math.Min(t, b.And.AbortAfter())
+		t = min(t, b.And.AbortAfter())
 	}
 	return t
 }

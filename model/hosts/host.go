@@ -106,7 +106,7 @@ func (p *Population) user(id int) int {
 			start = p.userStart[u-1]
 		}
 		r := rng.New(rng.Hash(p.seed, streamUser, uint64(u)))
-		n := int(math.Max(1, math.Round(p.cfg.HostsPerUser.Sample(r))))
+		n := int(max(1, math.Round(p.cfg.HostsPerUser.Sample(r))))
 		team := 0
 		if p.cfg.Teams > 0 && r.Float64() < p.cfg.TeamShare {
 			team = 1 + r.IntN(p.cfg.Teams)
@@ -143,7 +143,7 @@ func (p *Population) generate(id int, at float64) *Host {
 	u := p.user(id)
 	h := &Host{ID: id, UserID: u, TeamID: p.userTeam[u], Arrival: at, Behaviour: p.userKind[u]}
 	h.Platform = pickPlatform(c.Platforms, r.Float64())
-	h.NCPUs = int(math.Max(1, math.Round(c.CPU.Cores.Sample(r))))
+	h.NCPUs = int(max(1, math.Round(c.CPU.Cores.Sample(r))))
 	h.Whetstone = c.CPU.WhetstoneGFLOPS.Sample(r) * 1e9
 	h.Dhrystone = h.Whetstone * c.CPU.DhrystoneRatio.Sample(r)
 	h.Departure = at + c.Lifetime.Sample(r)
@@ -155,7 +155,7 @@ func (p *Population) generate(id int, at float64) *Host {
 	gcount, gratio := c.GPU.Count.Sample(r), c.GPU.PeakRatio.Sample(r)
 	if gu < c.GPU.Share {
 		h.GPUVendor = pickVendor(c.GPU.Vendors, gv)
-		h.NGPUs = int(math.Max(1, math.Round(gcount)))
+		h.NGPUs = int(max(1, math.Round(gcount)))
 		h.GPUPeak = gratio * h.Whetstone * float64(h.NCPUs)
 	}
 	return h

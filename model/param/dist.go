@@ -140,15 +140,15 @@ func (d Dist) Bounds() (lo, hi float64) {
 	case "choice":
 		lo, hi = math.Inf(1), math.Inf(-1)
 		for _, v := range d.Values {
-			lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
+			lo, hi = min(lo, float64(v)), max(hi, float64(v))
 		}
 		return lo, hi
 	}
 	if d.Min != nil {
-		lo = math.Max(lo, float64(*d.Min))
+		lo = max(lo, float64(*d.Min))
 	}
 	if d.Max != nil {
-		hi = math.Min(hi, float64(*d.Max))
+		hi = min(hi, float64(*d.Max))
 	}
 	return lo, hi
 }

@@ -207,7 +207,7 @@ func limit(d, bound float64) (credited, share float64) {
 		}
 		return 0, 0
 	}
-	credited = math.Min(d, bound)
+	credited = min(d, bound)
 	return credited, credited / d
 }
 

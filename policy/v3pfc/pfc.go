@@ -168,7 +168,7 @@ func (c *Config) hostScale(j *Job, hv *HostVersion, v *Version, now float64) flo
 	}
 	s := vavg / havg
 	if c.HostCap > 0 {
-		s = math.Min(s, c.HostCap)
+		s = min(s, c.HostCap)
 	}
 	return c.trustCap(j, s)
 }
@@ -268,7 +268,7 @@ func (c *Config) PFCTimed(j *Job, a *App, hv *HostVersion, t *HostTiming, v *Ver
 				if scale := c.validatorScale(v); scale != 0 {
 					lim *= scale
 				}
-				pfc = math.Min(pfc, lim)
+				pfc = min(pfc, lim)
 			}
 		}
 		if x := raw / j.Est; !outlier && x >= ratioLow && x <= ratioHigh {

@@ -75,7 +75,7 @@ func (c *Config) UpdateScales(a *App, vers []Version, central func(v *Version) f
 	var b Branch
 	switch {
 	case cpu.thresh >= 1 && gpu.thresh >= 1:
-		x, b = math.Min(cpu.avg(), gpu.avg()), BranchMinCPUGPU
+		x, b = min(cpu.avg(), gpu.avg()), BranchMinCPUGPU
 	case cpu.thresh >= 2:
 		x, b = cpu.avg(), BranchCPUAvg
 	case gpu.thresh >= 2 && c.GPUOnly == GPUOnlyCentral:
@@ -103,7 +103,7 @@ func (c *Config) scaleToMin(a *App, vers []Version, central func(v *Version) flo
 		v := &vers[vid]
 		hasCPU = hasCPU || !v.Gpu && !v.Anon
 		if n, avg := c.versionMean(v); !v.Anon && n > 0 && avg > 0 {
-			x = math.Min(x, avg)
+			x = min(x, avg)
 		}
 	}
 	if math.IsInf(x, 1) {

@@ -282,7 +282,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 		pfc, mode := p.c.PFC(&j, a, hv, v, now)
 		p.noteMean(int(r.HostID), int(r.VersionID))
 		if p.c.OneTime == OneTimeCap {
-			pfc = math.Min(pfc, p.oneTimeCap(&j, a, v))
+			pfc = min(pfc, p.oneTimeCap(&j, a, v))
 		}
 		p.claims = append(p.claims, Claim{PFC: pfc, Mode: mode, Trusted: !j.Anonymous && !(p.usesProbation() && hv.Probation)})
 		if p.usesProbation() && hv.Probation && now > hv.ScaleTime {

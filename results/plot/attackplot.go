@@ -104,12 +104,12 @@ func AttackSearch(title, yLabel string, bound float64, pts []AttackPoint, mean, 
 		p.Legend.Add(refLabel, line)
 	}
 	if p.Y.Min <= 0 || p.Y.Max/p.Y.Min < 100 {
-		mid := math.Sqrt(math.Max(p.Y.Max, 1e-300) * math.Max(p.Y.Min, 1e-300))
+		mid := math.Sqrt(max(p.Y.Max, 1e-300) * max(p.Y.Min, 1e-300))
 		p.Y.Min, p.Y.Max = mid/10, mid*10
 		if len(pts) > 0 {
 			for _, s := range bySpace {
 				for _, q := range s {
-					p.Y.Min, p.Y.Max = math.Min(p.Y.Min, q.Y), math.Max(p.Y.Max, q.Y)
+					p.Y.Min, p.Y.Max = min(p.Y.Min, q.Y), max(p.Y.Max, q.Y)
 				}
 			}
 		}

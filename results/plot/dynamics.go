@@ -179,11 +179,11 @@ func jobPanel(c *results.Collector, k int) (*plot.Plot, error) {
 		day := j.T / boinc.SecondsPerDay
 		if g > 0 && !math.IsInf(g, 0) {
 			byHost[j.Host] = append(byHost[j.Host], plotter.XY{X: day, Y: g})
-			lo, hi = math.Min(lo, g), math.Max(hi, g)
+			lo, hi = min(lo, g), max(hi, g)
 		}
 		if j.D > 0 {
 			deserved = append(deserved, plotter.XY{X: day, Y: j.D})
-			lo, hi = math.Min(lo, j.D), math.Max(hi, j.D)
+			lo, hi = min(lo, j.D), max(hi, j.D)
 		}
 	}
 	if math.IsInf(lo, 1) {

@@ -137,7 +137,7 @@ func headroom(p *plot.Plot, rows int) {
 	if span <= 0 {
 		span = math.Abs(p.Y.Max) + 1
 	}
-	p.Y.Max += span * math.Min(0.06*float64(rows), 1.5)
+	p.Y.Max += span * min(0.06*float64(rows), 1.5)
 }
 
 func newPlot(title, x, y string) *plot.Plot {
@@ -157,9 +157,9 @@ func newPlot(title, x, y string) *plot.Plot {
 type distinctTicks struct{}
 
 // Ticks implements plot.Ticker.
-func (distinctTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	big := math.Max(math.Abs(min), math.Abs(max))
+func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	big := max(math.Abs(lo), math.Abs(hi))
 	format := func(v float64, digits int) string {
 		if big >= 1e-3 && big < 1e6 {
 			return strconv.FormatFloat(v, 'f', digits-1, 64) // decimals, no exponent
@@ -254,8 +254,8 @@ func newGDRange(pts [][]hostPoint) *gdRange {
 	}
 	sort.Float64s(all)
 	p1, p99 := all[len(all)/100], all[(len(all)-1)*99/100]
-	r.lo = math.Max(1e-3, math.Min(r.lo, p1/1.5))
-	r.hi = math.Min(1e3, math.Max(r.hi, p99*1.5))
+	r.lo = max(1e-3, min(r.lo, p1/1.5))
+	r.hi = min(1e3, max(r.hi, p99*1.5))
 	return r
 }
 
@@ -263,7 +263,7 @@ func newGDRange(pts [][]hostPoint) *gdRange {
 func (r *gdRange) clamp(v float64) float64 {
 	if v < r.lo || v > r.hi {
 		r.off++
-		return math.Min(math.Max(v, r.lo), r.hi)
+		return min(max(v, r.lo), r.hi)
 	}
 	return v
 }
@@ -524,12 +524,12 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 				continue
 			}
 			pos := float64(i) + step*(float64(k)-float64(len(names)-1)/2)
-			y := math.Min(math.Max(x, cheatLow), cheatHigh)
+			y := min(max(x, cheatLow), cheatHigh)
 			if x > cheatHigh || x < cheatLow {
 				edge.XYs = append(edge.XYs, plotter.XY{X: pos, Y: y})
 				edge.Labels = append(edge.Labels, " "+results.FormatScore(x))
 			}
-			lo, hi = math.Min(lo, y), math.Max(hi, y)
+			lo, hi = min(lo, y), max(hi, y)
 			xy = append(xy, plotter.XY{X: pos, Y: y})
 		}
 		if len(xy) == 0 {
@@ -602,7 +602,7 @@ func seriesColor(k int) color.Color {
 	if (k/len(plotutil.SoftColors))%2 == 0 {
 		f = 1.3
 	}
-	ch := func(x uint32) uint8 { return uint8(math.Min(255, float64(x>>8)*f)) }
+	ch := func(x uint32) uint8 { return uint8(min(255, float64(x>>8)*f)) }
 	return color.RGBA{R: ch(r), G: ch(g), B: ch(b), A: 255}
 }
 

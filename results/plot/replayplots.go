@@ -48,9 +48,9 @@ func groupDots(title, yLabel string, groups, names []string, values [][]float64,
 			}
 			y := v
 			if clamp {
-				y = math.Min(math.Max(v, cheatLow), cheatHigh)
+				y = min(max(v, cheatLow), cheatHigh)
 			}
-			lo, hi = math.Min(lo, y), math.Max(hi, y)
+			lo, hi = min(lo, y), max(hi, y)
 			xy = append(xy, plotter.XY{X: float64(g) + step*(float64(k)-float64(len(names)-1)/2), Y: y})
 		}
 		if len(xy) == 0 {
@@ -67,7 +67,7 @@ func groupDots(title, yLabel string, groups, names []string, values [][]float64,
 		return nil, nil
 	}
 	if ref != "" {
-		lo, hi = math.Min(lo, 1), math.Max(hi, 1)
+		lo, hi = min(lo, 1), max(hi, 1)
 		one := plotter.NewFunction(func(float64) float64 { return 1 })
 		one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(one)

@@ -30,7 +30,7 @@ func badness(c int, x float64) float64 {
 		if x <= 0 {
 			return 0
 		}
-		return math.Max(0, math.Log(x)/lb)
+		return max(0, math.Log(x)/lb)
 	case results.ColPerDay:
 		return x / results.PerDayBound
 	case results.ColHostCV:
@@ -109,7 +109,7 @@ func badnessColor(b float64) color.Color {
 	green, yellow, red := [3]uint8{120, 200, 120}, [3]uint8{250, 220, 90}, [3]uint8{230, 100, 90}
 	from, to, t := green, yellow, b
 	if b > 1 {
-		from, to, t = yellow, red, math.Min((b-1)/2, 1)
+		from, to, t = yellow, red, min((b-1)/2, 1)
 	}
 	return color.RGBA{R: lerp(from[0], to[0], t), G: lerp(from[1], to[1], t), B: lerp(from[2], to[2], t), A: 255}
 }

@@ -71,7 +71,7 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 	for _, s := range series {
 		for _, v := range s.Mean {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
+				lo, hi = min(lo, v), max(hi, v)
 			}
 		}
 	}
@@ -94,7 +94,7 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 				line = append(line, plotter.XY{X: x[i], Y: m})
 			}
 			if l, h := s.Lo[i], s.Hi[i]; !math.IsNaN(l) && !math.IsNaN(h) && h > floor {
-				band = append(band, plotter.XY{X: x[i], Y: math.Max(l, floor)})
+				band = append(band, plotter.XY{X: x[i], Y: max(l, floor)})
 				upper = append(upper, plotter.XY{X: x[i], Y: h})
 			}
 		}
@@ -140,12 +140,12 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		line.Color = color.Black
 		p.Add(line)
 		p.Legend.Add(refLabel, line)
-		p.Y.Min, p.Y.Max = math.Min(p.Y.Min, ref), math.Max(p.Y.Max, ref)
+		p.Y.Min, p.Y.Max = min(p.Y.Min, ref), max(p.Y.Max, ref)
 	}
 	if logY && p.Y.Max/p.Y.Min < 100 {
 		// Two decades at least, so that labelled ticks show the scale.
 		mid := math.Sqrt(p.Y.Max * p.Y.Min)
-		p.Y.Min, p.Y.Max = math.Min(p.Y.Min, mid/10), math.Max(p.Y.Max, mid*10)
+		p.Y.Min, p.Y.Max = min(p.Y.Min, mid/10), max(p.Y.Max, mid*10)
 	}
 	return renderSideLegend(p)
 }
@@ -185,7 +185,7 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 	for _, col := range z {
 		for _, v := range col {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
+				lo, hi = min(lo, v), max(hi, v)
 			}
 		}
 	}
@@ -259,7 +259,7 @@ func sameAs(series []SweepSeries, k int) int {
 		same := len(series[j].Mean) == len(series[k].Mean)
 		for i := 0; same && i < len(series[k].Mean); i++ {
 			a, b := series[j].Mean[i], series[k].Mean[i]
-			same = a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+			same = a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b))
 		}
 		if same {
 			return j
