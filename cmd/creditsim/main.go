@@ -25,7 +25,7 @@ import (
 )
 
 func main() {
-	usage.SetRunGC() // collect at 25% heap growth unless GOGC is set
+	usage.SetRunGC() // collect at 10% heap growth unless GOGC is set
 	cli.HandleSignals()
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }
