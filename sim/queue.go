@@ -313,6 +313,22 @@ func (q *queue) leastIn(c *chain, skip *event) *event {
 	return m
 }
 
+// least2In returns the earliest and second earliest events of chain c,
+// which is not empty, in one pass; the second is nil if c holds one.
+func least2In(c *chain) (m1, m2 *event) {
+	for blk := c.first; blk != nil; blk = blk.next {
+		es := blk.e[:c.len(blk)]
+		for k := range es {
+			if e := &es[k]; m1 == nil || less(e, m1) {
+				m1, m2 = e, m1
+			} else if m2 == nil || less(e, m2) {
+				m2 = e
+			}
+		}
+	}
+	return m1, m2
+}
+
 // front0 returns the i'th (1 or 2) event of bucket 0, nil if it has fewer.
 func (q *queue) front0(i int) *event {
 	c := &q.b[0]
@@ -345,11 +361,13 @@ func (q *queue) next() *event {
 }
 
 // learn finds lo if it is not known; some bucket above 0 must hold an
-// event.
+// event. The same pass finds lo2 when the lowest bucket holds two
+// events or more: in a world of 100,000 hosts that bucket can hold
+// thousands, and a second pass for lo2 took 4% of the run.
 func (q *queue) learn() {
 	if !q.known {
-		q.lo = q.leastIn(&q.b[bits.TrailingZeros64(q.mask)+1], nil)
-		q.known = true
+		q.lo, q.lo2 = least2In(&q.b[bits.TrailingZeros64(q.mask)+1])
+		q.known, q.known2 = true, q.lo2 != nil
 	}
 }
 
