@@ -74,6 +74,75 @@ func TestQuantileMatchesSort(t *testing.T) {
 	}
 }
 
+// TestQuantileOfWindow: the quantile read through a window around the
+// last tick's value is bit for bit quantile over all positive values,
+// tick after tick, while the values drift slowly (the window holds the
+// order statistics), jump (it misses them and reads all), tie on the
+// window's edges, and thin out to none; both paths are taken (but for
+// q = 1: the greatest value has none above it to find in a window).
+func TestQuantileOfWindow(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, q := range []float64{0.5, 0.25, 0.9, 1, 0} {
+		p := &Policy{c: &Config{HostQuantile: q}}
+		xs := make([]float64, 3000)
+		for i := range xs {
+			xs[i] = 1 + r.Float64()
+		}
+		last, width := 0.0, 0.0
+		windowed, full := 0, 0
+		for tick := 0; tick < 400; tick++ {
+			switch {
+			case tick%50 == 49: // a jump
+				f := 0.2 + 5*r.Float64()
+				for i := range xs {
+					xs[i] *= f
+				}
+			case tick%70 == 69: // ties on the last value and its window's edges
+				for i := 0; i < 200; i++ {
+					xs[r.IntN(len(xs))] = [3]float64{last, last * (1 - width), last * (1 + width)}[i%3]
+				}
+			default: // drift: a few hosts' averages move a little
+				for i := 0; i < 100; i++ {
+					k := r.IntN(len(xs))
+					xs[k] *= 1 + 0.02*(r.Float64()-0.5)
+				}
+			}
+			if tick%90 == 30 { // hosts without enough samples add zeros
+				for i := 0; i < 500; i++ {
+					xs[r.IntN(len(xs))] = 0
+				}
+			}
+			if tick == 300 {
+				clear(xs[:len(xs)-1]) // one host left
+			}
+			if tick == 350 {
+				clear(xs) // none
+			}
+			var pos []float64
+			for _, x := range xs {
+				if x != 0 {
+					pos = append(pos, x)
+				}
+			}
+			want := quantile(pos, q)
+			got := p.quantileOf(xs, last, &width)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("q %g, tick %d: %v through the window, %v over all", q, tick, got, want)
+			}
+			if len(p.medBuf) < len(pos) { // it read only the window's values
+				windowed++
+			} else {
+				full++
+			}
+			last = got
+		}
+		t.Logf("q %g: %d ticks through the window, %d over all", q, windowed, full)
+		if (windowed == 0 && q != 1) || full == 0 {
+			t.Errorf("q %g: %d ticks through the window, %d over all; want both", q, windowed, full)
+		}
+	}
+}
+
 // TestHostQuantileOption: host_quantile above 1 is an option error.
 func TestHostQuantileOption(t *testing.T) {
 	if _, err := policy.New(policy.Spec{Name: "q", Base: "v3pfc", Options: policy.Options{"host_quantile": "1.5"}}); err == nil {

@@ -2,6 +2,7 @@ package v3pfc
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/creditsim/creditsim/internal/hugepage"
@@ -55,6 +56,9 @@ type Policy struct {
 	claims  []Claim
 	scratch Scratch
 	medBuf  []float64
+	// medWidth is, per version, the relative half-width of the window
+	// around the last median that medians reads first (0: read all).
+	medWidth []float64
 	// confirmed is each host's run of valid results another host's
 	// replica confirmed (host_trust).
 	confirmed []int32
@@ -357,15 +361,73 @@ func (p *Policy) Tick(t policy.Tick) {
 // enough samples.
 func (p *Policy) medians() {
 	n := p.world.MaxHosts
+	if len(p.medWidth) != len(p.vers) {
+		p.medWidth = make([]float64, len(p.vers))
+	}
 	for vid := range p.vers {
-		p.medBuf = p.medBuf[:0]
-		for _, x := range p.means[vid*n : vid*n+n] {
+		v := &p.vers[vid]
+		v.Median = p.quantileOf(p.means[vid*n:vid*n+n], v.Median, &p.medWidth[vid])
+	}
+}
+
+// Windows around the last median: the first is this wide; one that
+// missed the order statistics is widened by 4, one that held more
+// means than windowMax is narrowed by 2.
+const (
+	windowStart = 1.0 / 64
+	windowMax   = 4096
+)
+
+// quantileOf returns the host quantile of the positive values of xs
+// (zeros are hosts that add nothing), given last, the value it had at
+// the last tick, and width, the window's relative half-width, which it
+// adapts. Between ticks a median moves little, so it first collects
+// only the values within width of last, counting those below: when the
+// order statistics the quantile interpolates between are among them,
+// selecting within them gives the same two values, and so the same
+// bits, as quantile over all, in one pass over xs instead of a copy
+// and several passes. Otherwise it takes quantile over all.
+func (p *Policy) quantileOf(xs []float64, last float64, width *float64) float64 {
+	if last > 0 && *width > 0 {
+		lo, hi := last*(1-*width), last*(1+*width)
+		buf := p.medBuf[:0]
+		below, total := 0, 0
+		for _, x := range xs {
 			if x != 0 {
-				p.medBuf = append(p.medBuf, x)
+				total++
+				if x < lo {
+					below++
+				} else if x <= hi {
+					buf = append(buf, x)
+				}
 			}
 		}
-		p.vers[vid].Median = quantile(p.medBuf, p.c.HostQuantile)
+		p.medBuf = buf
+		if total > 0 {
+			h := float64(total-1) * p.c.HostQuantile
+			// Order statistics int(h) and int(h)+1 are buf's k'th and
+			// k+1'th, if buf holds them (and then int(h)+1 < total).
+			k := int(h) - below
+			if k >= 0 && k+1 < len(buf) {
+				if len(buf) > windowMax {
+					*width /= 2
+				}
+				selectNth(buf, k)
+				return buf[k] + (h-float64(int(h)))*(slices.Min(buf[k+1:])-buf[k])
+			}
+		}
+		*width = min(4**width, 1)
+	} else if *width == 0 {
+		*width = windowStart
 	}
+	buf := p.medBuf[:0]
+	for _, x := range xs {
+		if x != 0 {
+			buf = append(buf, x)
+		}
+	}
+	p.medBuf = buf
+	return quantile(buf, p.c.HostQuantile)
 }
 
 // updateCentral recomputes the "central server" factors: per plan class
