@@ -71,17 +71,27 @@ func (s *Sim) prefetchCredit(wi int32) {
 }
 
 // prefetchHostParts asks for what host i's record points to, which an
-// event for the host reads next: its hosts.Host, job lists and usage.
-// The record itself must already be in cache (prefetched an event ago),
-// or reading its pointers would be the miss this avoids.
+// event for the host reads next: its hosts.Host, what it reported (a
+// job that ends adds to the client's estimated credit from it), job
+// lists and usage. The record itself must already be in cache
+// (prefetched an event ago), or reading its pointers would be the miss
+// this avoids.
 func (s *Sim) prefetchHostParts(i int32) {
 	h := &s.hosts[i]
 	prefetch.Line(unsafe.Pointer(h.h))
+	lines(unsafe.Pointer(&s.reported[i]), unsafe.Sizeof(hostReport{}))
 	if len(h.queue) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.queue[0]))
 		// The job the host starts next, most often: its first line,
-		// what choosing and starting it reads.
+		// what choosing and starting it reads, and with runtime
+		// accounting its generation and the runtime list's next entry.
 		lines(unsafe.Pointer(s.res(h.next)), 64)
+		if len(s.ras) > 0 {
+			prefetch.Line(unsafe.Pointer(&s.results.gens[h.next]))
+			if n := len(h.unpaid); n < cap(h.unpaid) {
+				prefetch.Line(unsafe.Pointer(&h.unpaid[:n+1][n]))
+			}
+		}
 	}
 	if len(h.running) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.running[0]))
