@@ -114,8 +114,12 @@ func (s *Sim) amRan(ri int32) float64 {
 	return 0
 }
 
-// clearPaid forgets what a result slot's previous occupant was paid and
-// had settled.
+// clearPaid forgets what the result in slot ri, which is being freed,
+// was paid and had settled, so that every free slot's row is zero for
+// its next occupant. Freeing is the time to do it: settling or
+// validating the result has just read the row, where taking the slot
+// again would find it long gone from the caches. A result that never
+// ran has nothing to clear.
 func (s *Sim) clearPaid(ri int32) { clear(s.paidRow(ri)) }
 
 // settle attributes runtime to host i's results after an account-manager

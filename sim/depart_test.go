@@ -213,3 +213,19 @@ func TestAccountManagerCallsWhileOff(t *testing.T) {
 	}
 	t.Logf("%d calls fell due while their host was off", late)
 }
+
+// TestFreeSlotsPaidNothing: over a run with runtime accounting and hosts
+// leaving, every free result slot's row of paid is zero, so a result
+// that takes the slot starts with nothing paid and nothing settled.
+func TestFreeSlotsPaidNothing(t *testing.T) {
+	s := newBaseline(t, []string{"hosts.initial=300", "duration=12d", "warmup=2d", "policies=[v1peak, sciunited]",
+		"hosts.lifetime={dist: exponential, mean: 5d}"})
+	var withRow, dirty int
+	s.Run(func(float64) { // each simulated day
+		w, d := s.DirtyFreeSlots()
+		withRow, dirty = withRow+w, dirty+d
+	})
+	if withRow == 0 || dirty != 0 {
+		t.Errorf("free slots with a row of paid, summed over the days: %d, %d of them not zero; want some, none", withRow, dirty)
+	}
+}

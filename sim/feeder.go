@@ -119,7 +119,6 @@ func (s *Sim) newResult(wi int32) int32 {
 	}
 	s.results.gens[ri]++
 	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
-	s.clearPaid(ri)
 	w := s.wu(wi)
 	s.addRep(w, ri)
 	s.apps[w.app].feeder = append(s.apps[w.app].feeder, ri)

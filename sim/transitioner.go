@@ -214,6 +214,7 @@ func (s *Sim) maybeFree(wi int32) {
 		if r.has(fAltTimes) {
 			delete(s.altTimes, r.id)
 		}
+		s.clearPaid(ri)
 		s.results.gens[ri]++
 		s.freeRes = append(s.freeRes, ri)
 	}
