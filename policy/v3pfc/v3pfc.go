@@ -57,7 +57,8 @@ type Policy struct {
 	scratch Scratch
 	medBuf  []float64
 	// medWidth is, per version, the relative half-width of the window
-	// around the last median that medians reads first (0: read all).
+	// around the last median that medians reads first (0: not yet
+	// chosen).
 	medWidth []float64
 	// confirmed is each host's run of valid results another host's
 	// replica confirmed (host_trust).
@@ -371,8 +372,8 @@ func (p *Policy) medians() {
 }
 
 // Windows around the last median: the first is this wide; one that
-// missed the order statistics is widened by 4, one that held more
-// means than windowMax is narrowed by 2.
+// missed the order statistics is widened by 4 (up to the median's own
+// size), one that held more means than windowMax is narrowed by 2.
 const (
 	windowStart = 1.0 / 64
 	windowMax   = 4096
@@ -388,7 +389,9 @@ const (
 // bits, as quantile over all, in one pass over xs instead of a copy
 // and several passes. Otherwise it takes quantile over all.
 func (p *Policy) quantileOf(xs []float64, last float64, width *float64) float64 {
-	if last > 0 && *width > 0 {
+	// The greatest value (host_quantile 1) has nothing above it for a
+	// window to find, so then it reads all at once.
+	if p.c.HostQuantile < 1 && last > 0 && *width > 0 {
 		lo, hi := last*(1-*width), last*(1+*width)
 		buf := p.medBuf[:0]
 		below, total := 0, 0
