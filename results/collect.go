@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/internal/chunked"
 	"github.com/creditsim/creditsim/internal/hugepage"
 	"github.com/creditsim/creditsim/internal/prefetch"
 	"github.com/creditsim/creditsim/model/hosts"
@@ -94,18 +95,18 @@ type Collector struct {
 	hostProj []hostProj
 	// Credit spread of identical jobs: first valid replicas waiting for a
 	// second, and per policy the sum of spreads and their count.
-	// A first replica's credits live in slot k of firstG (npol values)
-	// and its time in firstT[k]; slots are reused through freeSlots, so
-	// that a result costs no allocation. firstAt[s] is 1 + the slot of
-	// the first replica of the workunit in sim's workunit slot s (0:
-	// none), which was that slot's workunit while firstGen[s] matches.
-	firstAt   []int32
-	firstGen  []uint32
-	firstG    []float64
-	firstT    []float64
-	freeSlots []int32
-	spreadSum []float64
-	spreadN   int
+	// A first replica's time and credits are row k of firsts (1 + npol
+	// values); rows are reused through freeFirsts, so that a result
+	// costs no allocation. slots[s] names the row of the first replica
+	// of the workunit in sim's workunit slot s. Both grow in chunks:
+	// they reach tens of megabytes in the first simulated weeks of a
+	// large world, when its heap is at its largest, and growing by
+	// copying raised peak RSS by hundreds of megabytes.
+	slots      chunked.Slice[firstRef]
+	firsts     chunked.Rows[float64]
+	freeFirsts []int32
+	spreadSum  []float64
+	spreadN    int
 	// Per host: FLOPs weighted by 2^-(end - t)/half-life, for RAC figures.
 	recentFlops []float64
 	projects    []projAcc
@@ -167,6 +168,7 @@ func (c *Collector) Attach(s *sim.Sim) {
 	hugepage.Advise(c.users)
 	c.userG = rows(c.users, func(u *userAcc, g []float64) { u.g = g }, c.npol)
 	c.spreadSum = make([]float64, c.npol)
+	c.firsts = newFirstRows(c.npol)
 	c.recentFlops = make([]float64, len(c.hostInfo))
 	c.sampleOf = make([]int16, len(c.hostInfo))
 	for i := range c.sampleOf {
@@ -335,55 +337,64 @@ func (c *Collector) Outcomes() Figures {
 	return f
 }
 
+// firstRef is what the collector keeps for one of sim's workunit slots:
+// at is 1 + the row in firsts of the first valid replica of the slot's
+// workunit (0: none), which was the slot's workunit while gen matches.
+type firstRef struct {
+	at  int32
+	gen uint32
+}
+
+// newFirstRows returns an empty table of first replicas' rows: the time,
+// then the credit per policy.
+func newFirstRows(npol int) chunked.Rows[float64] { return chunked.NewRows[float64](1 + npol) }
+
 // PrefetchSlot asks for what spread will read for the workunit in sim's
-// slot: at stage 0 its entries in firstAt and firstGen, at stage 1 (when
-// those are in cache) its first replica's credits (sim.SlotPrefetcher).
+// slot: at stage 0 its firstRef, at stage 1 (when that is in cache) its
+// first replica's row (sim.SlotPrefetcher).
 func (c *Collector) PrefetchSlot(slot int32, stage int) {
-	if uint(slot) >= uint(len(c.firstAt)) {
+	if slot < 0 || int(slot) >= c.slots.Len() {
 		return
 	}
+	ref := c.slots.At(int(slot))
 	if stage == 0 {
-		prefetch.Line(unsafe.Pointer(&c.firstAt[slot]))
-		prefetch.Line(unsafe.Pointer(&c.firstGen[slot]))
+		prefetch.Line(unsafe.Pointer(ref))
 		return
 	}
-	if k := int(c.firstAt[slot]) - 1; k >= 0 && (k+1)*c.npol <= len(c.firstG) && c.npol > 0 {
-		prefetch.Range(unsafe.Pointer(&c.firstG[k*c.npol]), uintptr(c.npol)*8)
+	if k := int(ref.at) - 1; k >= 0 && k < c.firsts.Len() {
+		prefetch.Range(unsafe.Pointer(unsafe.SliceData(c.firsts.Row(k))), uintptr(c.npol+1)*8)
 	}
 }
 
 // spread pairs the first two valid replicas of a workunit and adds their
 // relative credit difference, |a - b| / mean, per policy.
 func (c *Collector) spread(slot int32, gen uint32, g []float64) {
-	for int(slot) >= len(c.firstAt) {
-		c.firstAt = hugepage.Append(c.firstAt, 1024, 0)
-		c.firstGen = hugepage.Append(c.firstGen, 1024, 0)
-	}
-	k := c.firstAt[slot] - 1
-	if k >= 0 && c.firstGen[slot] != gen {
+	c.slots.Grow(int(slot) + 1)
+	ref := c.slots.At(int(slot))
+	k := ref.at - 1
+	if k >= 0 && ref.gen != gen {
 		// The slot's earlier workunit never got its second valid replica,
 		// and no weekly sweep has dropped it yet: its first is forgotten
 		// now, as a workunit ID never seen again would leave it.
-		c.freeSlots = append(c.freeSlots, k)
+		c.freeFirsts = append(c.freeFirsts, k)
 		k = -1
 	}
 	if k < 0 {
-		if n := len(c.freeSlots); n > 0 {
-			k = c.freeSlots[n-1]
-			c.freeSlots = c.freeSlots[:n-1]
+		if n := len(c.freeFirsts); n > 0 {
+			k = c.freeFirsts[n-1]
+			c.freeFirsts = c.freeFirsts[:n-1]
 		} else {
-			k = int32(len(c.firstT))
-			c.firstT = hugepage.Append(c.firstT, 1024, 0)
-			c.firstG = hugepage.Append(c.firstG, 1024*c.npol, make([]float64, c.npol)...)
+			k = int32(c.firsts.Add())
 		}
-		copy(c.firstG[int(k)*c.npol:], g)
-		c.firstT[k] = c.sim.Now()
-		c.firstAt[slot], c.firstGen[slot] = k+1, gen
+		row := c.firsts.Row(int(k))
+		row[0] = c.sim.Now()
+		copy(row[1:], g)
+		*ref = firstRef{at: k + 1, gen: gen}
 		return
 	}
-	c.firstAt[slot] = 0
-	c.freeSlots = append(c.freeSlots, k)
-	first := c.firstG[int(k)*c.npol:][:c.npol]
+	ref.at = 0
+	c.freeFirsts = append(c.freeFirsts, k)
+	first := c.firsts.Row(int(k))[1:]
 	for p := range g {
 		if m := (first[p] + g[p]) / 2; m > 0 {
 			c.spreadSum[p] += math.Abs(first[p]-g[p]) / m
@@ -396,10 +407,12 @@ func (c *Collector) spread(slot int32, gen uint32, g []float64) {
 // valid one (single replication, or the partner failed): after 30 days
 // nothing can still be waiting.
 func (c *Collector) dropStaleFirsts(now float64) {
-	for s, k1 := range c.firstAt {
-		if k := k1 - 1; k >= 0 && now-c.firstT[k] > 30*boinc.SecondsPerDay {
-			c.firstAt[s] = 0
-			c.freeSlots = append(c.freeSlots, k)
+	for _, refs := range c.slots.Chunks() {
+		for s := range refs {
+			if k := refs[s].at - 1; k >= 0 && now-c.firsts.Row(int(k))[0] > 30*boinc.SecondsPerDay {
+				refs[s].at = 0
+				c.freeFirsts = append(c.freeFirsts, k)
+			}
 		}
 	}
 }

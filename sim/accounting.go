@@ -78,7 +78,7 @@ func (s *Sim) trackRuntime(h *hostState, ri int32) {
 	if n == 0 {
 		return
 	}
-	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: s.results.gens[ri]})
+	h.unpaid = append(h.unpaid, resultRef{ri: ri, gen: *s.gen(ri)})
 	// In chunks of a pool chunk's rows, as the results are (never
 	// copied, never more than a chunk ahead); the pool can be several
 	// chunks ahead of the results that have started (a large world
@@ -138,14 +138,14 @@ func (s *Sim) settle(i int, pay bool) {
 	// those to be recorded, replica lists not inline and credit rows;
 	// then the replicas, which freeing the workunit checks.
 	for _, ref := range h.unpaid {
-		if s.results.gens[ref.ri] == ref.gen {
+		if *s.gen(ref.ri) == ref.gen {
 			s.prefetchResult(ref.ri)
 			s.prefetchPaid(ref.ri)
 		}
 	}
 	settling := 0
 	for _, ref := range h.unpaid {
-		if s.results.gens[ref.ri] == ref.gen {
+		if *s.gen(ref.ri) == ref.gen {
 			if r := s.res(ref.ri); r.has(fSettling) {
 				s.prefetchWorkunit(r.wu)
 				s.prefetchSlot(r.wu, 0)
@@ -159,14 +159,14 @@ func (s *Sim) settle(i int, pay bool) {
 	}
 	if settling > 0 {
 		for _, ref := range h.unpaid {
-			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.has(fSettling) {
+			if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
 				s.prefetchReps(s.wu(r.wu))
 				s.prefetchCredit(r.wu)
 				s.prefetchSlot(r.wu, 1)
 			}
 		}
 		for _, ref := range h.unpaid {
-			if r := s.res(ref.ri); s.results.gens[ref.ri] == ref.gen && r.has(fSettling) {
+			if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
 				for _, o := range s.reps(s.wu(r.wu)) {
 					if o != ref.ri {
 						// Freeing reads only the hot line: state, settling.
@@ -178,7 +178,7 @@ func (s *Sim) settle(i int, pay bool) {
 	}
 	k := 0
 	for _, ref := range h.unpaid {
-		if s.results.gens[ref.ri] != ref.gen {
+		if *s.gen(ref.ri) != ref.gen {
 			continue // freed since: its runtime was settled before
 		}
 		r := s.res(ref.ri)
@@ -223,7 +223,7 @@ func (s *Sim) settleAtEnd() {
 	for i := range s.hosts {
 		h := &s.hosts[i]
 		for _, ref := range h.unpaid {
-			if s.results.gens[ref.ri] != ref.gen {
+			if *s.gen(ref.ri) != ref.gen {
 				continue
 			}
 			r := s.res(ref.ri)

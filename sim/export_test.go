@@ -4,8 +4,8 @@ package sim
 // runtime accounting's row of paid, and how many of those rows are not
 // zero: what the slot's next occupant would start with. Tests only.
 func (s *Sim) DirtyFreeSlots() (withRow, dirty int) {
-	for _, ri := range s.freeRes {
-		if row := s.paidRow(ri); row != nil {
+	for i := range s.freeRes.Len() {
+		if row := s.paidRow(*s.freeRes.At(i)); row != nil {
 			withRow++
 			for _, x := range row {
 				if x != 0 {

@@ -24,8 +24,8 @@ func (s *Sim) takeResult(ai, host int) int32 {
 			s.takeAt(a, k)
 			w := s.wu(r.wu)
 			s.removeRep(w, ri)
-			s.results.gens[ri]++
-			s.freeRes = append(s.freeRes, ri)
+			*s.gen(ri)++
+			s.freeRes.Push(ri)
 			continue
 		}
 		if !s.userHasResult(r.wu, user) {
@@ -85,9 +85,8 @@ func userBit(user int32) uint8 { return 1 << (uint32(user) & 7) }
 func (s *Sim) generate(ai int) int32 {
 	a := &s.apps[ai]
 	var wi int32
-	if n := len(s.freeWU); n > 0 {
-		wi = s.freeWU[n-1]
-		s.freeWU = s.freeWU[:n-1]
+	if s.freeWU.Len() > 0 {
+		wi = s.freeWU.Pop()
 	} else {
 		wi = s.wus.add()
 	}
@@ -111,13 +110,12 @@ func (s *Sim) generate(ai int) int32 {
 // newResult adds an unsent result to workunit wi and the feeder.
 func (s *Sim) newResult(wi int32) int32 {
 	var ri int32
-	if n := len(s.freeRes); n > 0 {
-		ri = s.freeRes[n-1]
-		s.freeRes = s.freeRes[:n-1]
+	if s.freeRes.Len() > 0 {
+		ri = s.freeRes.Pop()
 	} else {
 		ri = s.results.add()
 	}
-	s.results.gens[ri]++
+	*s.gen(ri)++
 	*s.res(ri) = result{wu: wi, host: -1, st: stUnsent}
 	w := s.wu(wi)
 	s.addRep(w, ri)

@@ -13,9 +13,9 @@ import "unsafe"
 // simulated day.
 func (s *Sim) Footprint() int64 {
 	b := int64(len(s.results.chunks)) * resultChunk * int64(unsafe.Sizeof(result{}))
-	b += int64(cap(s.results.gens))*4 + int64(len(s.paid))*resultChunk*int64(len(s.ras)+1)*8 + int64(cap(s.freeRes))*4
+	b += int64(len(s.results.gens))*resultChunk*4 + int64(len(s.paid))*resultChunk*int64(len(s.ras)+1)*8 + s.freeRes.Bytes()
 	b += int64(len(s.wus.chunks))*wuChunk*int64(unsafe.Sizeof(workunit{})) + s.credit.bytes()
-	b += s.wuLists + int64(cap(s.spills))*24 + int64(cap(s.freeWU))*4 + int64(cap(s.valQueue))*4
+	b += s.wuLists + int64(cap(s.spills))*24 + s.freeWU.Bytes() + int64(cap(s.valQueue))*4
 	for i := range s.apps {
 		a := &s.apps[i]
 		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines) + fifoBytes(&a.dlRefs)

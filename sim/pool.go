@@ -24,8 +24,10 @@ const resultChunk = 1 << 14
 // those checks cache hits.
 type resultPool struct {
 	chunks []*[resultChunk]result
-	gens   []uint32
-	n      int32
+	// gens[k] holds the generations of chunks[k]'s slots: in chunks too,
+	// since copying one growing array added to the start-up peak.
+	gens []*[resultChunk]uint32
+	n    int32
 }
 
 // add appends a zero result and returns its index.
@@ -34,8 +36,8 @@ func (p *resultPool) add() int32 {
 		c := make([]result, resultChunk)
 		hugepage.Advise(c)
 		p.chunks = append(p.chunks, (*[resultChunk]result)(c))
+		p.gens = append(p.gens, new([resultChunk]uint32))
 	}
-	p.gens = hugepage.Append(p.gens, resultChunk, 0)
 	p.n++
 	return p.n - 1
 }
@@ -43,6 +45,12 @@ func (p *resultPool) add() int32 {
 // res returns result i; i must have come from results.add.
 func (s *Sim) res(i int32) *result {
 	return &s.results.chunks[i/resultChunk][i%resultChunk]
+}
+
+// gen returns result slot i's generation, which changes each time the
+// slot is taken or freed.
+func (s *Sim) gen(i int32) *uint32 {
+	return &s.results.gens[i/resultChunk][i%resultChunk]
 }
 
 // fifoChunk is the number of entries in one fifo chunk.

@@ -66,14 +66,14 @@ func TestResultPoolIndexes(t *testing.T) {
 			t.Fatalf("add = %d, want %d", got, i)
 		}
 		s.res(i).output = uint32(i)
-		s.results.gens[i] = uint32(i) + 7
+		*s.gen(i) = uint32(i) + 7
 	}
-	if len(s.results.gens) != int(s.results.n) {
-		t.Fatalf("%d generations for %d slots", len(s.results.gens), s.results.n)
+	if len(s.results.gens) != len(s.results.chunks) {
+		t.Fatalf("%d chunks of generations for %d of results", len(s.results.gens), len(s.results.chunks))
 	}
 	for _, i := range []int32{0, resultChunk - 1, resultChunk, 2*resultChunk + 2} {
-		if s.res(i).output != uint32(i) || s.results.gens[i] != uint32(i)+7 {
-			t.Errorf("slot %d: output %d, generation %d", i, s.res(i).output, s.results.gens[i])
+		if s.res(i).output != uint32(i) || *s.gen(i) != uint32(i)+7 {
+			t.Errorf("slot %d: output %d, generation %d", i, s.res(i).output, *s.gen(i))
 		}
 	}
 }

@@ -87,7 +87,7 @@ func (s *Sim) prefetchHostParts(i int32) {
 		// accounting its generation and the runtime list's next entry.
 		lines(unsafe.Pointer(s.res(h.next)), 64)
 		if len(s.ras) > 0 {
-			prefetch.Line(unsafe.Pointer(&s.results.gens[h.next]))
+			prefetch.Line(unsafe.Pointer(s.gen(h.next)))
 			if n := len(h.unpaid); n < cap(h.unpaid) {
 				prefetch.Line(unsafe.Pointer(&h.unpaid[:n+1][n]))
 			}

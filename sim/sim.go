@@ -6,6 +6,7 @@ import (
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/boinc/rng"
+	"github.com/creditsim/creditsim/internal/chunked"
 	"github.com/creditsim/creditsim/internal/hugepage"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/jobs"
@@ -271,10 +272,13 @@ type Sim struct {
 	// arrival: what a result's view shows of its host.
 	reported []hostReport
 	results  resultPool
-	freeRes  []int32
+	// The free slots, in chunks: the lists grow to millions of slots in
+	// a large world just after its start-up peak, and growing one slice
+	// by copying would add to the peak.
+	freeRes  chunked.Slice[int32]
 	wus      wuPool
 	credit   creditPool // validated workunits' credit per policy
-	freeWU   []int32
+	freeWU   chunked.Slice[int32]
 	valQueue []int32
 	pols     []policy.Policy
 	// prefetchers are the policies that ask to be told a validator step
@@ -309,7 +313,8 @@ type Sim struct {
 	// hosts that report other times than they ran (fAltTimes), by id.
 	altTimes map[uint32][2]float64
 	one      [1]int32
-	p50, p95 float64 // reported p_fpops percentiles
+	p50, p95 float64   // reported p_fpops percentiles
+	perfBuf  []float64 // refreshPerfInfo's list, kept between calls
 	nextPerf float64
 	amReport policy.ClientReport // reused by account-manager calls
 	// stopSending is the end less the longest delay bound.
@@ -428,7 +433,7 @@ func (s *Sim) PoolSizes() (results, freeResults, wus, freeWUs, feeder int) {
 	for _, a := range s.apps {
 		feeder += len(a.feeder) - a.head
 	}
-	return int(s.results.n), len(s.freeRes), int(s.wus.n), len(s.freeWU), feeder
+	return int(s.results.n), s.freeRes.Len(), int(s.wus.n), s.freeWU.Len(), feeder
 }
 
 // DeadlineRefusals returns how many jobs the scheduler's deadline check
@@ -452,9 +457,11 @@ func (s *Sim) Release() {
 	s.wus = wuPool{}
 	s.credit = creditPool{}
 	s.paid = nil
-	s.freeRes, s.freeWU, s.valQueue, s.spills, s.wuLists = nil, nil, nil, nil, 0
+	s.freeRes, s.freeWU = chunked.Slice[int32]{}, chunked.Slice[int32]{}
+	s.valQueue, s.spills, s.wuLists = nil, nil, 0
 	s.reported = nil
 	s.altTimes = nil
+	s.perfBuf = nil
 	for i := range s.apps {
 		a := &s.apps[i]
 		a.feeder, a.head = nil, 0

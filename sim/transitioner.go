@@ -45,7 +45,7 @@ func (s *Sim) compactDeadlines(a *appState) {
 		for range run.n {
 			ref := *a.dlRefs.front()
 			a.dlRefs.pop()
-			if s.results.gens[ref.ri] == ref.gen {
+			if *s.gen(ref.ri) == ref.gen {
 				a.dlRefs.push(ref)
 				live++
 			}
@@ -79,7 +79,7 @@ func (s *Sim) expire(ai int) {
 
 // timeout is the transitioner finding a result past its deadline.
 func (s *Sim) timeout(ri int, gen uint32) {
-	if s.results.gens[ri] != gen {
+	if *s.gen(int32(ri)) != gen {
 		return // recorded and freed since, perhaps reused
 	}
 	r := s.res(int32(ri))
@@ -215,11 +215,11 @@ func (s *Sim) maybeFree(wi int32) {
 			delete(s.altTimes, r.id)
 		}
 		s.clearPaid(ri)
-		s.results.gens[ri]++
-		s.freeRes = append(s.freeRes, ri)
+		*s.gen(ri)++
+		s.freeRes.Push(ri)
 	}
 	s.clearReps(w)
 	s.freeCredit(w)
 	w.gen++
-	s.freeWU = append(s.freeWU, wi)
+	s.freeWU.Push(wi)
 }

@@ -44,7 +44,7 @@ func TestCompactDeadlines(t *testing.T) {
 		if r.IntN(5) == 0 {
 			want = append(want, x)
 		} else {
-			s.results.gens[x.ref.ri]++
+			*s.gen(x.ref.ri)++
 		}
 	}
 	s.compactDeadlines(a)
