@@ -79,7 +79,7 @@ func (s *Sim) depart(i int) {
 			r.set(fOrphan, true)
 		}
 	}
-	h.queue, h.running, h.done = h.queue[:0], h.running[:0], h.done[:0]
+	h.queue, h.running, h.done = h.qbuf[:0], h.running[:0], h.done[:0]
 	h.est = [2]float64{}
 }
 
@@ -146,8 +146,7 @@ func (s *Sim) startJobs(i int) {
 			if k < 0 {
 				break
 			}
-			ri := h.queue[k]
-			h.queue = append(h.queue[:k], h.queue[k+1:]...)
+			ri := h.takeQueued(k)
 			if len(h.queue) > 0 {
 				h.next = h.queue[0]
 			}
@@ -165,6 +164,38 @@ func (s *Sim) startJobs(i int) {
 			s.trackRuntime(h, ri)
 		}
 	}
+}
+
+// takeQueued removes the host's queued job k and returns it, keeping the
+// others in order: the jobs before it move up one place and the queue
+// starts one later, so taking the first job, the usual case, moves
+// nothing.
+func (h *hostState) takeQueued(k int) int32 {
+	q := h.queue
+	ri := q[k]
+	if k < len(q)/2 {
+		copy(q[1:k+1], q[:k])
+		h.queue = q[1:]
+	} else {
+		h.queue = append(q[:k], q[k+1:]...)
+	}
+	return ri
+}
+
+// queueJob adds job ri at the end of the host's queue. When the queue
+// reaches its buffer's end it moves to the buffer's start if at least
+// half the buffer is free, or else to a buffer twice as large, so that
+// each job is moved about once while it waits.
+func (h *hostState) queueJob(ri int32) {
+	if n := len(h.queue); n == cap(h.queue) {
+		if free := cap(h.qbuf) - n; free > n {
+			h.queue = h.qbuf[:copy(h.qbuf[:n], h.queue)]
+		} else {
+			h.qbuf = make([]int32, 0, max(2*cap(h.qbuf), 8))
+			h.queue = h.qbuf[:copy(h.qbuf[:n], h.queue)]
+		}
+	}
+	h.queue = append(h.queue, ri)
 }
 
 // fits reports whether a job of version v can start on the host's free

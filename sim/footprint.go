@@ -24,7 +24,7 @@ func (s *Sim) Footprint() int64 {
 	b += int64(cap(s.hosts)) * int64(unsafe.Sizeof(hostState{}))
 	for i := range s.hosts {
 		h := &s.hosts[i]
-		b += int64(cap(h.queue)+cap(h.running)+cap(h.done))*4 + int64(cap(h.unpaid))*8
+		b += int64(cap(h.qbuf)+cap(h.running)+cap(h.done))*4 + int64(cap(h.unpaid))*8
 		b += int64(cap(h.havs))*int64(unsafe.Sizeof(hav{})) + int64(cap(h.usage))*8 + int64(cap(h.estFlops))*16
 	}
 	l := &s.ledgers

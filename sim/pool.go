@@ -42,15 +42,17 @@ func (p *resultPool) add() int32 {
 	return p.n - 1
 }
 
-// res returns result i; i must have come from results.add.
+// res returns result i; i must have come from results.add. (Unsigned,
+// the chunk and the place in it are a shift and a mask, with no bounds
+// check on the place.)
 func (s *Sim) res(i int32) *result {
-	return &s.results.chunks[i/resultChunk][i%resultChunk]
+	return &s.results.chunks[uint32(i)/resultChunk][uint32(i)%resultChunk]
 }
 
 // gen returns result slot i's generation, which changes each time the
 // slot is taken or freed.
 func (s *Sim) gen(i int32) *uint32 {
-	return &s.results.gens[i/resultChunk][i%resultChunk]
+	return &s.results.gens[uint32(i)/resultChunk][uint32(i)%resultChunk]
 }
 
 // fifoChunk is the number of entries in one fifo chunk.
@@ -204,7 +206,7 @@ func (s *Sim) bound(w *workunit) float64 { return w.est * s.apps[w.app].cfg.Boun
 
 // wu returns workunit i; i must have come from wus.add.
 func (s *Sim) wu(i int32) *workunit {
-	return &s.wus.chunks[i/wuChunk][i%wuChunk]
+	return &s.wus.chunks[uint32(i)/wuChunk][uint32(i)%wuChunk]
 }
 
 // creditRow returns workunit i's credit per policy; it must have a

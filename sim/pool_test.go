@@ -1,6 +1,11 @@
 package sim
 
-import "testing"
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+)
 
 // TestFIFO pushes and pops across chunk boundaries in several patterns
 // and checks order, emptiness and chunk recycling.
@@ -181,5 +186,54 @@ func TestReplicas(t *testing.T) {
 		s.clearReps(w)
 		want = want[:0]
 		check("cleared")
+	}
+}
+
+// TestHostQueue drives a host's job queue (queueJob, takeQueued, and the
+// transitioner's remove) and a plain slice through the same random
+// operations: the queue must hold the same jobs in the same order, end
+// where its buffer ends, and keep a buffer of a few times its longest.
+func TestHostQueue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h hostState
+	var want []int32
+	next := int32(0)
+	longest := 0
+	for step := range 200000 {
+		// Phases of filling and draining, as a host's buffer does.
+		fill := step/1000%2 == 0
+		switch op := rng.IntN(10); {
+		case op < 6 && fill || op < 3:
+			h.queueJob(next)
+			want = append(want, next)
+			next++
+		case len(want) > 0 && op < 9:
+			k := 0
+			if rng.IntN(4) == 0 {
+				k = rng.IntN(len(want))
+			}
+			if got := h.takeQueued(k); got != want[k] {
+				t.Fatalf("step %d: takeQueued(%d) = %d, want %d", step, k, got, want[k])
+			}
+			want = append(want[:k], want[k+1:]...)
+		case len(want) > 0:
+			x := want[rng.IntN(len(want))]
+			h.queue = remove(h.queue, x)
+			want = remove(want, x)
+		}
+		longest = max(longest, len(want))
+		if !slices.Equal(h.queue, want) {
+			t.Fatalf("step %d: queue %v, want %v", step, h.queue, want)
+		}
+		if len(h.queue) > 0 {
+			start := unsafe.Pointer(&h.queue[0])
+			buf := unsafe.Pointer(unsafe.SliceData(h.qbuf))
+			if uintptr(start) < uintptr(buf) || uintptr(start)+uintptr(cap(h.queue))*4 != uintptr(buf)+uintptr(cap(h.qbuf))*4 {
+				t.Fatalf("step %d: the queue is not the end of its buffer", step)
+			}
+		}
+	}
+	if longest < 100 || cap(h.qbuf) > 4*longest {
+		t.Errorf("a buffer of %d for a queue of at most %d", cap(h.qbuf), longest)
 	}
 }

@@ -294,7 +294,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	// resource is done: the client must look again before its slack is gone.
 	h.rrNext[c] = min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
 	s.prepare(i, ri)
-	h.queue = append(h.queue, ri)
+	h.queueJob(ri)
 	h.next = h.queue[0]
 	s.addDeadline(int(w.app), ri, *s.gen(ri), s.deadline(r))
 	pv := s.shown(r)

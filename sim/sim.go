@@ -210,7 +210,12 @@ type hostState struct {
 	rng     *rand.Rand
 	cpuFree float64
 	gpuFree float64
-	queue   []int32
+	// queue lies in qbuf, from the first queued job on: starting the
+	// first job moves the queue's start instead of copying the rest
+	// down (takeQueued), and queueJob slides it back when it reaches
+	// the buffer's end.
+	queue []int32
+	qbuf  []int32
 	// next is queue[0] as of the last send or job start: only a hint
 	// for prefetching (another change to the queue may leave it stale).
 	next    int32
@@ -469,7 +474,7 @@ func (s *Sim) Release() {
 	}
 	for i := range s.hosts {
 		h := &s.hosts[i]
-		h.queue, h.running, h.done, h.unpaid = nil, nil, nil, nil
+		h.queue, h.qbuf, h.running, h.done, h.unpaid = nil, nil, nil, nil, nil
 	}
 }
 
