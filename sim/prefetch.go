@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/creditsim/creditsim/internal/prefetch"
+	"github.com/creditsim/creditsim/model/hosts"
 )
 
 // lines asks for every cache line of the n bytes at p.
@@ -78,7 +79,10 @@ func (s *Sim) prefetchCredit(wi int32) {
 // this avoids.
 func (s *Sim) prefetchHostParts(i int32) {
 	h := &s.hosts[i]
-	prefetch.Line(unsafe.Pointer(h.h))
+	// All of the host's record: ending a job reads its behaviour, in the
+	// record's last two lines, through DoesWork and the reported times
+	// and counts.
+	lines(unsafe.Pointer(h.h), unsafe.Sizeof(hosts.Host{}))
 	lines(unsafe.Pointer(&s.reported[i]), unsafe.Sizeof(hostReport{}))
 	if len(h.queue) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.queue[0]))
