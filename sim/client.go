@@ -183,9 +183,9 @@ func (h *hostState) takeQueued(k int) int32 {
 }
 
 // queueJob adds job ri at the end of the host's queue. When the queue
-// reaches its buffer's end it moves to the buffer's start if at least
-// half the buffer is free, or else to a buffer twice as large, so that
-// each job is moved about once while it waits.
+// reaches its buffer's end it moves to the buffer's start if more than
+// half the buffer lies before it, or else to a buffer twice as large,
+// so that each job is moved about once while it waits.
 func (h *hostState) queueJob(ri int32) {
 	if n := len(h.queue); n == cap(h.queue) {
 		if free := cap(h.qbuf) - n; free > n {
