@@ -36,7 +36,9 @@ func (p *resultPool) add() int32 {
 		c := make([]result, resultChunk)
 		hugepage.Advise(c)
 		p.chunks = append(p.chunks, (*[resultChunk]result)(c))
-		p.gens = append(p.gens, new([resultChunk]uint32))
+		g := make([]uint32, resultChunk)
+		hugepage.Advise(g)
+		p.gens = append(p.gens, (*[resultChunk]uint32)(g))
 	}
 	p.n++
 	return p.n - 1
