@@ -394,16 +394,30 @@ func (p *Policy) quantileOf(xs []float64, last float64, width *float64) float64 
 	if p.c.HostQuantile < 1 && last > 0 && *width > 0 {
 		lo, hi := last*(1-*width), last*(1+*width)
 		buf := p.medBuf[:0]
-		below, total := 0, 0
+		// Count without branching on the values: at 100,000 hosts
+		// "x < lo" is a coin toss for the branch predictor. Zeros are
+		// below lo when lo > 0 and are taken off after.
+		lt, total := 0, 0
 		for _, x := range xs {
+			nz, l, le := 0, 0, 0
 			if x != 0 {
-				total++
-				if x < lo {
-					below++
-				} else if x <= hi {
-					buf = append(buf, x)
-				}
+				nz = 1
 			}
+			if x < lo {
+				l = 1
+			}
+			if x <= hi {
+				le = 1
+			}
+			total += nz
+			lt += l
+			if nz&^l&le != 0 { // in the window: rare, so predicted
+				buf = append(buf, x)
+			}
+		}
+		below := lt
+		if lo > 0 {
+			below -= len(xs) - total
 		}
 		p.medBuf = buf
 		if total > 0 {
