@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/boinc/rng"
@@ -39,8 +40,13 @@ func (s *Sim) arrive(i int) {
 			h.havs[j].anon = u < c.AnonymousShare
 		}
 	}
-	h.usage = make([]float64, len(s.cfg.Projects))
-	h.estFlops = make([][2]float64, len(s.cfg.Projects))
+	// The usage and estimated credit share an allocation, since a job's
+	// end adds to both: one line for a host of one project (its 32 bytes
+	// never cross a line), prefetched at once (prefetchHostParts).
+	n := len(s.cfg.Projects)
+	acct := make([]float64, max(4*n, 1)) // &acct[n] must exist
+	h.usage = acct[:n:n]
+	h.estFlops = unsafe.Slice((*[2]float64)(unsafe.Pointer(&acct[n])), n)
 	// Account-manager calls at a per-host phase, so hosts do not call in step.
 	am := float64(s.cfg.Hosts.AccountManagerInterval)
 	if t := s.now + am*rng.New(rng.Hash(s.cfg.Seed, streamAccountManager, uint64(i))).Float64(); t < s.cfg.Duration {
@@ -384,6 +390,9 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	}
 	h.usage[v.ProjectID] += r.ran * (h.cpusRun(v) + v.GPUUsage)
 	s.addEstimated(h, r.ran, r, v)
+	if len(h.done) == 0 {
+		h.done0, h.done0WU = int32(ri), r.wu
+	}
 	h.done = append(h.done, int32(ri))
 	s.startJobs(i)
 	s.maybeContact(i)

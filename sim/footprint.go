@@ -25,7 +25,7 @@ func (s *Sim) Footprint() int64 {
 	for i := range s.hosts {
 		h := &s.hosts[i]
 		b += int64(cap(h.qbuf)+cap(h.running)+cap(h.done))*4 + int64(cap(h.unpaid))*8
-		b += int64(cap(h.havs))*int64(unsafe.Sizeof(hav{})) + int64(cap(h.usage))*8 + int64(cap(h.estFlops))*16
+		b += int64(cap(h.havs))*int64(unsafe.Sizeof(hav{})) + int64(len(h.usage))*32 // usage and estFlops
 	}
 	l := &s.ledgers
 	b += int64(cap(l.hosts)+cap(l.users)+cap(l.teams)) * int64(unsafe.Sizeof(Account{}))

@@ -41,6 +41,9 @@ func (s *Sim) prefetchEvents() {
 	if e.kind == evJobDone || e.kind == evContact {
 		s.prefetchHostParts(e.a)
 	}
+	if e.kind == evContact {
+		s.prefetchReports(e.a)
+	}
 	if e := s.q.afterNext(); e != nil {
 		s.prefetchEvent(e)
 	}
@@ -74,7 +77,7 @@ func (s *Sim) prefetchCredit(wi int32) {
 // prefetchHostParts asks for what host i's record points to, which an
 // event for the host reads next: its hosts.Host, what it reported (a
 // job that ends adds to the client's estimated credit from it), job
-// lists and usage. The record itself must already be in cache
+// lists, usage and estimated credit. The record itself must already be in cache
 // (prefetched an event ago), or reading its pointers would be the miss
 // this avoids.
 func (s *Sim) prefetchHostParts(i int32) {
@@ -100,8 +103,21 @@ func (s *Sim) prefetchHostParts(i int32) {
 	if len(h.running) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.running[0]))
 	}
-	if len(h.usage) > 0 {
-		prefetch.Line(unsafe.Pointer(&h.usage[0]))
+	if n := len(h.usage); n > 0 {
+		lines(unsafe.Pointer(&h.usage[0]), uintptr(3*n)*8) // and estFlops
+	}
+}
+
+// prefetchReports asks for what host i's contact reports first: the
+// result's record and its workunit's, which the contact could ask for
+// only once the result's record had come. The host's record must
+// already be in cache, as for prefetchHostParts.
+func (s *Sim) prefetchReports(i int32) {
+	h := &s.hosts[i]
+	if len(h.done) > 0 {
+		prefetch.Line(unsafe.Pointer(&h.done[0]))
+		s.prefetchResult(h.done0)
+		s.prefetchWorkunit(h.done0WU)
 	}
 }
 

@@ -221,8 +221,11 @@ type hostState struct {
 	next    int32
 	running []int32
 	done    []int32
-	contact bool // a contact event is scheduled
-	amDue   bool // an account-manager call fell due while the host was off
+	// done0 and done0WU are done[0] and its workunit when it was added,
+	// hints like next: the contact that reports it reads both.
+	done0, done0WU int32
+	contact        bool // a contact event is scheduled
+	amDue          bool // an account-manager call fell due while the host was off
 	// rrNext is, per resource (CPU, GPU), when the client's round-robin
 	// simulation must next run: before it, no job can be late.
 	rrNext  [2]float64
