@@ -76,11 +76,12 @@ type queue struct {
 	// wants lo. Pushes keep them; a refill, which moves events, forgets.
 	known, known2 bool
 	lo, lo2       *event
-	// least[j] is bucket j's earliest event (j >= 1; nil when empty),
-	// kept as events are added: one comparison per add, where finding
-	// it by a pass over the bucket, as the peeks need at nearly every
-	// event, took 6% of a 100,000-host run.
-	least [64]*event
+	// least[j] and least2[j] are bucket j's earliest and second
+	// earliest events (j >= 1; nil when it holds fewer), kept as events
+	// are added (one or two comparisons), where finding them by passes
+	// over the bucket, as the peeks need at nearly every event, took 6%
+	// of a 100,000-host run.
+	least, least2 [64]*event
 }
 
 // qBlockLen events make a block: 1 KB, so a bucket's slack is small.
@@ -130,9 +131,7 @@ func (q *queue) push(e event) {
 	j := bits.Len64(key(e.t) ^ q.last)
 	x := q.add(j, &e)
 	if j > 0 {
-		if m := q.least[j]; m == nil || less(x, m) {
-			q.least[j] = x
-		}
+		q.track(j, x)
 	}
 	if q.known && j > 0 {
 		if less(x, q.lo) {
@@ -196,7 +195,7 @@ func (q *queue) recycle(j int) {
 	*c = chain{}
 	if j > 0 {
 		q.mask &^= 1 << (j - 1)
-		q.least[j] = nil
+		q.least[j], q.least2[j] = nil, nil
 	}
 }
 
@@ -242,7 +241,7 @@ func (q *queue) refill() {
 	q.known, q.known2 = false, false
 	q.b[i] = chain{}
 	q.mask &^= 1 << (i - 1)
-	q.least[i] = nil
+	q.least[i], q.least2[i] = nil, nil
 	for blk := src.first; blk != nil; {
 		es := blk.e[:src.len(blk)]
 		for k := range es {
@@ -257,8 +256,8 @@ func (q *queue) refill() {
 			*x = es[k]
 			c.room--
 			// Buckets below i were empty: their least are among these.
-			if m := q.least[j]; j > 0 && (m == nil || less(x, m)) {
-				q.least[j] = x
+			if j > 0 {
+				q.track(j, x)
 			}
 		}
 		// Free the block at once, for the events still to move.
@@ -315,21 +314,6 @@ func least(es []event) int {
 	return m
 }
 
-// leastIn returns the earliest event of chain c other than skip (which
-// may be nil); nil if there is none.
-func (q *queue) leastIn(c *chain, skip *event) *event {
-	var m *event
-	for blk := c.first; blk != nil; blk = blk.next {
-		es := blk.e[:c.len(blk)]
-		for k := range es {
-			if e := &es[k]; (m == nil || less(e, m)) && e != skip {
-				m = e
-			}
-		}
-	}
-	return m
-}
-
 // front0 returns the i'th (1 or 2) event of bucket 0, nil if it has fewer.
 func (q *queue) front0(i int) *event {
 	c := &q.b[0]
@@ -361,33 +345,32 @@ func (q *queue) next() *event {
 	return q.lo
 }
 
-// learn sets lo if it is not known, the lowest bucket's least; some
-// bucket above 0 must hold an event. When that bucket holds one event,
-// lo2 is the next bucket's least, known too.
+// track notes x, just added to bucket j >= 1, among its two least.
+func (q *queue) track(j int, x *event) {
+	if m := q.least[j]; m == nil || less(x, m) {
+		q.least[j], q.least2[j] = x, m
+	} else if m2 := q.least2[j]; m2 == nil || less(x, m2) {
+		q.least2[j] = x
+	}
+}
+
+// learn sets lo and lo2 if they are not known, from the lowest bucket's
+// two least, or its least and the next bucket's; some bucket above 0
+// must hold an event.
 func (q *queue) learn() {
 	if q.known {
 		return
 	}
 	i := bits.TrailingZeros64(q.mask) + 1
-	q.lo, q.known = q.least[i], true
-	if c := &q.b[i]; c.first == c.last && c.room == qBlockLen-1 {
-		q.lo2, q.known2 = nil, true
-		if rest := q.mask & (q.mask - 1); rest != 0 {
-			q.lo2 = q.least[bits.TrailingZeros64(rest)+1]
-		}
+	q.lo, q.lo2 = q.least[i], q.least2[i]
+	if rest := q.mask & (q.mask - 1); q.lo2 == nil && rest != 0 {
+		q.lo2 = q.least[bits.TrailingZeros64(rest)+1]
 	}
+	q.known, q.known2 = true, true
 }
 
-// learn2 finds lo and lo2 if they are not known; some bucket above 0
-// must hold an event. If lo2 is not known, the lowest bucket holds
-// two events or more, and lo2 is the least of them but lo.
-func (q *queue) learn2() {
-	q.learn()
-	if !q.known2 {
-		q.lo2 = q.leastIn(&q.b[bits.TrailingZeros64(q.mask)+1], q.lo)
-		q.known2 = true
-	}
-}
+// learn2 is learn: both are known together.
+func (q *queue) learn2() { q.learn() }
 
 // afterNext returns the event that comes after the next one (unless an
 // event scheduled meanwhile comes first), nil when there is none. It is a
