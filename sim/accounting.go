@@ -134,9 +134,13 @@ func (s *Sim) settle(i int, pay bool) {
 	h := &s.hosts[i]
 	// Ask for what settling reads, in stages over the list (reading a
 	// record waits for it, but by then the rest are on their way): the
-	// results' records and what they were paid; their workunits; then for
-	// those to be recorded, replica lists not inline and credit rows;
-	// then the replicas, which freeing the workunit checks.
+	// slots' generations; the results' records and what they were paid;
+	// their workunits; then for those to be recorded, replica lists not
+	// inline and credit rows; then the replicas, which freeing the
+	// workunit checks.
+	for _, ref := range h.unpaid {
+		prefetch.Line(unsafe.Pointer(s.gen(ref.ri)))
+	}
 	for _, ref := range h.unpaid {
 		if *s.gen(ref.ri) == ref.gen {
 			s.prefetchResult(ref.ri)

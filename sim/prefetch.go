@@ -41,8 +41,14 @@ func (s *Sim) prefetchEvents() {
 	if e.kind == evJobDone || e.kind == evContact {
 		s.prefetchHostParts(e.a)
 	}
-	if e.kind == evContact {
+	switch e.kind {
+	case evContact:
 		s.prefetchReports(e.a)
+	case evAccountManager:
+		// Settling walks the host's runtime list first.
+		if h := &s.hosts[e.a]; len(h.unpaid) > 0 {
+			lines(unsafe.Pointer(&h.unpaid[0]), uintptr(len(h.unpaid))*unsafe.Sizeof(resultRef{}))
+		}
 	}
 	if e := s.q.afterNext(); e != nil {
 		s.prefetchEvent(e)

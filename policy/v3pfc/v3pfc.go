@@ -154,11 +154,15 @@ func (p *Policy) row(host int) []HostVersion {
 	return p.havs[host*n : host*n+n : host*n+n]
 }
 
-// Prefetch asks for the host's record of the result's version, which
+// Prefetch asks for the host's record of the result's version and, with
+// host_trust, its run of confirmed results, which
 // Validated will read (see policy.Prefetcher).
 func (p *Policy) Prefetch(r *policy.Result) {
 	if i := int(r.HostID)*len(p.vers) + int(r.VersionID); uint(i) < uint(len(p.havs)) {
 		prefetch.Range(unsafe.Pointer(&p.havs[i]), unsafe.Sizeof(HostVersion{}))
+	}
+	if uint(r.HostID) < uint(len(p.confirmed)) { // host_trust
+		prefetch.Line(unsafe.Pointer(&p.confirmed[r.HostID]))
 	}
 }
 
