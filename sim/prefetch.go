@@ -83,9 +83,9 @@ func (s *Sim) prefetchCredit(wi int32) {
 // prefetchHostParts asks for what host i's record points to, which an
 // event for the host reads next: its hosts.Host, what it reported (a
 // job that ends adds to the client's estimated credit from it), job
-// lists, usage and estimated credit. The record itself must already be in cache
-// (prefetched an event ago), or reading its pointers would be the miss
-// this avoids.
+// lists, usage and estimated credit. The record itself must already be
+// in cache (prefetched an event ago), or reading its pointers would be
+// the miss this avoids.
 func (s *Sim) prefetchHostParts(i int32) {
 	h := &s.hosts[i]
 	// All of the host's record: ending a job reads its behaviour, in the

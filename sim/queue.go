@@ -71,11 +71,11 @@ type queue struct {
 	seq   uint64
 	nBlk  int // blocks allocated
 	// lo and lo2 are the least and second least events of the buckets
-	// above 0 (lo2 nil if there is one), when known (lo2 is known only
-	// if lo is): the peeks ask for them at every event and a refill
-	// wants lo. Pushes keep them; a refill, which moves events, forgets.
-	known, known2 bool
-	lo, lo2       *event
+	// above 0 (lo2 nil if there is one), when known: the peeks ask for
+	// them at every event and a refill wants lo. Pushes keep them; a
+	// refill, which moves events, forgets.
+	known   bool
+	lo, lo2 *event
 	// least[j] and least2[j] are bucket j's earliest and second
 	// earliest events (j >= 1; nil when it holds fewer), kept as events
 	// are added (one or two comparisons), where finding them by passes
@@ -130,13 +130,14 @@ func (q *queue) push(e event) {
 	}
 	j := bits.Len64(key(e.t) ^ q.last)
 	x := q.add(j, &e)
-	if j > 0 {
-		q.track(j, x)
+	if j == 0 {
+		return
 	}
-	if q.known && j > 0 {
+	q.track(j, x)
+	if q.known {
 		if less(x, q.lo) {
-			q.lo, q.lo2, q.known2 = x, q.lo, true
-		} else if q.known2 && (q.lo2 == nil || less(x, q.lo2)) {
+			q.lo, q.lo2 = x, q.lo
+		} else if q.lo2 == nil || less(x, q.lo2) {
 			q.lo2 = x
 		}
 	}
@@ -238,7 +239,7 @@ func (q *queue) refill() {
 	src := q.b[i]
 	q.learn()
 	q.lastT, q.last = q.lo.t, key(q.lo.t)
-	q.known, q.known2 = false, false
+	q.known = false
 	q.b[i] = chain{}
 	q.mask &^= 1 << (i - 1)
 	q.least[i], q.least2[i] = nil, nil
@@ -366,11 +367,8 @@ func (q *queue) learn() {
 	if rest := q.mask & (q.mask - 1); q.lo2 == nil && rest != 0 {
 		q.lo2 = q.least[bits.TrailingZeros64(rest)+1]
 	}
-	q.known, q.known2 = true, true
+	q.known = true
 }
-
-// learn2 is learn: both are known together.
-func (q *queue) learn2() { q.learn() }
 
 // afterNext returns the event that comes after the next one (unless an
 // event scheduled meanwhile comes first), nil when there is none. It is a
@@ -385,11 +383,10 @@ func (q *queue) afterNext() *event {
 	if q.mask == 0 {
 		return nil
 	}
+	q.learn()
 	if q.front0(1) != nil {
-		q.learn()
 		return q.lo
 	}
-	q.learn2()
 	return q.lo2
 }
 

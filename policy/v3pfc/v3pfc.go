@@ -155,8 +155,8 @@ func (p *Policy) row(host int) []HostVersion {
 }
 
 // Prefetch asks for the host's record of the result's version and, with
-// host_trust, its run of confirmed results, which
-// Validated will read (see policy.Prefetcher).
+// host_trust, its run of confirmed results, which Validated will read
+// (see policy.Prefetcher).
 func (p *Policy) Prefetch(r *policy.Result) {
 	if i := int(r.HostID)*len(p.vers) + int(r.VersionID); uint(i) < uint(len(p.havs)) {
 		prefetch.Range(unsafe.Pointer(&p.havs[i]), unsafe.Sizeof(HostVersion{}))
