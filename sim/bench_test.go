@@ -102,6 +102,8 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	var peak usage.Peak
 	hosts := 0
 	var engine int64
+	var parts []sim.FootprintPart
+	slots := 0
 	cpu0 := usage.CPUSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -114,10 +116,13 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 		col.Attach(x)
 		x.Run(func(float64) {
 			peak.Sample()
-			engine = max(engine, x.Footprint())
+			if fp := x.Footprint(); fp > engine {
+				engine, parts = fp, x.FootprintParts()
+			}
 		})
 		sent += x.Results()
 		hosts = len(x.Hosts())
+		slots, _, _, _, _ = x.PoolSizes()
 	}
 	b.StopTimer()
 	cpu := usage.CPUSeconds() - cpu0
@@ -131,6 +136,13 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	// The engine's own stores at their largest, per host: exact, the same
 	// in every run (the live heap above depends on when the collector ran).
 	b.ReportMetric(float64(engine)/float64(hosts), "engine-B/host")
+	// The most results in flight at once (the result pool's size), per
+	// host: each holds a record, its generation and, with runtime
+	// accounting, a row of what was paid.
+	b.ReportMetric(float64(slots)/float64(hosts), "result-slots/host")
+	for _, p := range parts {
+		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(hosts))
+	}
 	// Peak RSS since the reset above (on Linux; elsewhere the process's,
 	// meaningful for one benchmark run alone).
 	b.ReportMetric(float64(usage.PeakRSS())/float64(peak.Bytes()), "RSS/live")

@@ -12,24 +12,52 @@ import "unsafe"
 // memory exactly. It walks the hosts, so call it at most once a
 // simulated day.
 func (s *Sim) Footprint() int64 {
-	b := int64(len(s.results.chunks)) * resultChunk * int64(unsafe.Sizeof(result{}))
-	b += int64(len(s.results.gens))*resultChunk*4 + int64(len(s.paid))*resultChunk*int64(len(s.ras)+1)*8 + s.freeRes.Bytes()
-	b += int64(len(s.wus.chunks))*wuChunk*int64(unsafe.Sizeof(workunit{})) + s.credit.bytes()
-	b += s.wuLists + int64(cap(s.spills))*24 + s.freeWU.Bytes() + int64(cap(s.valQueue))*4
+	var b int64
+	for _, p := range s.FootprintParts() {
+		b += p.Bytes
+	}
+	return b
+}
+
+// A FootprintPart is one of the engine's stores and the bytes it holds.
+type FootprintPart struct {
+	Store string
+	Bytes int64
+}
+
+// FootprintParts returns Footprint store by store, in a fixed order:
+// where a world's memory goes. Result slots are counted whether in use
+// or free (the pool keeps its largest size).
+func (s *Sim) FootprintParts() []FootprintPart {
+	var hostLists, hostVersions, feeders, deadlines int64
 	for i := range s.apps {
 		a := &s.apps[i]
-		b += int64(cap(a.feeder))*4 + fifoBytes(&a.deadlines) + fifoBytes(&a.dlRefs)
+		feeders += int64(cap(a.feeder)) * 4
+		deadlines += fifoBytes(&a.deadlines) + fifoBytes(&a.dlRefs)
 	}
-	b += s.q.bytes()
-	b += int64(cap(s.hosts)) * int64(unsafe.Sizeof(hostState{}))
 	for i := range s.hosts {
 		h := &s.hosts[i]
-		b += int64(cap(h.qbuf)+cap(h.running)+cap(h.done))*4 + int64(cap(h.unpaid))*8
-		b += int64(cap(h.havs))*int64(unsafe.Sizeof(hav{})) + int64(len(h.usage))*32 // usage and estFlops
+		hostLists += int64(cap(h.qbuf)+cap(h.running)+cap(h.done))*4 + int64(cap(h.unpaid))*8
+		hostVersions += int64(cap(h.havs))*int64(unsafe.Sizeof(hav{})) + int64(len(h.usage))*32 // usage and estFlops
 	}
 	l := &s.ledgers
-	b += int64(cap(l.hosts)+cap(l.users)+cap(l.teams)) * int64(unsafe.Sizeof(Account{}))
-	return b
+	slots := int64(len(s.results.chunks)) * resultChunk
+	return []FootprintPart{
+		{"result records", slots * int64(unsafe.Sizeof(result{}))},
+		{"result generations", int64(len(s.results.gens)) * resultChunk * 4},
+		{"runtime paid per result", int64(len(s.paid)) * resultChunk * int64(len(s.ras)+1) * 8},
+		{"free result and workunit slots", s.freeRes.Bytes() + s.freeWU.Bytes()},
+		{"workunit records", int64(len(s.wus.chunks)) * wuChunk * int64(unsafe.Sizeof(workunit{}))},
+		{"credit per workunit", s.credit.bytes()},
+		{"replica lists and validator queue", s.wuLists + int64(cap(s.spills))*24 + int64(cap(s.valQueue))*4},
+		{"feeders", feeders},
+		{"deadline lists", deadlines},
+		{"event queue", s.q.bytes()},
+		{"host records", int64(cap(s.hosts)) * int64(unsafe.Sizeof(hostState{}))},
+		{"host job and runtime lists", hostLists},
+		{"host versions and usage", hostVersions},
+		{"accounts", int64(cap(l.hosts)+cap(l.users)+cap(l.teams)) * int64(unsafe.Sizeof(Account{}))},
+	}
 }
 
 // fifoBytes is the memory a fifo's chunks hold, in use or kept for reuse.

@@ -100,6 +100,12 @@ func (f *fifo[T]) empty() bool {
 // front returns the oldest entry; the queue must not be empty.
 func (f *fifo[T]) front() *T { return &f.chunks[0][f.head] }
 
+// at returns the k-th oldest entry; k must be less than f.n.
+func (f *fifo[T]) at(k int) *T {
+	k += f.head
+	return &f.chunks[k/fifoChunk][k%fifoChunk]
+}
+
 // back returns the newest entry; the queue must not be empty.
 func (f *fifo[T]) back() *T {
 	c := f.chunks[len(f.chunks)-1]
@@ -111,7 +117,11 @@ func (f *fifo[T]) pop() {
 	f.n--
 	f.head++
 	if f.head == fifoChunk {
-		f.free = append(f.free, f.chunks[0][:0])
+		// Two chunks kept for reuse suffice for a queue that is
+		// consumed as it grows; more would hold its largest size.
+		if len(f.free) < 2 {
+			f.free = append(f.free, f.chunks[0][:0])
+		}
 		f.chunks[0] = nil
 		f.chunks = f.chunks[1:]
 		f.head = 0

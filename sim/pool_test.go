@@ -62,6 +62,13 @@ func TestFIFORecycles(t *testing.T) {
 	if got := len(f.chunks) + len(f.free); got > 5 {
 		t.Errorf("%d chunks allocated for a queue of %d", got, 3*fifoChunk)
 	}
+	// Drained, it keeps only two chunks for reuse, not its largest size.
+	for !f.empty() {
+		f.pop()
+	}
+	if len(f.free) > 2 {
+		t.Errorf("%d free chunks kept after draining", len(f.free))
+	}
 }
 
 func TestResultPoolIndexes(t *testing.T) {

@@ -6,9 +6,10 @@ import (
 )
 
 // TestCompactDeadlines: compacting an app's deadline FIFO drops exactly
-// the results freed since they were sent, keeps the others in send order
-// under their own deadline times, and keeps every deadline time (each
-// still fires its timeout event), through the chunks' wrap-around.
+// the results freed since they were sent and those the server has
+// (reported, final, cancelled), keeps the others in send order under
+// their own deadline times, and keeps every deadline time (each still
+// fires its timeout event), through the chunks' wrap-around.
 func TestCompactDeadlines(t *testing.T) {
 	s := &Sim{apps: make([]appState, 1)}
 	a := &s.apps[0]
@@ -38,13 +39,18 @@ func TestCompactDeadlines(t *testing.T) {
 	if a.deadlines.n != times || a.dlRefs.n != len(all) {
 		t.Fatalf("before: %d times, %d results; want %d, %d", a.deadlines.n, a.dlRefs.n, times, len(all))
 	}
-	// Free about four in five, as a week's sends mostly are.
+	// Free about four in five, as a week's sends mostly are; of the
+	// rest, about half are on their hosts still.
 	var want []sent
+	states := []uint8{stQueued, stRunning, stDone, stReported, stOver, stCancelled}
 	for _, x := range all {
-		if r.IntN(5) == 0 {
-			want = append(want, x)
-		} else {
+		st := states[r.IntN(len(states))]
+		s.res(x.ref.ri).st = st
+		switch {
+		case r.IntN(5) != 0:
 			*s.gen(x.ref.ri)++
+		case st <= stDone:
+			want = append(want, x)
 		}
 	}
 	s.compactDeadlines(a)
