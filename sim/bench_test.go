@@ -104,6 +104,13 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	var engine int64
 	var parts []sim.FootprintPart
 	slots := 0
+	// The result slots by state on the day most were in use (the pool's
+	// size) and on the first day no work is sent (one delay bound before
+	// the end), a steady state: what holds the results in flight.
+	var atPeak, atLastSend sim.SlotCensus
+	days := float64(s.Duration) / 86400
+	bound, _ := s.LongestDelayBound()
+	lastSend := days - bound/86400
 	cpu0 := usage.CPUSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -114,10 +121,20 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 		}
 		x := sim.New(cfg)
 		col.Attach(x)
-		x.Run(func(float64) {
+		inUse, censused := 0, false
+		x.Run(func(done float64) {
 			peak.Sample()
 			if fp := x.Footprint(); fp > engine {
 				engine, parts = fp, x.FootprintParts()
+			}
+			// Counting slots by state reads them all: only when the
+			// slots in use pass their largest count (a few times, early)
+			// and once as sending stops.
+			if n, free, _, _, _ := x.PoolSizes(); n-free > inUse {
+				inUse, atPeak = n-free, x.SlotCensus()
+			}
+			if done*days >= lastSend && !censused {
+				atLastSend, censused = x.SlotCensus(), true
 			}
 		})
 		sent += x.Results()
@@ -142,6 +159,15 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	b.ReportMetric(float64(slots)/float64(hosts), "result-slots/host")
 	for _, p := range parts {
 		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(hosts))
+	}
+	for _, c := range []struct {
+		when string
+		n    sim.SlotCensus
+	}{{"on the day most were in use", atPeak}, {"as sending stops", atLastSend}} {
+		per := func(k int) float64 { return float64(k) / float64(hosts) }
+		b.Logf("result slots per host %s: %.1f (unsent %.1f, queued %.1f, running %.1f, ended %.1f, orphaned %.1f, reported %.1f, held %.1f, settling %.1f, free %.1f)",
+			c.when, per(c.n.Total()), per(c.n.Unsent), per(c.n.Queued), per(c.n.Running), per(c.n.Ended), per(c.n.Orphaned),
+			per(c.n.Reported), per(c.n.Held), per(c.n.Settling), per(c.n.Free))
 	}
 	// Peak RSS since the reset above (on Linux; elsewhere the process's,
 	// meaningful for one benchmark run alone).

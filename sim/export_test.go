@@ -17,3 +17,15 @@ func (s *Sim) DirtyFreeSlots() (withRow, dirty int) {
 	}
 	return withRow, dirty
 }
+
+// HostJobs returns how many results the hosts hold in their queues, as
+// running jobs, and ended but not yet reported. Tests only.
+func (s *Sim) HostJobs() (queued, running, ended int) {
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		queued += len(h.queue)
+		running += len(h.running)
+		ended += len(h.done)
+	}
+	return queued, running, ended
+}

@@ -72,3 +72,65 @@ func fifoBytes[T any](f *fifo[T]) int64 {
 	}
 	return int64(n) * int64(unsafe.Sizeof(x))
 }
+
+// SlotCensus counts the result pool's slots by what holds each: where
+// the memory of results in flight goes. Every slot of the pool is in
+// exactly one count (Total is the pool's size).
+type SlotCensus struct {
+	Unsent   int // created, waiting in a feeder (cancelled ones too, freed when taken)
+	Queued   int // on a host, not started
+	Running  int // on a host, started (paused ones too)
+	Ended    int // ended on its host, not yet reported
+	Orphaned int // on a host that has left, waiting for its deadline to time it out
+	Reported int // on the server, waiting for validation (its quorum)
+	Held     int // final and recorded, kept until its workunit's other results are final
+	Settling int // final, waiting for its host's next account-manager call (runtime accounting)
+	Free     int // free, kept for reuse
+}
+
+// Total is the number of slots counted: the pool's size.
+func (c SlotCensus) Total() int {
+	return c.Unsent + c.Queued + c.Running + c.Ended + c.Orphaned + c.Reported + c.Held + c.Settling + c.Free
+}
+
+// SlotCensus walks the result pool and counts its slots by state. It
+// reads every slot, so call it at most once a simulated day.
+func (s *Sim) SlotCensus() SlotCensus {
+	free := make([]uint64, (int(s.results.n)+63)/64)
+	for _, c := range s.freeRes.Chunks() {
+		for _, ri := range c {
+			free[ri/64] |= 1 << (ri % 64)
+		}
+	}
+	var c SlotCensus
+	for i := int32(0); i < s.results.n; i++ {
+		if free[i/64]&(1<<(i%64)) != 0 {
+			c.Free++
+			continue
+		}
+		r := s.res(i)
+		if r.has(fOrphan) && (r.st == stQueued || r.st == stRunning || r.st == stDone) {
+			c.Orphaned++
+			continue
+		}
+		switch r.st {
+		case stUnsent, stCancelled:
+			c.Unsent++
+		case stQueued:
+			c.Queued++
+		case stRunning:
+			c.Running++
+		case stDone:
+			c.Ended++
+		case stReported:
+			c.Reported++
+		case stOver:
+			if r.has(fSettling) {
+				c.Settling++
+			} else {
+				c.Held++
+			}
+		}
+	}
+	return c
+}

@@ -1,6 +1,10 @@
 package sim_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/creditsim/creditsim/sim"
+)
 
 // TestFootprint: the engine's footprint is the same for the same
 // scenario and seed (what makes it a measure of a change), is the sum of
@@ -88,5 +92,38 @@ func TestRelease(t *testing.T) {
 	}
 	if sum == 0 {
 		t.Errorf("no credit to compare")
+	}
+}
+
+// TestSlotCensus: every slot of the result pool is counted once, the free
+// ones as the free list holds them, and the results on hosts as the
+// hosts' own lists hold them; with runtime accounting some final results
+// wait for an account-manager call, without it none does.
+func TestSlotCensus(t *testing.T) {
+	for _, tc := range []struct {
+		policies string
+		settle   bool
+	}{{"[v1peak, sciunited]", true}, {"[v1peak]", false}} {
+		x := newBaseline(t, []string{"replications=1", "hosts.initial=80", "duration=10d", "warmup=2d", "policies=" + tc.policies})
+		var most sim.SlotCensus // each state's largest count over the days
+		x.Run(func(float64) {
+			c := x.SlotCensus()
+			slots, free, _, _, _ := x.PoolSizes()
+			if c.Total() != slots || c.Free != free {
+				t.Fatalf("%s: census %+v counts %d slots, %d free; the pool has %d, %d free", tc.policies, c, c.Total(), c.Free, slots, free)
+			}
+			q, r, e := x.HostJobs()
+			if c.Queued != q || c.Running != r || c.Ended != e {
+				t.Fatalf("%s: census queued %d running %d ended %d; the hosts' lists %d, %d, %d", tc.policies, c.Queued, c.Running, c.Ended, q, r, e)
+			}
+			most = sim.SlotCensus{Queued: max(most.Queued, c.Queued), Running: max(most.Running, c.Running),
+				Reported: max(most.Reported, c.Reported), Held: max(most.Held, c.Held), Settling: max(most.Settling, c.Settling)}
+		})
+		if most.Queued == 0 || most.Running == 0 || most.Reported == 0 || most.Held == 0 {
+			t.Errorf("%s: a state never held a result: %+v", tc.policies, most)
+		}
+		if (most.Settling > 0) != tc.settle {
+			t.Errorf("%s: at most %d results waiting for an account-manager call", tc.policies, most.Settling)
+		}
 	}
 }
