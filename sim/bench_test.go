@@ -100,14 +100,19 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	var peak usage.Peak
-	hosts := 0
-	var engine int64
+	// Per-host figures are per host present (arrived and not yet
+	// departed) on the day they are sampled, their largest over the
+	// days: a world's hosts come and go, and dividing by every host the
+	// run will ever see would count hosts that have not arrived yet.
+	var liveHost, engineHost, slotsHost float64
 	var parts []sim.FootprintPart
-	slots := 0
-	// The result slots by state on the day most were in use (the pool's
-	// size) and on the first day no work is sent (one delay bound before
-	// the end), a steady state: what holds the results in flight.
+	partsHosts := 1
+	// The result slots by state on the day most were in use per host
+	// present (the pool's size comes from then) and on the first day no
+	// work is sent (one delay bound before the end), a steady state: what
+	// holds the results in flight.
 	var atPeak, atLastSend sim.SlotCensus
+	peakHosts, lastSendHosts := 1, 1
 	days := float64(s.Duration) / 86400
 	bound, _ := s.LongestDelayBound()
 	lastSend := days - bound/86400
@@ -121,25 +126,31 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 		}
 		x := sim.New(cfg)
 		col.Attach(x)
-		inUse, censused := 0, false
+		inUse, censused := 0.0, false
 		x.Run(func(done float64) {
 			peak.Sample()
-			if fp := x.Footprint(); fp > engine {
-				engine, parts = fp, x.FootprintParts()
+			n := hostsPresent(x)
+			if n == 0 {
+				return
+			}
+			perHost := func(v int64) float64 { return float64(v) / float64(n) }
+			liveHost = max(liveHost, perHost(int64(usage.LiveHeap())))
+			if fp := perHost(x.Footprint()); fp > engineHost {
+				engineHost, parts, partsHosts = fp, x.FootprintParts(), n
 			}
 			// Counting slots by state reads them all: only when the
-			// slots in use pass their largest count (a few times, early)
-			// and once as sending stops.
-			if n, free, _, _, _ := x.PoolSizes(); n-free > inUse {
-				inUse, atPeak = n-free, x.SlotCensus()
+			// slots in use per host pass their largest (a few times,
+			// early) and once as sending stops.
+			slots, free, _, _, _ := x.PoolSizes()
+			slotsHost = max(slotsHost, perHost(int64(slots)))
+			if u := perHost(int64(slots - free)); u > inUse {
+				inUse, atPeak, peakHosts = u, x.SlotCensus(), n
 			}
 			if done*days >= lastSend && !censused {
-				atLastSend, censused = x.SlotCensus(), true
+				atLastSend, lastSendHosts, censused = x.SlotCensus(), n, true
 			}
 		})
 		sent += x.Results()
-		hosts = len(x.Hosts())
-		slots, _, _, _, _ = x.PoolSizes()
 	}
 	b.StopTimer()
 	cpu := usage.CPUSeconds() - cpu0
@@ -148,28 +159,42 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	b.ReportMetric(float64(sent)/cpu, "results/CPU-s")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(sent), "allocs/result")
 	// The live heap at its largest (sampled once a simulated day, as of
-	// the last collection), per host: what a world of many hosts needs.
-	b.ReportMetric(float64(peak.Bytes())/float64(hosts), "live-B/host")
-	// The engine's own stores at their largest, per host: exact, the same
-	// in every run (the live heap above depends on when the collector ran).
-	b.ReportMetric(float64(engine)/float64(hosts), "engine-B/host")
-	// The most results in flight at once (the result pool's size), per
-	// host: each holds a record, its generation and, with runtime
-	// accounting, a row of what was paid.
-	b.ReportMetric(float64(slots)/float64(hosts), "result-slots/host")
+	// the last collection), per host present: what a world of many hosts
+	// needs.
+	b.ReportMetric(liveHost, "live-B/host")
+	// The engine's own stores at their largest, per host present: exact,
+	// the same in every run (the live heap above depends on when the
+	// collector ran).
+	b.ReportMetric(engineHost, "engine-B/host")
+	// The result pool's size (slots in use or free), per host present at
+	// its largest: each slot holds a record, its generation and, with
+	// runtime accounting, a row of what was paid.
+	b.ReportMetric(slotsHost, "result-slots/host")
 	for _, p := range parts {
-		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(hosts))
+		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(partsHosts))
 	}
 	for _, c := range []struct {
-		when string
-		n    sim.SlotCensus
-	}{{"on the day most were in use", atPeak}, {"as sending stops", atLastSend}} {
-		per := func(k int) float64 { return float64(k) / float64(hosts) }
-		b.Logf("result slots per host %s: %.1f (unsent %.1f, queued %.1f, running %.1f, ended %.1f, orphaned %.1f, reported %.1f, held %.1f, settling %.1f, free %.1f)",
-			c.when, per(c.n.Total()), per(c.n.Unsent), per(c.n.Queued), per(c.n.Running), per(c.n.Ended), per(c.n.Orphaned),
+		when  string
+		n     sim.SlotCensus
+		hosts int
+	}{{"on the day most were in use", atPeak, peakHosts}, {"as sending stops", atLastSend, lastSendHosts}} {
+		per := func(k int) float64 { return float64(k) / float64(c.hosts) }
+		b.Logf("result slots per host %s (%d hosts): %.1f (unsent %.1f, queued %.1f, running %.1f, ended %.1f, orphaned %.1f, reported %.1f, held %.1f, settling %.1f, free %.1f)",
+			c.when, c.hosts, per(c.n.Total()), per(c.n.Unsent), per(c.n.Queued), per(c.n.Running), per(c.n.Ended), per(c.n.Orphaned),
 			per(c.n.Reported), per(c.n.Held), per(c.n.Settling), per(c.n.Free))
 	}
 	// Peak RSS since the reset above (on Linux; elsewhere the process's,
 	// meaningful for one benchmark run alone).
 	b.ReportMetric(float64(usage.PeakRSS())/float64(peak.Bytes()), "RSS/live")
+}
+
+// hostsPresent counts the hosts that have arrived and not yet left.
+func hostsPresent(x *sim.Sim) int {
+	n, now := 0, x.Now()
+	for _, h := range x.Hosts() {
+		if h.Arrival <= now && now < h.Departure {
+			n++
+		}
+	}
+	return n
 }
