@@ -107,10 +107,10 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	var liveHost, engineHost, slotsHost float64
 	var parts []sim.FootprintPart
 	partsHosts := 1
-	// The result slots by state on the day most were in use per host
-	// present (the pool's size comes from then) and on the first day no
-	// work is sent (one delay bound before the end), a steady state: what
-	// holds the results in flight.
+	// The result slots by state on the day most were in use (the pool's
+	// size comes from then) and on the first day no work is sent (one
+	// delay bound before the end), a steady state: what holds the
+	// results in flight.
 	var atPeak, atLastSend sim.SlotCensus
 	peakHosts, lastSendHosts := 1, 1
 	days := float64(s.Duration) / 86400
@@ -126,7 +126,7 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 		}
 		x := sim.New(cfg)
 		col.Attach(x)
-		inUse, censused := 0.0, false
+		inUse, censused := 0, false
 		x.Run(func(done float64) {
 			peak.Sample()
 			n := hostsPresent(x)
@@ -139,12 +139,12 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 				engineHost, parts, partsHosts = fp, x.FootprintParts(), n
 			}
 			// Counting slots by state reads them all: only when the
-			// slots in use per host pass their largest (a few times,
-			// early) and once as sending stops.
+			// slots in use pass their largest count (a few times, early:
+			// the pool's size comes from then) and once as sending stops.
 			slots, free, _, _, _ := x.PoolSizes()
 			slotsHost = max(slotsHost, perHost(int64(slots)))
-			if u := perHost(int64(slots - free)); u > inUse {
-				inUse, atPeak, peakHosts = u, x.SlotCensus(), n
+			if slots-free > inUse {
+				inUse, atPeak, peakHosts = slots-free, x.SlotCensus(), n
 			}
 			if done*days >= lastSend && !censused {
 				atLastSend, lastSendHosts, censused = x.SlotCensus(), n, true
