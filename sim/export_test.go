@@ -29,3 +29,24 @@ func (s *Sim) HostJobs() (queued, running, ended int) {
 	}
 	return queued, running, ended
 }
+
+// OutBitsWrong counts the result slots in use whose out-on-host bit is
+// not what their state says (queued, running or ended on a host, the
+// host departed or not). Tests only.
+func (s *Sim) OutBitsWrong() int {
+	free := map[int32]bool{}
+	for i := range s.freeRes.Len() {
+		free[*s.freeRes.At(i)] = true
+	}
+	wrong := 0
+	for i := int32(0); i < s.results.n; i++ {
+		if free[i] {
+			continue
+		}
+		st := s.res(i).st
+		if s.isOut(i) != (st == stQueued || st == stRunning || st == stDone) {
+			wrong++
+		}
+	}
+	return wrong
+}

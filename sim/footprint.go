@@ -44,7 +44,7 @@ func (s *Sim) FootprintParts() []FootprintPart {
 	slots := int64(len(s.results.chunks)) * resultChunk
 	return []FootprintPart{
 		{"result records", slots * int64(unsafe.Sizeof(result{}))},
-		{"result generations", int64(len(s.results.gens)) * resultChunk * 4},
+		{"result generations and out bits", int64(len(s.results.gens)) * resultChunk * (32 + 1) / 8},
 		{"runtime paid per result", int64(len(s.paid)) * resultChunk * int64(len(s.ras)+1) * 8},
 		{"free result and workunit slots", s.freeRes.Bytes() + s.freeWU.Bytes()},
 		{"workunit records", int64(len(s.wus.chunks)) * wuChunk * int64(unsafe.Sizeof(workunit{}))},

@@ -98,7 +98,9 @@ func TestRelease(t *testing.T) {
 // TestSlotCensus: every slot of the result pool is counted once, the free
 // ones as the free list holds them, and the results on hosts as the
 // hosts' own lists hold them; with runtime accounting some final results
-// wait for an account-manager call, without it none does.
+// wait for an account-manager call, without it none does. Each slot's
+// out-on-host bit, which compacting the deadline lists reads, agrees
+// with its state.
 func TestSlotCensus(t *testing.T) {
 	for _, tc := range []struct {
 		policies string
@@ -111,6 +113,9 @@ func TestSlotCensus(t *testing.T) {
 			slots, free, _, _, _ := x.PoolSizes()
 			if c.Total() != slots || c.Free != free {
 				t.Fatalf("%s: census %+v counts %d slots, %d free; the pool has %d, %d free", tc.policies, c, c.Total(), c.Free, slots, free)
+			}
+			if n := x.OutBitsWrong(); n > 0 {
+				t.Fatalf("%s: %d slots whose out-on-host bit disagrees with their state", tc.policies, n)
 			}
 			q, r, e := x.HostJobs()
 			if c.Queued != q || c.Running != r || c.Ended != e {

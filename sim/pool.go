@@ -27,7 +27,12 @@ type resultPool struct {
 	// gens[k] holds the generations of chunks[k]'s slots: in chunks too,
 	// since copying one growing array added to the start-up peak.
 	gens []*[resultChunk]uint32
-	n    int32
+	// out[k] has a bit for each of chunks[k]'s slots, set while its
+	// result is out on a host (sent, not yet received by the server):
+	// compacting the deadline lists reads these dense bits, not the
+	// records, which at 100,000 hosts would be a cache miss each.
+	out []*[resultChunk / 64]uint64
+	n   int32
 }
 
 // add appends a zero result and returns its index.
@@ -39,6 +44,7 @@ func (p *resultPool) add() int32 {
 		g := make([]uint32, resultChunk)
 		hugepage.Advise(g)
 		p.gens = append(p.gens, (*[resultChunk]uint32)(g))
+		p.out = append(p.out, new([resultChunk / 64]uint64))
 	}
 	p.n++
 	return p.n - 1
@@ -61,6 +67,24 @@ func (s *Sim) res(i int32) *result {
 func (s *Sim) gen(i int32) *uint32 {
 	c := unsafe.Pointer(s.results.gens[uint32(i)/resultChunk])
 	return (*uint32)(unsafe.Add(c, uintptr(uint32(i)%resultChunk)*4))
+}
+
+// setOut records whether result slot i's result is out on a host: set
+// when it is sent, cleared when the server receives it (reported or
+// timed out). A result is always received before its slot is freed.
+func (s *Sim) setOut(i int32, on bool) {
+	w := &s.results.out[uint32(i)/resultChunk][uint32(i)%resultChunk/64]
+	bit := uint64(1) << (uint32(i) % 64)
+	if on {
+		*w |= bit
+	} else {
+		*w &^= bit
+	}
+}
+
+// isOut reports whether result slot i's result is out on a host.
+func (s *Sim) isOut(i int32) bool {
+	return s.results.out[uint32(i)/resultChunk][uint32(i)%resultChunk/64]&(1<<(uint32(i)%64)) != 0
 }
 
 // fifoChunk is the number of entries in one fifo chunk.

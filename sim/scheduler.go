@@ -271,6 +271,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	w.sent = true
 	w.users |= userBit(s.reported[i].user)
 	r.st = stQueued
+	s.setOut(ri, true)
 	r.host = int32(i)
 	r.vid = int32(vid)
 	r.sentTime = s.now
@@ -314,6 +315,7 @@ func (s *Sim) report(ri int32) {
 	w := s.wu(r.wu)
 	r.st = stReported
 	r.receive(s.now)
+	s.setOut(ri, false)
 	// The scheduler clamps the times reported (reportedTimes computes
 	// the clamped times of an honest host's result from now on).
 	if r.has(fAltTimes) {

@@ -3,9 +3,6 @@ package sim
 // The transitioner: deadlines, timeouts, re-issue and failed workunits, and freeing what nothing refers to.
 
 import (
-	"unsafe"
-
-	"github.com/creditsim/creditsim/internal/prefetch"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -41,17 +38,9 @@ func (s *Sim) addDeadline(ai int, ri int32, gen uint32, t float64) {
 // or cancelled: a result never goes back to its host). It keeps every
 // deadline time, so that the FIFO holds about the app's results out on
 // hosts rather than a delay bound's worth of sends. It runs when the
-// FIFO has doubled since it last ran.
-//
-// Reading a result's state loads its record, so the records a few
-// entries ahead are asked for first (a compaction at 100,000 hosts
-// reads millions, at random).
+// FIFO has doubled since it last ran, and reads only dense arrays (the
+// slots' generations and out-on-host bits), never a record.
 func (s *Sim) compactDeadlines(a *appState) {
-	const ahead = 16
-	rem := a.dlRefs.n
-	for k := range min(ahead, rem) {
-		s.prefetchOut(*a.dlRefs.at(k))
-	}
 	for k := a.deadlines.n; k > 0; k-- {
 		run := *a.deadlines.front()
 		a.deadlines.pop()
@@ -59,11 +48,7 @@ func (s *Sim) compactDeadlines(a *appState) {
 		for range run.n {
 			ref := *a.dlRefs.front()
 			a.dlRefs.pop()
-			rem--
-			if rem >= ahead {
-				s.prefetchOut(*a.dlRefs.at(ahead - 1))
-			}
-			if *s.gen(ref.ri) == ref.gen && s.res(ref.ri).st <= stDone {
+			if *s.gen(ref.ri) == ref.gen && s.isOut(ref.ri) {
 				a.dlRefs.push(ref)
 				live++
 			}
@@ -71,14 +56,6 @@ func (s *Sim) compactDeadlines(a *appState) {
 		a.deadlines.push(deadlineRun{t: run.t, n: live})
 	}
 	a.dlCompact = max(2*a.dlRefs.n, 1024)
-}
-
-// prefetchOut asks for the line of ref's record that holds its state,
-// if the slot still holds that result.
-func (s *Sim) prefetchOut(ref resultRef) {
-	if *s.gen(ref.ri) == ref.gen {
-		prefetch.Line(unsafe.Pointer(&s.res(ref.ri).st))
-	}
 }
 
 // expire times out every result of app ai whose deadline has come, in
@@ -148,6 +125,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	}
 	r.setOutcome(policy.NoReply)
 	r.receive(s.now)
+	s.setOut(int32(ri), false)
 	pv := s.shown(r)
 	for _, p := range s.pols {
 		p.Reported(pv)

@@ -46,6 +46,7 @@ func TestCompactDeadlines(t *testing.T) {
 	for _, x := range all {
 		st := states[r.IntN(len(states))]
 		s.res(x.ref.ri).st = st
+		s.setOut(x.ref.ri, st <= stDone)
 		switch {
 		case r.IntN(5) != 0:
 			*s.gen(x.ref.ri)++
