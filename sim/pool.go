@@ -141,11 +141,13 @@ func (f *fifo[T]) pop() {
 	f.n--
 	f.head++
 	if f.head == fifoChunk {
-		// Two chunks kept for reuse suffice for a queue that is
-		// consumed as it grows; more would hold its largest size.
-		if len(f.free) < 2 {
-			f.free = append(f.free, f.chunks[0][:0])
-		}
+		// Every consumed chunk is kept for reuse. Keeping two (6ae6c03)
+		// held less when counted, but compaction empties a deadline
+		// list and refills it, and the list then grows back: chunks
+		// dropped and allocated again were garbage the collector let
+		// the heap grow for (100,000 hosts, 90 days: peak RSS 1.90 GB
+		// against 1.71 GB live).
+		f.free = append(f.free, f.chunks[0][:0])
 		f.chunks[0] = nil
 		f.chunks = f.chunks[1:]
 		f.head = 0
