@@ -124,12 +124,6 @@ func (f *fifo[T]) empty() bool {
 // front returns the oldest entry; the queue must not be empty.
 func (f *fifo[T]) front() *T { return &f.chunks[0][f.head] }
 
-// at returns the k-th oldest entry; k must be less than f.n.
-func (f *fifo[T]) at(k int) *T {
-	k += f.head
-	return &f.chunks[k/fifoChunk][k%fifoChunk]
-}
-
 // back returns the newest entry; the queue must not be empty.
 func (f *fifo[T]) back() *T {
 	c := f.chunks[len(f.chunks)-1]
