@@ -107,15 +107,7 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	var liveHost, engineHost, slotsHost float64
 	var parts []sim.FootprintPart
 	partsHosts := 1
-	// The result slots by state on the day most were in use (the pool's
-	// size comes from then) and on the first day no work is sent (one
-	// delay bound before the end), a steady state: what holds the
-	// results in flight.
-	var atPeak, atLastSend sim.SlotCensus
-	peakHosts, lastSendHosts := 1, 1
-	days := float64(s.Duration) / 86400
-	bound, _ := s.LongestDelayBound()
-	lastSend := days - bound/86400
+	var census slotCensuses
 	cpu0 := usage.CPUSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -126,7 +118,7 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 		}
 		x := sim.New(cfg)
 		col.Attach(x)
-		inUse, censused := 0, false
+		census = newSlotCensuses(s)
 		x.Run(func(done float64) {
 			peak.Sample()
 			n := hostsPresent(x)
@@ -138,17 +130,9 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 			if fp := perHost(x.Footprint()); fp > engineHost {
 				engineHost, parts, partsHosts = fp, x.FootprintParts(), n
 			}
-			// Counting slots by state reads them all: only when the
-			// slots in use pass their largest count (a few times, early:
-			// the pool's size comes from then) and once as sending stops.
-			slots, free, _, _, _ := x.PoolSizes()
+			slots, _, _, _, _ := x.PoolSizes()
 			slotsHost = max(slotsHost, perHost(int64(slots)))
-			if slots-free > inUse {
-				inUse, atPeak, peakHosts = slots-free, x.SlotCensus(), n
-			}
-			if done*days >= lastSend && !censused {
-				atLastSend, lastSendHosts, censused = x.SlotCensus(), n, true
-			}
+			census.sample(x, done, n)
 		})
 		sent += x.Results()
 	}
@@ -173,16 +157,8 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	for _, p := range parts {
 		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(partsHosts))
 	}
-	for _, c := range []struct {
-		when  string
-		n     sim.SlotCensus
-		hosts int
-	}{{"on the day most were in use", atPeak, peakHosts}, {"as sending stops", atLastSend, lastSendHosts}} {
-		per := func(k int) float64 { return float64(k) / float64(c.hosts) }
-		b.Logf("result slots per host %s (%d hosts): %.1f (unsent %.1f, queued %.1f, running %.1f, ended %.1f, orphaned %.1f, reported %.1f, held %.1f, settling %.1f, free %.1f)",
-			c.when, c.hosts, per(c.n.Total()), per(c.n.Unsent), per(c.n.Queued), per(c.n.Running), per(c.n.Ended), per(c.n.Orphaned),
-			per(c.n.Reported), per(c.n.Held), per(c.n.Settling), per(c.n.Free))
-	}
+	b.Logf("result slots per host on the day most were in use (%d hosts): %s", census.peakHosts, census.perHost(census.atPeak, census.peakHosts))
+	b.Logf("result slots per host as sending stops (%d hosts): %s", census.lastSendHosts, census.perHost(census.atLastSend, census.lastSendHosts))
 	// Peak RSS since the reset above (on Linux; elsewhere the process's,
 	// meaningful for one benchmark run alone).
 	b.ReportMetric(float64(usage.PeakRSS())/float64(peak.Bytes()), "RSS/live")
@@ -197,4 +173,45 @@ func hostsPresent(x *sim.Sim) int {
 		}
 	}
 	return n
+}
+
+// slotCensuses takes the result slots' census (sim.SlotCensus) on the
+// day most slots were in use (the pool's size comes from then) and on
+// the first day no work is sent (one delay bound before the end), a
+// steady state: what holds the results in flight. Counting slots by
+// state reads them all, so it counts only when the slots in use pass
+// their largest count (a few times, early) and once as sending stops.
+type slotCensuses struct {
+	days, lastSend           float64 // simulated days; the day sending stops
+	inUse                    int
+	censused                 bool
+	atPeak, atLastSend       sim.SlotCensus
+	peakHosts, lastSendHosts int // hosts present then
+	peakDay, lastSendDay     int // the simulated day of each
+}
+
+func newSlotCensuses(s *scenarios.Scenario) slotCensuses {
+	days := float64(s.Duration) / 86400
+	bound, _ := s.LongestDelayBound()
+	return slotCensuses{days: days, lastSend: days - bound/86400, peakHosts: 1, lastSendHosts: 1}
+}
+
+// sample is called once a simulated day with the fraction of the run
+// done and the hosts present.
+func (c *slotCensuses) sample(x *sim.Sim, done float64, hosts int) {
+	if slots, free, _, _, _ := x.PoolSizes(); slots-free > c.inUse {
+		c.inUse, c.atPeak, c.peakHosts, c.peakDay = slots-free, x.SlotCensus(), hosts, int(x.Now()/86400)
+	}
+	if done*c.days >= c.lastSend && !c.censused {
+		c.atLastSend, c.lastSendHosts, c.lastSendDay, c.censused = x.SlotCensus(), hosts, int(x.Now()/86400), true
+	}
+}
+
+// perHost writes census n per host, in use first, then state by state
+// in README's order: queued, running, ended, reported, held, settling,
+// orphaned, free.
+func (c *slotCensuses) perHost(n sim.SlotCensus, hosts int) string {
+	per := func(k int) float64 { return float64(k) / float64(hosts) }
+	return fmt.Sprintf("%.1f in use (queued %.1f, running %.1f, ended %.1f, reported %.1f, held %.1f, settling %.1f, orphaned %.1f, unsent %.1f), free %.1f",
+		per(n.Total()-n.Free), per(n.Queued), per(n.Running), per(n.Ended), per(n.Reported), per(n.Held), per(n.Settling), per(n.Orphaned), per(n.Unsent), per(n.Free))
 }

@@ -1,8 +1,14 @@
 package sim_test
 
 import (
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )
 
@@ -129,6 +135,65 @@ func TestSlotCensus(t *testing.T) {
 		}
 		if (most.Settling > 0) != tc.settle {
 			t.Errorf("%s: at most %d results waiting for an account-manager call", tc.policies, most.Settling)
+		}
+	}
+}
+
+// TestReadmeSlotCensus: README's census of the 2,000-host baseline's
+// result slots (Where the memory goes) is what a run gives: the days,
+// the hosts present and every figure per host, to its one decimal.
+func TestReadmeSlotCensus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the 2,000-host baseline for 30 days: full suite only")
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(prefix string) (day, hosts int, figs []float64) {
+		for _, line := range strings.Split(string(readme), "\n") {
+			m := regexp.MustCompile(`^\| day (\d+), ` + regexp.QuoteMeta(prefix) + ` \(([\d,]+) hosts\) \|(.*)\|$`).FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			day, _ = strconv.Atoi(m[1])
+			hosts, _ = strconv.Atoi(strings.ReplaceAll(m[2], ",", ""))
+			for _, f := range strings.Split(m[3], "|") {
+				v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+				if err != nil {
+					t.Fatalf("README's census row %q: %v", line, err)
+				}
+				figs = append(figs, v)
+			}
+			return day, hosts, figs
+		}
+		t.Fatalf("README has no census row for the day %s", prefix)
+		return
+	}
+	s, err := scenarios.Open("baseline", []string{"replications=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newBaseline(t, []string{"replications=1"})
+	c := newSlotCensuses(s)
+	x.Run(func(done float64) { c.sample(x, done, hostsPresent(x)) })
+	for _, k := range []struct {
+		prefix     string
+		n          sim.SlotCensus
+		day, hosts int
+	}{{"the most in use", c.atPeak, c.peakDay, c.peakHosts}, {"as sending stops", c.atLastSend, c.lastSendDay, c.lastSendHosts}} {
+		day, hosts, want := row(k.prefix)
+		n := k.n
+		// README's columns: in use, queued, running, ended, reported,
+		// held, settling, orphaned, free.
+		got := []int{n.Total() - n.Free, n.Queued, n.Running, n.Ended, n.Reported, n.Held, n.Settling, n.Orphaned, n.Free}
+		if day != k.day || hosts != k.hosts || len(want) != len(got) {
+			t.Fatalf("%s: README says day %d, %d hosts, %d figures; the run gives day %d, %d hosts, %d figures", k.prefix, day, hosts, len(want), k.day, k.hosts, len(got))
+		}
+		for i := range got {
+			if v := float64(got[i]) / float64(hosts); math.Abs(v-want[i]) > 0.05 {
+				t.Errorf("%s, column %d: README says %.1f per host, the run gives %.2f", k.prefix, i+1, want[i], v)
+			}
 		}
 	}
 }
