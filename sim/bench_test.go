@@ -74,11 +74,17 @@ func BenchmarkScale(b *testing.B) {
 				b.Fatalf("-scale.hosts %q, -scale.days %q: want whole numbers, hosts at least 1 and days at least 8 (a week's delay bound)", h, d)
 			}
 			b.Run(fmt.Sprintf("hosts=%d/days=%d", nh, nd), func(b *testing.B) {
-				benchBaseline(b, pols, fmt.Sprintf("hosts.initial=%d", nh), fmt.Sprintf("duration=%dd", nd),
-					fmt.Sprintf("warmup=%dd", min(7, nd-8)))
+				benchBaseline(b, pols, scaleWorld(nh, nd)...)
 			})
 		}
 	}
+}
+
+// scaleWorld is the baseline world of hosts hosts for days simulated
+// days (at least 8) that BenchmarkScale runs, as scenario settings: a
+// week's warm-up, less in a run too short to leave a delay bound after it.
+func scaleWorld(hosts, days int) []string {
+	return []string{fmt.Sprintf("hosts.initial=%d", hosts), fmt.Sprintf("duration=%dd", days), fmt.Sprintf("warmup=%dd", min(7, days-8))}
 }
 
 func benchBaseline(b *testing.B, policies string, set ...string) {
@@ -104,9 +110,8 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	// departed) on the day they are sampled, their largest over the
 	// days: a world's hosts come and go, and dividing by every host the
 	// run will ever see would count hosts that have not arrived yet.
-	var liveHost, engineHost, slotsHost float64
-	var parts []sim.FootprintPart
-	partsHosts := 1
+	var liveHost float64
+	var sizes engineSizes
 	var census slotCensuses
 	cpu0 := usage.CPUSeconds()
 	b.ResetTimer()
@@ -125,13 +130,8 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 			if n == 0 {
 				return
 			}
-			perHost := func(v int64) float64 { return float64(v) / float64(n) }
-			liveHost = max(liveHost, perHost(int64(usage.LiveHeap())))
-			if fp := perHost(x.Footprint()); fp > engineHost {
-				engineHost, parts, partsHosts = fp, x.FootprintParts(), n
-			}
-			slots, _, _, _, _ := x.PoolSizes()
-			slotsHost = max(slotsHost, perHost(int64(slots)))
+			liveHost = max(liveHost, float64(usage.LiveHeap())/float64(n))
+			sizes.sample(x, n)
 			census.sample(x, done, n)
 		})
 		sent += x.Results()
@@ -149,13 +149,13 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	// The engine's own stores at their largest, per host present: exact,
 	// the same in every run (the live heap above depends on when the
 	// collector ran).
-	b.ReportMetric(engineHost, "engine-B/host")
+	b.ReportMetric(sizes.perHost, "engine-B/host")
 	// The result pool's size (slots in use or free), per host present at
 	// its largest: each slot holds a record, its generation and, with
 	// runtime accounting, a row of what was paid.
-	b.ReportMetric(slotsHost, "result-slots/host")
-	for _, p := range parts {
-		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(partsHosts))
+	b.ReportMetric(sizes.slotsPerHost, "result-slots/host")
+	for _, p := range sizes.parts {
+		b.Logf("%-34s %7.0f B/host", p.Store, float64(p.Bytes)/float64(sizes.partsHosts))
 	}
 	b.Logf("result slots per host on the day most were in use (%d hosts): %s", census.peakHosts, census.perHost(census.atPeak, census.peakHosts))
 	b.Logf("result slots per host as sending stops (%d hosts): %s", census.lastSendHosts, census.perHost(census.atLastSend, census.lastSendHosts))
@@ -173,6 +173,27 @@ func hostsPresent(x *sim.Sim) int {
 		}
 	}
 	return n
+}
+
+// engineSizes keeps, from samples taken once a simulated day, the
+// engine's stores (sim.Footprint) and the result pool's slots per host
+// present at their largest, and the stores one by one on the day of the
+// first. Per host present, not per host of the run: a world's hosts come
+// and go, and hosts still to arrive hold nothing.
+type engineSizes struct {
+	perHost, slotsPerHost float64
+	parts                 []sim.FootprintPart
+	partsHosts            int // hosts present the day parts was taken
+}
+
+// sample is called once a simulated day with the hosts present (> 0).
+func (e *engineSizes) sample(x *sim.Sim, hosts int) {
+	per := func(v int64) float64 { return float64(v) / float64(hosts) }
+	if fp := per(x.Footprint()); fp > e.perHost {
+		e.perHost, e.parts, e.partsHosts = fp, x.FootprintParts(), hosts
+	}
+	slots, _, _, _, _ := x.PoolSizes()
+	e.slotsPerHost = max(e.slotsPerHost, per(int64(slots)))
 }
 
 // slotCensuses takes the result slots' census (sim.SlotCensus) on the

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -139,61 +140,125 @@ func TestSlotCensus(t *testing.T) {
 	}
 }
 
-// TestReadmeSlotCensus: README's census of the 2,000-host baseline's
-// result slots (Where the memory goes) is what a run gives: the days,
-// the hosts present and every figure per host, to its one decimal.
-func TestReadmeSlotCensus(t *testing.T) {
+// TestReadmeWorlds: README's exact figures of the baseline worlds small
+// enough for a test (1,000 and 2,000 hosts, 30 and 90 days) are what
+// runs of them give: in the table of cost against a project's size,
+// the results sent, the engine's stores and the result slots per host
+// present (the speed and heap columns depend on the machine and are not
+// checked); for the 2,000-host, 30-day world, the census of result slots
+// and the stores one by one. The worlds are BenchmarkScale's, sampled
+// the same way.
+func TestReadmeWorlds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the 2,000-host baseline for 30 days: full suite only")
+		t.Skip("runs the baseline world at 1,000 and 2,000 hosts for 30 and 90 days: full suite only")
 	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := func(prefix string) (day, hosts int, figs []float64) {
-		for _, line := range strings.Split(string(readme), "\n") {
-			m := regexp.MustCompile(`^\| day (\d+), ` + regexp.QuoteMeta(prefix) + ` \(([\d,]+) hosts\) \|(.*)\|$`).FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			day, _ = strconv.Atoi(m[1])
-			hosts, _ = strconv.Atoi(strings.ReplaceAll(m[2], ",", ""))
-			for _, f := range strings.Split(m[3], "|") {
-				v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-				if err != nil {
-					t.Fatalf("README's census row %q: %v", line, err)
+	lines := strings.Split(string(readme), "\n")
+	// row returns the cells of README's table row that matches re (its
+	// submatches), failing when none or several do.
+	row := func(t *testing.T, re string) []string {
+		t.Helper()
+		var cells []string
+		for _, line := range lines {
+			if m := regexp.MustCompile(re).FindStringSubmatch(line); m != nil {
+				if cells != nil {
+					t.Fatalf("README has two rows matching %s", re)
 				}
-				figs = append(figs, v)
-			}
-			return day, hosts, figs
-		}
-		t.Fatalf("README has no census row for the day %s", prefix)
-		return
-	}
-	s, err := scenarios.Open("baseline", []string{"replications=1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := newBaseline(t, []string{"replications=1"})
-	c := newSlotCensuses(s)
-	x.Run(func(done float64) { c.sample(x, done, hostsPresent(x)) })
-	for _, k := range []struct {
-		prefix     string
-		n          sim.SlotCensus
-		day, hosts int
-	}{{"the most in use", c.atPeak, c.peakDay, c.peakHosts}, {"as sending stops", c.atLastSend, c.lastSendDay, c.lastSendHosts}} {
-		day, hosts, want := row(k.prefix)
-		n := k.n
-		// README's columns: in use, queued, running, ended, reported,
-		// held, settling, orphaned, free.
-		got := []int{n.Total() - n.Free, n.Queued, n.Running, n.Ended, n.Reported, n.Held, n.Settling, n.Orphaned, n.Free}
-		if day != k.day || hosts != k.hosts || len(want) != len(got) {
-			t.Fatalf("%s: README says day %d, %d hosts, %d figures; the run gives day %d, %d hosts, %d figures", k.prefix, day, hosts, len(want), k.day, k.hosts, len(got))
-		}
-		for i := range got {
-			if v := float64(got[i]) / float64(hosts); math.Abs(v-want[i]) > 0.05 {
-				t.Errorf("%s, column %d: README says %.1f per host, the run gives %.2f", k.prefix, i+1, want[i], v)
+				cells = m[1:]
 			}
 		}
+		if cells == nil {
+			t.Fatalf("README has no row matching %s", re)
+		}
+		return cells
 	}
+	number := func(t *testing.T, cell string) float64 {
+		t.Helper()
+		v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(cell), ",", ""), 64)
+		if err != nil {
+			t.Fatalf("README's figure %q: %v", cell, err)
+		}
+		return v
+	}
+	// near checks a figure README gives to the decimals it shows.
+	near := func(t *testing.T, what string, readme, got, half float64) {
+		t.Helper()
+		if math.Abs(got-readme) > half*1.0001 {
+			t.Errorf("%s: README says %v, the run gives %.3f", what, readme, got)
+		}
+	}
+	for _, w := range []struct{ hosts, days int }{{1000, 30}, {2000, 30}, {1000, 90}, {2000, 90}} {
+		t.Run(fmt.Sprintf("hosts=%d/days=%d", w.hosts, w.days), func(t *testing.T) {
+			t.Parallel()
+			set := append([]string{"replications=1"}, scaleWorld(w.hosts, w.days)...)
+			s, err := scenarios.Open("baseline", set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := newBaseline(t, set)
+			c := newSlotCensuses(s)
+			var e engineSizes
+			x.Run(func(done float64) {
+				if n := hostsPresent(x); n > 0 {
+					e.sample(x, n)
+					c.sample(x, done, n)
+				}
+			})
+			// hosts | days | results | results per CPU-second | cost |
+			// engine's stores per host | live heap per host | slots per
+			// host | peak RSS | RSS / live heap
+			cost := row(t, fmt.Sprintf(`^\| %s \| %d \| ([\d.]+) M \|[^|]*\|[^|]*\| ([\d.]+) KB \|[^|]*\| ([\d.]+) \|[^|]*\|[^|]*\|$`,
+				regexp.QuoteMeta(thousands(w.hosts)), w.days))
+			near(t, "results sent (millions)", number(t, cost[0]), float64(x.Results())/1e6, 0.05)
+			near(t, "engine's stores per host present (KB)", number(t, cost[1]), e.perHost/1e3, 0.05)
+			near(t, "result slots per host present", number(t, cost[2]), e.slotsPerHost, 0.05)
+			if w.hosts != 2000 || w.days != 30 {
+				return
+			}
+			for _, k := range []struct {
+				name       string
+				n          sim.SlotCensus
+				day, hosts int
+			}{{"the most in use", c.atPeak, c.peakDay, c.peakHosts}, {"as sending stops", c.atLastSend, c.lastSendDay, c.lastSendHosts}} {
+				cells := row(t, `^\| day (\d+), `+regexp.QuoteMeta(k.name)+` \(([\d,]+) hosts\) \|(.*)\|$`)
+				if day, hosts := int(number(t, cells[0])), int(number(t, cells[1])); day != k.day || hosts != k.hosts {
+					t.Fatalf("census %s: README says day %d, %d hosts; the run gives day %d, %d hosts", k.name, day, hosts, k.day, k.hosts)
+				}
+				// in use, queued, running, ended, reported, held,
+				// settling, orphaned, free
+				n := k.n
+				got := []int{n.Total() - n.Free, n.Queued, n.Running, n.Ended, n.Reported, n.Held, n.Settling, n.Orphaned, n.Free}
+				figs := strings.Split(cells[2], "|")
+				if len(figs) != len(got) {
+					t.Fatalf("census %s: README has %d figures, the run %d", k.name, len(figs), len(got))
+				}
+				for i := range got {
+					near(t, fmt.Sprintf("census %s, column %d", k.name, i+2), number(t, figs[i]), float64(got[i])/float64(k.hosts), 0.05)
+				}
+			}
+			// README's stores of the 2,000-host world, bytes per host
+			// present on the day they were largest.
+			sum := 0.0
+			for _, p := range e.parts {
+				got := float64(p.Bytes) / float64(e.partsHosts)
+				near(t, "stores: "+p.Store, number(t, row(t, `^\| `+regexp.QuoteMeta(p.Store)+` \| ([\d,]+) \|$`)[0]), got, 0.5)
+				sum += got
+			}
+			near(t, "stores: all", number(t, row(t, `^\| all the engine's stores \| ([\d,]+) \|$`)[0]), sum, 0.5)
+			near(t, "stores: hosts present", number(t, row(t, `^\| hosts present that day \| ([\d,]+) \|$`)[0]), float64(e.partsHosts), 0)
+		})
+	}
+}
+
+// thousands writes n with commas between groups of three digits, as
+// README writes counts.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -85,9 +85,15 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	if *s.gen(int32(ri)) != gen {
 		return // recorded and freed since, perhaps reused
 	}
+	// The result's out bit, in a dense array, says whether the server
+	// has it already (reported since the list was last compacted) without
+	// loading the record.
+	if !s.isOut(int32(ri)) {
+		return
+	}
 	r := s.res(int32(ri))
 	if r.st != stQueued && r.st != stRunning && r.st != stDone {
-		return
+		return // cannot be while the bit is right (TestSlotCensus)
 	}
 	if !r.has(fOrphan) {
 		h := &s.hosts[r.host]
