@@ -173,8 +173,8 @@ func (s *Sim) settle(i int, pay bool) {
 			if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
 				for _, o := range s.reps(s.wu(r.wu)) {
 					if o != ref.ri {
-						// Freeing reads only the middle line: state, settling.
-						prefetch.Line(unsafe.Add(unsafe.Pointer(s.res(o)), recordMiddle))
+						// Freeing reads only the hot line: state, settling.
+						lines(unsafe.Pointer(s.res(o)), 64)
 					}
 				}
 			}

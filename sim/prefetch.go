@@ -95,11 +95,10 @@ func (s *Sim) prefetchHostParts(i int32) {
 	lines(unsafe.Pointer(&s.reported[i]), unsafe.Sizeof(hostReport{}))
 	if len(h.queue) > 0 {
 		prefetch.Line(unsafe.Pointer(&h.queue[0]))
-		// The job the host starts next, most often: the record's
-		// middle line, what choosing and starting it reads, and with
-		// runtime accounting its generation and the runtime list's
-		// next entry.
-		prefetch.Line(unsafe.Add(unsafe.Pointer(s.res(h.next)), recordMiddle))
+		// The job the host starts next, most often: its first line,
+		// what choosing and starting it reads, and with runtime
+		// accounting its generation and the runtime list's next entry.
+		lines(unsafe.Pointer(s.res(h.next)), 64)
 		if len(s.ras) > 0 {
 			prefetch.Line(unsafe.Pointer(s.gen(h.next)))
 			if n := len(h.unpaid); n < cap(h.unpaid) {

@@ -25,19 +25,18 @@ const (
 )
 
 type result struct {
-	// A record is 96 bytes in a page-aligned chunk, so it starts at 0
-	// or 32 modulo a 64-byte cache line: its middle 32 bytes (32 to 63)
-	// always lie in one line, and a full read always touches two. The
-	// middle holds what picking, starting, pausing and resuming a job
-	// and freeing a workunit's replicas read (vid, st, flags, remaining,
-	// startedAt, ran), so those touch one line, not one or two
-	// (TestResultRecordSize).
+	// The fields the client loop reads on every event come first, in the
+	// record's first 64 bytes; the rest of the server view comes last.
 	wu     int32
 	host   int32  // the host it was sent to, -1 while unsent
+	vid    int32  // the app version it was sent for
 	output uint32 // 0 is the correct output
 	// id is the low 32 bits of the view's ID (viewID): no result in
 	// flight is 2^32 sends older than the latest.
-	id uint32
+	id    uint32
+	st    uint8
+	ov    uint8 // the view's Outcome (low 4 bits) and ValidateState (high 4)
+	flags resultFlags
 	// Truth, and three slots whose meaning changes as the result moves
 	// on (a field is reused only once its first meaning is dead):
 	//
@@ -45,11 +44,6 @@ type result struct {
 	// running the job needs on this host; from then on (fReceived) the
 	// view's ReceivedTime.
 	runTotal float64
-	// flopsDone is the FLOPs the job did once ended; before, from the
-	// moment it is sent, the FLOPs it will have done when it ends on its
-	// host (all of the job's, or up to its error), so that ending it
-	// needs no load of the workunit.
-	flopsDone float64
 	// remaining is, while the result is on its host, the seconds of
 	// running left when it last (re)started; once the job has ended on
 	// its host (fTimes), the view's CountedFlops.
@@ -59,18 +53,15 @@ type result struct {
 	// its fate became final (resolvedAt).
 	startedAt float64
 	ran       float64 // seconds run so far (true elapsed)
-	vid       int32   // the app version it was sent for
-	st        uint8
-	ov        uint8 // the view's Outcome (low 4 bits) and ValidateState (high 4)
-	flags     resultFlags
+	// flopsDone is the FLOPs the job did once ended; before, from the
+	// moment it is sent, the FLOPs it will have done when it ends on its
+	// host (all of the job's, or up to its error), so that ending it
+	// needs no load of the workunit.
+	flopsDone float64
 	estRun    float64    // the client's runtime estimate
 	sentTime  float64    // the report deadline is this + the app's delay bound
 	view      serverView // a record is 96 bytes (TestResultRecordSize)
 }
-
-// recordMiddle is the offset of a result record's middle 32 bytes,
-// which lie in one cache line (see result).
-const recordMiddle = 32
 
 // resultFlags are a result's flags.
 type resultFlags uint16
