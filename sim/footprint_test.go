@@ -162,8 +162,9 @@ func TestReadmeWorlds(t *testing.T) {
 	row := func(t *testing.T, re string) []string {
 		t.Helper()
 		var cells []string
+		rx := regexp.MustCompile(re)
 		for _, line := range lines {
-			if m := regexp.MustCompile(re).FindStringSubmatch(line); m != nil {
+			if m := rx.FindStringSubmatch(line); m != nil {
 				if cells != nil {
 					t.Fatalf("README has two rows matching %s", re)
 				}
