@@ -406,3 +406,46 @@ func TestHostVersionSize(t *testing.T) {
 		t.Errorf("HostVersion is %d bytes, want 56", got)
 	}
 }
+
+// TestAVCacheCreditSampleOnly: BOINC's validator writes, and so may
+// re-read, every app version with credit samples, not only those with
+// PFC samples (write_modified_app_versions). A pass whose only result of
+// a version is a runtime outlier, or has a PFC/E ratio that is_pfc_sane
+// rejects, gives a credit sample and no PFC sample; if the feeder moved
+// the scale before that pass ended, the next result is paid at the new
+// scale.
+func TestAVCacheCreditSampleOnly(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    func(h int, now float64) *policy.Result
+	}{
+		{"runtime outlier", func(h int, now float64) *policy.Result {
+			r := result(h, 0, 1000, 1e11, now)
+			r.RuntimeOutlier = true
+			return r
+		}},
+		// PFC/E = 2e7 x 1e11 / 1e13 = 2e5 > 1e4: not sane.
+		{"insane ratio", func(h int, now float64) *policy.Result { return result(h, 0, 2e7, 1e11, now) }},
+	} {
+		p := newGPUOnly(t, "v3pfc-boinc", nil)
+		now := 0.0
+		for h := 0; h < 101; h++ {
+			now += 10
+			validate(p, now, result(h, 0, 1000, 1e11, now-1000))
+		}
+		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now})
+		before := validate(p, now+1, result(150, 0, 1000, 1e11, now))
+		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now + 2})
+		p.Tick(policy.Tick{Kind: policy.FeederTick, Time: now + 3}) // scale 0.1 is set
+		n := len(p.vers[0].Pending)
+		validate(p, now+4, c.r(151, now))
+		if len(p.vers[0].Pending) != n {
+			t.Fatalf("%s: the result gave a PFC sample", c.name)
+		}
+		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now + 5}) // writes the credit sample, re-reads
+		after := validate(p, now+6, result(152, 0, 1000, 1e11, now))
+		if !near(after, 0.1*before, 1e-9) {
+			t.Errorf("%s: credit %.6g after the pass, want the new scale's %.6g (stale: %.6g)", c.name, after, 0.1*before, before)
+		}
+	}
+}

@@ -101,6 +101,11 @@ type Version struct {
 	ValLoaded bool
 	Pending   []float64 // samples waiting for the validator's flush (batched)
 	PendW     [][2]float64
+	// Credited: a credit sample waits for the flush (batched). BOINC's
+	// get_pfc adds one for every non-anonymous job, runtime outliers and
+	// ratios is_pfc_sane rejects included, and write_modified_app_versions
+	// writes (and so may re-read) every version with either kind.
+	Credited bool
 	Gpu       bool
 	App       int
 	Anon      bool
@@ -274,6 +279,7 @@ func (c *Config) PFCTimed(j *Job, a *App, hv *HostVersion, t *HostTiming, v *Ver
 		if x := raw / j.Est; !outlier && x >= ratioLow && x <= ratioHigh {
 			c.versionSample(v, x, raw, j.Est)
 		}
+		v.Credited = c.Timing == TimingBatched
 	}
 	if !outlier {
 		hp, _ := c.params()
@@ -342,7 +348,13 @@ func (c *Config) flush(v *Version) {
 	for _, w := range v.PendW {
 		v.W.update(w[0], w[1], vp)
 	}
-	v.Pending, v.PendW = v.Pending[:0], v.PendW[:0]
+	v.Pending, v.PendW, v.Credited = v.Pending[:0], v.PendW[:0], false
+}
+
+// dirty reports whether the validator writes v at its pass end: it has
+// PFC or credit samples waiting.
+func (v *Version) dirty() bool {
+	return len(v.Pending) > 0 || len(v.PendW) > 0 || v.Credited
 }
 
 // Claim is one valid result's claim in a workunit.

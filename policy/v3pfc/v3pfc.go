@@ -340,7 +340,7 @@ func (p *Policy) Tick(t policy.Tick) {
 	case policy.ValidatorPassEnd:
 		if p.c.Timing == TimingBatched {
 			for i := range p.vers {
-				if len(p.vers[i].Pending) > 0 || len(p.vers[i].PendW) > 0 {
+				if p.vers[i].dirty() {
 					p.c.refreshCache(&p.vers[i])
 					p.c.flush(&p.vers[i])
 				}
