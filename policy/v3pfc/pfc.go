@@ -106,9 +106,9 @@ type Version struct {
 	// ratios is_pfc_sane rejects included, and write_modified_app_versions
 	// writes (and so may re-read) every version with either kind.
 	Credited bool
-	Gpu       bool
-	App       int
-	Anon      bool
+	Gpu      bool
+	App      int
+	Anon     bool
 }
 
 // App is what the calculation reads of an app.
