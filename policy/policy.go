@@ -76,6 +76,16 @@ type AppVersion struct {
 	MultiThread bool
 }
 
+// Sequential reports whether BOINC's scheduler treats v's results as
+// those of a single-threaded version the server knows, raising an
+// elapsed time reported below the CPU time to the CPU time: not
+// anonymous platform (its version IDs are negative) and not
+// multi-threaded (boinc.IsMultithread: the plan class names "mt"; a
+// version marked MultiThread is taken to have such a plan class).
+func (v *AppVersion) Sequential() bool {
+	return !v.Anonymous && !v.MultiThread && !boinc.IsMultithread(v.PlanClass)
+}
+
 // World is the static configuration a policy instance is initialised with
 // at the start of a replication.
 type World struct {

@@ -316,11 +316,11 @@ func (s *Sim) report(ri int32) {
 	r.st = stReported
 	r.receive(s.now)
 	s.setOut(ri, false)
-	// The scheduler clamps the times reported (reportedTimes computes
-	// the clamped times of an honest host's result from now on).
+	// The scheduler checks the times reported (reportedTimes computes
+	// the checked times of an honest host's result from now on).
 	if r.has(fAltTimes) {
 		t := s.altTimes[r.id]
-		t[0], t[1] = clampTimes(t[0], t[1], s.now-r.sentTime, s.reported[r.host].trueNCPUs)
+		t[0], t[1] = s.checkTimes(r, t[0], t[1], s.now)
 		s.altTimes[r.id] = t
 	}
 	hv := &h.havs[r.vid]

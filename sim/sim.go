@@ -276,6 +276,7 @@ type Sim struct {
 	versions []policy.AppVersion
 	verCfg   []*jobs.Version
 	delayOf  []float64 // the delay bound by version
+	seq      []bool    // policy.AppVersion.Sequential by version
 	// reported holds each host as the scheduler sees it, fixed from its
 	// arrival: what a result's view shows of its host.
 	reported []hostReport
@@ -366,6 +367,7 @@ func New(cfg *Config) *Sim {
 					GPUUsage: v.GPUUsage, Anonymous: v.Anonymous, CountsFlops: v.CountsFlops, MultiThread: v.MultiThread})
 				s.verCfg = append(s.verCfg, v)
 				s.delayOf = append(s.delayOf, float64(a.DelayBound))
+				s.seq = append(s.seq, s.versions[vid].Sequential())
 				st.versions = append(st.versions, vid)
 				st.hasAnon = st.hasAnon || v.Anonymous
 			}

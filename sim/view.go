@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
@@ -29,7 +30,7 @@ type serverView struct {
 
 // hostReport is a host as the scheduler sees it: its user and team and
 // what its client reports, fixed from its arrival, and its true CPU
-// count (which the reported times are clamped and computed with).
+// count (which a multi-threaded job's CPU time is computed with).
 type hostReport struct {
 	user, team   int32
 	ncpus, ngpus int32
@@ -115,11 +116,10 @@ func (s *Sim) viewID(r *result) int64 {
 // server has them: 0 until the job has ended on its host; then the
 // time it ran and that times its CPUs and its version's CPU-time
 // fraction, as an honest client reports them; once the scheduler has
-// the report, clamped, elapsed to the turnaround and CPU time to
-// elapsed x the host's CPUs. Computing them takes the same operations
-// in the same order as setting them did, so the values are the same
-// bits. A host that reports other times (fAltTimes) has its values kept
-// in altTimes.
+// the report, as it stores them (checkTimes). Computing them takes the
+// same operations in the same order as setting them did, so the values
+// are the same bits. A host that reports other times (fAltTimes) has
+// its values kept in altTimes, checked when reported.
 func (s *Sim) reportedTimes(r *result) (elapsed, cpu float64) {
 	switch {
 	case !r.has(fTimes):
@@ -133,22 +133,22 @@ func (s *Sim) reportedTimes(r *result) (elapsed, cpu float64) {
 	elapsed = r.ran
 	cpu = elapsed * hr.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
 	if s.clamped(r) {
-		elapsed, cpu = clampTimes(elapsed, cpu, r.receivedTime()-r.sentTime, hr.trueNCPUs)
+		elapsed, cpu = s.checkTimes(r, elapsed, cpu, r.receivedTime())
 	}
 	return elapsed, cpu
 }
 
-// clamped reports whether result r's times have been clamped: the
-// scheduler clamps a result the client reports, not one that timed out.
+// clamped reports whether result r's times have been checked: the
+// scheduler checks a result the client reports, not one that timed out.
 func (s *Sim) clamped(r *result) bool {
 	return r.has(fReceived) && r.outcome() != policy.NoReply
 }
 
-// clampTimes clamps as the scheduler does: elapsed to the turnaround,
-// CPU time to elapsed x CPUs.
-func clampTimes(elapsed, cpu, turnaround float64, ncpus int32) (float64, float64) {
-	elapsed = min(elapsed, turnaround)
-	return elapsed, min(cpu, elapsed*float64(ncpus))
+// checkTimes is boinc.CheckTimes for result r's times reported at
+// received: its version's kind and the CPU count its host reports.
+func (s *Sim) checkTimes(r *result, elapsed, cpu, received float64) (float64, float64) {
+	return boinc.CheckTimes(elapsed, cpu, boinc.Report{Sequential: s.seq[r.vid], Sent: r.sentTime, Received: received,
+		NCPUs: float64(s.reported[r.host].ncpus)})
 }
 
 // cpusRun is hostState.cpusRun from what the host reported and its true

@@ -57,7 +57,7 @@ func TestShow(t *testing.T) {
 	app := jobs.App{RscFpopsEst: 3e13, BoundFactor: 7.3, SizeError: param.Const(1)}
 	job := jobs.NewStream(&app, 1, 2).Next()
 	s := &Sim{versions: make([]policy.AppVersion, 3), hosts: make([]hostState, 13), reported: make([]hostReport, 13),
-		apps: []appState{{}, {cfg: &app}}, verCfg: []*jobs.Version{nil, {CPUTimeFraction: 0.5}}, nResults: 40}
+		apps: []appState{{}, {cfg: &app}}, verCfg: []*jobs.Version{nil, {CPUTimeFraction: 0.5}}, seq: make([]bool, 3), nResults: 40}
 	for s.wus.n < 4 {
 		s.wus.add()
 	}
@@ -129,13 +129,16 @@ func TestResultRecordSize(t *testing.T) {
 // TestReportedTimes: a result's ElapsedTime and CPUTime are 0 until its
 // job has ended; then the time it ran and that x its CPUs x its
 // version's CPU-time fraction (a multi-threaded version's CPUs being the
-// host's, as reported but at most its own); clamped once reported
-// (elapsed to the turnaround, CPU time to elapsed x the host's true
-// CPUs) but not when timed out; a cheater's kept times are shown as
+// host's, as reported but at most its own); once reported, as BOINC's
+// scheduler stores them (boinc.CheckTimes: a sequential version's
+// elapsed time raised to its CPU time, elapsed clamped to the turnaround
+// in whole seconds, CPU time capped at elapsed x the CPUs the host
+// reports), but not when timed out; a cheater's kept times are shown as
 // kept.
 func TestReportedTimes(t *testing.T) {
 	s := &Sim{versions: []policy.AppVersion{{CPUUsage: 0.5}, {MultiThread: true, CPUUsage: 99}, {CPUUsage: 16}},
 		verCfg:   []*jobs.Version{{CPUTimeFraction: 0.9}, {CPUTimeFraction: 1}, {CPUTimeFraction: 1}},
+		seq:      []bool{true, false, true},
 		reported: []hostReport{{ncpus: 16, trueNCPUs: 4}, {ncpus: 2, trueNCPUs: 8}},
 		altTimes: map[uint32][2]float64{7: {1e304, 3}}}
 	for _, c := range []struct {
@@ -149,12 +152,14 @@ func TestReportedTimes(t *testing.T) {
 		{"ended", result{ran: 100, flags: fTimes}, policy.Success, 100, 100 * 0.5 * 0.9},
 		{"reported within the turnaround", result{ran: 100, sentTime: 10, runTotal: 200, flags: fTimes | fReceived}, policy.Success, 100, 45},
 		{"reported, elapsed clamped", result{ran: 100, sentTime: 10, runTotal: 70, flags: fTimes | fReceived}, policy.ClientError, 60, 45},
+		{"reported, the turnaround in whole seconds", result{ran: 99.7, sentTime: 10.2, runTotal: 109.9, flags: fTimes | fReceived}, policy.Success, 99, 99.7 * 0.5 * 0.9},
 		{"timed out: not clamped", result{ran: 100, sentTime: 10, runTotal: 70, flags: fTimes | fReceived}, policy.NoReply, 100, 45},
 		{"multi-threaded: the host's true CPUs", result{host: 0, vid: 1, ran: 10, flags: fTimes}, policy.Success, 10, 40},
 		{"multi-threaded: the CPUs reported", result{host: 1, vid: 1, ran: 10, flags: fTimes}, policy.Success, 10, 20},
-		{"CPU time clamped to elapsed x true CPUs", result{host: 1, vid: 1, ran: 10, sentTime: 0, runTotal: 5, flags: fTimes | fReceived}, policy.Success, 5, 20},
-		{"more CPUs than the host's: CPU time clamped", result{host: 0, vid: 2, ran: 10, sentTime: 0, runTotal: 100, flags: fTimes | fReceived}, policy.Success, 10, 40},
-		{"more CPUs than the host's, timed out: not clamped", result{host: 0, vid: 2, ran: 10, sentTime: 0, runTotal: 100, flags: fTimes | fReceived}, policy.NoReply, 10, 160},
+		{"CPU time capped at elapsed x the CPUs reported", result{host: 1, vid: 1, ran: 10, sentTime: 0, runTotal: 5, flags: fTimes | fReceived}, policy.Success, 5, 10},
+		{"sequential, CPU time above elapsed: elapsed raised to it, then to the turnaround", result{host: 0, vid: 2, ran: 10, sentTime: 0, runTotal: 100, flags: fTimes | fReceived}, policy.Success, 100, 160},
+		{"sequential, CPU time above elapsed, within the turnaround", result{host: 1, vid: 2, ran: 10, sentTime: 0, runTotal: 1000, flags: fTimes | fReceived}, policy.Success, 160, 160},
+		{"sequential, timed out: not checked", result{host: 0, vid: 2, ran: 10, sentTime: 0, runTotal: 100, flags: fTimes | fReceived}, policy.NoReply, 10, 160},
 		{"a cheater's, kept", result{id: 7, ran: 10, flags: fTimes | fAltTimes}, policy.Success, 1e304, 3},
 	} {
 		r := c.r

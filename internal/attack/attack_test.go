@@ -32,13 +32,14 @@ func TestParamRoundTrip(t *testing.T) {
 	}
 }
 
-// TestSpaces: every agent kind is searched (one-time claims per channel),
-// each from the scenario's own agent of that kind where it has one.
+// TestSpaces: every agent kind is searched (one-time claims per channel,
+// runtime inflation of elapsed and of CPU time), each from the
+// scenario's own agent of that kind where it has one.
 func TestSpaces(t *testing.T) {
 	own := []hosts.AgentConfig{{Kind: "benchmark_inflation", Share: 0.07, K: 4},
 		{Kind: "one_time_claim", Share: 0.01, Channel: "flop_count", Claim: 1e200, At: 86400 * 12}}
 	sp := spaces(own, 86400*9)
-	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 2 // not failed_benchmark
+	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 2 + 1 // not failed_benchmark; CPU time
 	for _, ks := range sp {
 		if ks.start.Kind == "failed_benchmark" {
 			t.Error("failed_benchmark, which has no cheat figure, is searched")
@@ -63,8 +64,12 @@ func TestSpaces(t *testing.T) {
 				t.Errorf("gpu-peak claim starts at %+v, want the defaults", b)
 			}
 		case "runtime_inflation":
-			if b.Share != 0.02 || b.K != 3 {
+			if b.Share != 0.02 || b.K != 3 || b.Report != "" {
 				t.Errorf("runtime_inflation starts at %+v, want the defaults", b)
+			}
+		case "runtime_inflation/cpu_time":
+			if b.Share != 0.02 || b.K != 3 || b.Report != "cpu_time" || !strings.Contains(b.Agent(), "report: cpu_time") {
+				t.Errorf("runtime_inflation of CPU time starts at %+v (%s)", b, b.Agent())
 			}
 		}
 		// The start's coordinates map back to it.
@@ -175,7 +180,7 @@ var tiny = []string{"hosts.initial=100", "duration=14d", "warmup=3d", "hosts.arr
 // the outputs are written.
 func TestAttack(t *testing.T) {
 	if testing.Short() {
-		t.Skip("an attack of about 20 tiny runs")
+		t.Skip("an attack of about 22 tiny runs")
 	}
 	t.Parallel()
 	var outs [][]byte
@@ -364,10 +369,10 @@ func asInput(err error, in **InputError) bool {
 // figure; every candidate run records its results.
 func TestMaxCost(t *testing.T) {
 	if testing.Short() {
-		t.Skip("an attack of about 20 tiny runs")
+		t.Skip("an attack of about 22 tiny runs")
 	}
 	t.Parallel()
-	r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 20, MaxCost: 1, Policies: []string{"v1peak"}})
+	r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 22, MaxCost: 1, Policies: []string{"v1peak"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,9 @@ type Behaviour struct {
 	Claim     float64 `json:"claim,omitempty"`
 	// At is when a one-time claim is made, in seconds from the start.
 	At float64 `json:"at_seconds,omitempty"`
+	// Report is the time a runtime inflator inflates ("cpu_time"; empty
+	// for elapsed time).
+	Report string `json:"report,omitempty"`
 	// And is the second behaviour of the same accounts (its Share is
 	// 0), or nil.
 	And *Behaviour `json:"and,omitempty"`
@@ -68,6 +71,9 @@ func (b Behaviour) Agent() string {
 	if b.Channel != "" {
 		parts = append(parts, "channel: "+b.Channel, "claim: "+f(b.Claim), "at: "+f(b.At)+"s")
 	}
+	if b.Report != "" {
+		parts = append(parts, "report: "+b.Report)
+	}
 	if b.And != nil {
 		parts = append(parts, "and: "+b.And.Agent())
 	}
@@ -87,6 +93,8 @@ func (b Behaviour) String() string {
 // params is the kind's parameter in words.
 func (b Behaviour) params() string {
 	switch {
+	case b.K != 0 && b.Report != "":
+		return fmt.Sprintf(", k %.3g on %s", b.K, b.Report)
 	case b.K != 0:
 		return fmt.Sprintf(", k %.3g", b.K)
 	case b.WorkFraction != 0:
@@ -149,14 +157,16 @@ var (
 // kindSpace is one categorical choice (a kind, and for one-time claims a
 // channel) with its continuous parameters.
 type kindSpace struct {
-	name    string // kind, or kind/channel
+	name    string // kind, or kind/channel (kind/report for runtime_inflation)
 	start   Behaviour
 	params  []param
-	channel string
+	channel string // a one-time claim's channel, or a runtime inflator's report
 }
 
 // spaces returns the search space: every agent kind but
-// failed_benchmark, one-time claims per channel, each starting from the
+// failed_benchmark, one-time claims per channel, runtime inflation of
+// elapsed and of CPU time (which BOINC's scheduler raises elapsed time
+// to on a sequential version), each starting from the
 // scenario's own agent of that kind where it has one (the library's fixed
 // agent), else from the kind's defaults; and the scenario's own combined
 // agents, each in its pair's space.
@@ -164,7 +174,7 @@ type kindSpace struct {
 func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 	ownOf := func(kind, channel string) (hosts.AgentConfig, bool) {
 		for _, a := range own {
-			if a.Kind == kind && (channel == "" || a.Channel == channel) {
+			if a.Kind == kind && variant(a) == channel {
 				return a, true
 			}
 		}
@@ -176,8 +186,11 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			continue // a fault, scored apart (failed_benchmark_ratio): no cheat figure
 		}
 		channels := []string{""}
-		if kind == "one_time_claim" {
+		switch kind {
+		case "one_time_claim":
 			channels = hosts.OneTimeChannels
+		case "runtime_inflation":
+			channels = []string{"", hosts.ReportCPUTime}
 		}
 		for _, ch := range channels {
 			ks := kindSpace{name: kind, channel: ch, params: []param{shareParam}}
@@ -186,6 +199,9 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			case "benchmark_inflation", "runtime_inflation", "count_inflation":
 				b.K = 3
 				ks.params = append(ks.params, kParam)
+				if ch != "" {
+					ks.name, b.Report = kind+"/"+ch, ch
+				}
 			case "idle_vm":
 				b.K = 10
 				ks.params = append(ks.params, kParam)
@@ -215,7 +231,7 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 		if a.And == nil {
 			continue
 		}
-		first, second := spaceOf(out, a.Kind, a.Channel), spaceOf(out, a.And.Kind, a.And.Channel)
+		first, second := spaceOf(out, a.Kind, variant(a)), spaceOf(out, a.And.Kind, variant(*a.And))
 		if first == nil || second == nil || !first.pairs(second) {
 			continue
 		}
@@ -228,10 +244,20 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 	return out
 }
 
-// spaceOf returns the space of kind (and channel, for one-time claims).
+// variant is an agent's channel (one-time claims) or the time it
+// inflates (runtime inflation: "" for elapsed time).
+func variant(a hosts.AgentConfig) string {
+	if a.Report == hosts.ReportElapsed {
+		return ""
+	}
+	return a.Channel + a.Report
+}
+
+// spaceOf returns the space of kind and variant (a one-time claim's
+// channel, a runtime inflator's time).
 func spaceOf(sp []kindSpace, kind, channel string) *kindSpace {
 	for i := range sp {
-		if sp[i].start.Kind == kind && sp[i].start.And == nil && (kind != "one_time_claim" || sp[i].channel == channel) {
+		if sp[i].start.Kind == kind && sp[i].start.And == nil && sp[i].channel == channel {
 			return &sp[i]
 		}
 	}

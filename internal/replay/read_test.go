@@ -181,3 +181,35 @@ func TestFirstSystemTasks(t *testing.T) {
 		t.Logf("result %d: page %.2f, first system %.2f, runtime credit %.2f", r.ResultID, r.Claimed, o.Credit[i][0], o.Credit[i][1])
 	}
 }
+
+// A file of client reports is credited from the times BOINC's scheduler
+// would have stored: a CUDA result reporting 0.244 s elapsed and 4.88 s
+// of CPU time is paid for 4.88 s (a sequential version), a
+// multi-threaded or anonymous one keeps its elapsed time, a negative
+// elapsed time becomes 0, a zero one the CPU time, elapsed time is
+// clamped to the turnaround in whole seconds and CPU time to elapsed x
+// p_ncpus.
+func TestClientReports(t *testing.T) {
+	in := readFile(t, "testdata/client_reports.csv")
+	names := []string{"credit-from-runtime"}
+	o, err := Run(in, names, []policy.Spec{{Name: names[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64][2]float64{1: {4.88, 4.88}, 2: {10, 40}, 3: {5, 9}, 4: {0, 0}, 5: {30, 30}, 6: {300, 200}, 7: {100, 200}, 8: {100, 90}}
+	for i, r := range in.Rows {
+		w := want[r.ResultID]
+		if r.ElapsedTime != w[0] || r.CPUTime != w[1] {
+			t.Errorf("result %d: stored %v s elapsed, %v s CPU; want %v, %v", r.ResultID, r.ElapsedTime, r.CPUTime, w[0], w[1])
+		}
+		if r.ValidateState != policy.Valid {
+			continue
+		}
+		if want := policy.FlopsToCredit(w[0]*r.FlopsEstimate, 200); math.Abs(o.Credit[i][0]-want) > 1e-12*want {
+			t.Errorf("result %d: credit %v, want %v", r.ResultID, o.Credit[i][0], want)
+		}
+	}
+	if got := o.Credit[0][0]; math.Abs(got-13.56) > 0.005 {
+		t.Errorf("the CUDA result: %v credits, want 13.56 (4.88 s at 1.2 TFLOPS, not the 0.68 of 0.244 s)", got)
+	}
+}

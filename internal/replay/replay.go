@@ -69,6 +69,7 @@ const (
 // must be supported by the input.
 func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
 	w, idx := buildWorld(in)
+	checkTimes(in, w, idx)
 	o := &Outcome{Policies: names, World: w, Credit: make([][]float64, len(in.Rows))}
 	o.host, o.user, o.version = idx.host, idx.user, idx.version
 	pols := make([]policy.Policy, len(specs))
@@ -166,6 +167,30 @@ func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
 		}
 	}
 	return o, nil
+}
+
+// checkTimes stores every reported row's times as BOINC's scheduler
+// does (boinc.CheckTimes), so that a project's file of client reports is
+// credited from the times its server would have stored. Rows read from a
+// project's database, or from a trace, were stored so already: the checks
+// leave them unchanged. An input without sent and received times has no
+// turnaround to clamp to, one without p_ncpus no CPU cap.
+func checkTimes(in *Input, w *policy.World, idx *index) {
+	times, ncpus := in.Has["sent_time"] && in.Has["received_time"], in.Has["p_ncpus"]
+	for i := range in.Rows {
+		r := &in.Rows[i]
+		if r.Outcome == policy.NoReply {
+			continue
+		}
+		rep := boinc.Report{Sequential: w.Versions[idx.version[i]].Sequential(), Sent: 0, Received: math.Inf(1), NCPUs: math.Inf(1)}
+		if times {
+			rep.Sent, rep.Received = r.SentTime, r.ReceivedTime
+		}
+		if ncpus {
+			rep.NCPUs = float64(r.NCPUs)
+		}
+		r.ElapsedTime, r.CPUTime = boinc.CheckTimes(r.ElapsedTime, r.CPUTime, rep)
+	}
 }
 
 func tick(pols []policy.Policy, t policy.Tick) {

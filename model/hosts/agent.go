@@ -62,6 +62,11 @@ type AgentConfig struct {
 	// runtime a job takes (the VM sits idle the rest of the time), and
 	// for ncpus_inflation how many times its CPUs the host reports.
 	K float64 `yaml:"k,omitempty"`
+	// Report is which time a runtime_inflation host inflates: "elapsed"
+	// (the default, also when empty) or "cpu_time", where it reports k x its elapsed time
+	// as CPU time and an elapsed time of 0, which BOINC's scheduler then
+	// raises to the CPU time (ReportCPUTime).
+	Report string `yaml:"report,omitempty"`
 	// WorkFraction is the share of a job's runtime a fake_results host
 	// spends before returning garbage.
 	WorkFraction float64 `yaml:"work_fraction,omitempty"`
@@ -121,6 +126,11 @@ func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 			a.K = 2
 		}
 		k.Positive("k", a.K)
+		if kind == RuntimeInflation {
+			if a.Report != "" && a.Report != ReportElapsed && a.Report != ReportCPUTime {
+				k.Fail("report", a.Report, "unknown time to inflate (known: "+ReportElapsed+", "+ReportCPUTime+")")
+			}
+		}
 	case NCPUsInflation:
 		if a.K == 0 {
 			a.K = 4
@@ -164,14 +174,23 @@ func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 		k.Positive("claim", a.Claim)
 		k.NonNegative("at", float64(a.At))
 	}
+	if a.Report != "" && kind != RuntimeInflation {
+		k.Fail("report", a.Report, "only runtime_inflation chooses which time it inflates")
+	}
 	return kind, true
 }
+
+// Times a runtime_inflation host can inflate (AgentConfig.Report).
+const (
+	ReportElapsed = "elapsed"
+	ReportCPUTime = "cpu_time"
+)
 
 // Behaviour returns the behaviour a validated agent gives its accounts.
 func (a *AgentConfig) Behaviour() Behaviour {
 	k, _ := ParseKind(a.Kind)
 	b := Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction, Threshold: float64(a.Threshold),
-		Channel: a.Channel, Claim: a.Claim, At: float64(a.At)}
+		Channel: a.Channel, Claim: a.Claim, At: float64(a.At), ReportCPU: a.Report == ReportCPUTime}
 	if a.And != nil {
 		and := a.And.Behaviour()
 		b.And = &and
@@ -191,6 +210,7 @@ type Behaviour struct {
 	Channel      string  // one_time_claim
 	Claim        float64 // one_time_claim
 	At           float64 // one_time_claim: seconds from the start
+	ReportCPU    bool    // runtime_inflation: inflates the CPU time (report: cpu_time)
 	// And is a second behaviour of the same host (of another kind, with
 	// no And of its own), or nil.
 	And *Behaviour
@@ -364,13 +384,17 @@ func (b Behaviour) RunFraction() float64 {
 // job that really took elapsed and cpu seconds, sinceSent seconds after it
 // was sent: a runtime inflator multiplies both, but never claims more
 // elapsed time than has passed since the job was sent (the server checks);
-// an idle VM reports the truth, the CPU time it used being 1/K of what
-// its CPUs would have given over the elapsed time.
+// one that inflates the CPU time reports k x elapsed as CPU time and an
+// elapsed time of 0, for the scheduler to raise it to the CPU time; an
+// idle VM reports the truth, the CPU time it used being 1/K of what its
+// CPUs would have given over the elapsed time.
 func (b Behaviour) ReportTimes(elapsed, cpu, sinceSent float64) (float64, float64) {
-	switch b.Kind {
-	case IdleVM:
+	switch {
+	case b.Kind == IdleVM:
 		cpu /= b.K
-	case RuntimeInflation:
+	case b.Kind == RuntimeInflation && b.ReportCPU:
+		elapsed, cpu = 0, b.K*elapsed
+	case b.Kind == RuntimeInflation:
 		e := b.K * elapsed
 		if e > sinceSent {
 			e = sinceSent
