@@ -103,6 +103,15 @@ func Finite(x float64) float64 {
 	return x
 }
 
+// CapGranted is the validator's max_granted_credit (validator.cpp, since
+// 2006): credit above max becomes max; max 0 is no cap.
+func CapGranted(credit, max float64) float64 {
+	if max > 0 && credit > max {
+		return max
+	}
+	return credit
+}
+
 // Count32 narrows a count (CPUs, GPUs, a host_app_version counter) to a
 // Result's 32-bit field, saturating: an absurd count a host reports is
 // kept as the largest one, never wrapped to a negative one.

@@ -226,11 +226,19 @@ func names(labels []string) string {
 	return strings.Join(out, ", ")
 }
 
+// Unbounded is the value above which a scorecard figure (a ratio to an
+// honest reference) says only that nothing bounded it: a one-time claim
+// of 1e304 paid gives 1e286, whose digits mean nothing.
+const Unbounded = 1e6
+
 // FormatScore writes a scorecard value: 3 significant digits, "–" when
-// undefined.
+// undefined, "unbounded" above Unbounded.
 func FormatScore(x float64) string {
-	if !Defined(x) {
+	switch {
+	case !Defined(x):
 		return "–"
+	case x > Unbounded:
+		return "unbounded"
 	}
 	return fmt.Sprintf("%.3g", x)
 }

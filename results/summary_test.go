@@ -103,3 +103,13 @@ func TestKnownFigure(t *testing.T) {
 		}
 	}
 }
+
+// A scorecard value above 1e6 says "unbounded", not its meaningless
+// digits; undefined is a dash.
+func TestFormatScore(t *testing.T) {
+	for x, want := range map[float64]string{1.0: "1", 1.23456: "1.23", 1e6: "1e+06", 2.55e286: "unbounded", math.NaN(): "–", math.Inf(1): "–", 0: "0"} {
+		if got := FormatScore(x); got != want {
+			t.Errorf("FormatScore(%g) = %q, want %q", x, got, want)
+		}
+	}
+}

@@ -106,6 +106,11 @@ type Server struct {
 	// IgnoreDelayBound is config.ignore_delay_bound: the scheduler sends
 	// work without checking it can be done before its deadline.
 	IgnoreDelayBound bool `yaml:"ignore_delay_bound"`
+	// MaxClaimedCredit is the validator's --max_claimed_credit, which BOINC
+	// had from 2006 to 2011: a result whose claimed credit (the first
+	// system's claim: counted FLOPs, else CPU time x the mean benchmark, at
+	// 100 per GFLOPS-day) is above it is invalid. 0 (default) is off.
+	MaxClaimedCredit float64 `yaml:"max_claimed_credit"`
 }
 
 // Output holds settings of what a run writes.
@@ -257,6 +262,7 @@ func (s *Scenario) Validate() []param.FieldError {
 	if s.Server.MaxJobsPerRPC < 1 {
 		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC, "must be at least 1")
 	}
+	sv.NonNegative("max_claimed_credit", s.Server.MaxClaimedCredit)
 	if s.Server.MaxJobsInProgress < 0 {
 		sv.Fail("max_jobs_in_progress", s.Server.MaxJobsInProgress, "must be 0 (no limit) or more")
 	}

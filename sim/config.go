@@ -19,6 +19,9 @@ type Server struct {
 	MaxJobsInProgressGPU int
 	// IgnoreDelayBound turns the deadline check off.
 	IgnoreDelayBound bool
+	// MaxClaimedCredit is the validator's --max_claimed_credit (2006 to
+	// 2011): a result claiming more (ClaimedCredit) is invalid; 0 is off.
+	MaxClaimedCredit float64
 }
 
 // Config is one replication of a scenario.

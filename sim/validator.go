@@ -90,10 +90,10 @@ func (s *Sim) validate(wi int32) {
 		if r.st != stReported || r.outcome() != policy.Success {
 			continue
 		}
-		if r.output == best {
-			if w.canonical < 0 {
-				w.canonical = ri
-			}
+		if r.output == best && w.canonical < 0 {
+			w.canonical = ri
+		}
+		if r.output == best && !s.overClaims(r) {
 			r.setValidateState(policy.Valid)
 			// The validator computes credit from the host-version rows as
 			// they are now, and only then counts the results valid or
@@ -104,7 +104,10 @@ func (s *Sim) validate(wi int32) {
 		}
 	}
 	s.showValidation(s.reps(w))
-	s.val = policy.Validation{Time: s.now, WorkunitID: s.views[0].WorkunitID, AppID: int(w.app),
+	// With max_claimed_credit every result of the agreeing group may be
+	// invalid: the workunit has its canonical result, and no result is
+	// granted the credit.
+	s.val = policy.Validation{Time: s.now, WorkunitID: int64(wi)<<32 | int64(w.gen), AppID: int(w.app),
 		RscFpopsEst: w.est, RscFpopsBound: s.bound(w), Valid: s.views, Invalid: s.invalid}
 	credit := s.newCredit(wi)
 	for p, pol := range s.pols {
@@ -142,7 +145,7 @@ func (s *Sim) validateLate(wi int32) {
 		if r.st != stReported || r.outcome() != policy.Success {
 			continue
 		}
-		if r.output == canon {
+		if r.output == canon && !s.overClaims(r) {
 			r.setValidateState(policy.Valid)
 		} else {
 			r.setValidateState(policy.Invalid)
@@ -166,6 +169,30 @@ func (s *Sim) validateLate(wi int32) {
 		s.finish(ri)
 	}
 	s.maybeFree(wi)
+}
+
+// overClaims reports whether result r claims more than the validator's
+// max_claimed_credit (0: off), which makes it invalid whatever its output
+// (validate_util2.cpp's check_set and check_pair, 2006 to 2011). Its
+// claimed_credit is the first system's claim as the scheduler of that
+// era stored it: the FLOPs the app counted where it counts them, else
+// CPU time x the mean of the host's reported benchmarks, at 100
+// Cobblestones per GFLOPS-day.
+func (s *Sim) overClaims(r *result) bool {
+	max := s.cfg.Server.MaxClaimedCredit
+	if max == 0 {
+		return false
+	}
+	return ClaimedCredit(s.shown(r), &s.versions[r.vid]) > max
+}
+
+// ClaimedCredit is result r's claimed_credit as the first system's
+// scheduler stored it (see overClaims).
+func ClaimedCredit(r *policy.Result, v *policy.AppVersion) float64 {
+	if v.CountsFlops {
+		return policy.Finite(policy.FlopsToCredit(r.CountedFlops, policy.ScaleClassic))
+	}
+	return policy.BenchmarkClaim(r, false, policy.ScaleClassic)
 }
 
 func (s *Sim) updateHAVs(wi int32) {

@@ -200,7 +200,12 @@ func printReplay(cmd *cobra.Command, in *replay.Input, o *replay.Outcome, outs r
 	fmt.Fprintf(w, "%-24s %14s  over %s\n", "policy", "total credit", cmp)
 	for _, n := range o.Policies {
 		p := s.Policies[n]
-		fmt.Fprintf(w, "%-24s %14s  %s\n", n, results.FormatScore(float64(p.Total)), results.FormatScore(float64(p.Ratio)))
+		// A total of credit is a sum, not a ratio: it is never "unbounded".
+		total := "–"
+		if results.Defined(float64(p.Total)) {
+			total = fmt.Sprintf("%.3g", float64(p.Total))
+		}
+		fmt.Fprintf(w, "%-24s %14s  %s\n", n, total, results.FormatScore(float64(p.Ratio)))
 	}
 	for _, n := range results.SortedKeys(notRun) {
 		fmt.Fprintf(w, "not run: %s (%s)\n", n, notRun[n])

@@ -36,6 +36,7 @@ func Config(s *scenarios.Scenario, r int, obs sim.Observer) (*sim.Config, error)
 			MaxJobsInProgress:    s.Server.MaxJobsInProgress,
 			MaxJobsInProgressGPU: s.Server.MaxJobsInProgressGPU,
 			IgnoreDelayBound:     s.Server.IgnoreDelayBound,
+			MaxClaimedCredit:     s.Server.MaxClaimedCredit,
 		},
 		Hosts:       &s.Hosts,
 		Projects:    s.Projects,

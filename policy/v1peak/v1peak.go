@@ -19,6 +19,9 @@
 //	           (rsc_fpops_est x scale); cpu_time: GPU jobs claim like CPU
 //	           jobs, CPU time x benchmark, the under-crediting the later
 //	           CreditNew design pages complain about
+//	max_granted_credit  the validator's --max_granted_credit (2006): a
+//	           workunit's credit is capped at it; 0 (default, as in the
+//	           first system's era) is no cap
 package v1peak
 
 import (
@@ -42,6 +45,7 @@ type config struct {
 	benchmark string
 	rule      string
 	gpu       string
+	max       float64
 }
 
 func (c *config) decls() []policy.Decl {
@@ -49,6 +53,7 @@ func (c *config) decls() []policy.Decl {
 		policy.Float(&c.scale, "scale", policy.ScaleClassic, policy.Positive, "Cobblestones per GFLOPS-day"),
 		policy.Choice(&c.benchmark, "benchmark", "mean", "mean (of Whetstone and Dhrystone) | whetstone", "mean", "whetstone"),
 		policy.Choice(&c.rule, "replicas", "boinc-pre2010", "boinc-pre2010 | min | mean", policy.ReplicaRules...),
+		policy.Float(&c.max, "max_granted_credit", 0, policy.NonNegative, "the validator's cap on a workunit's credit; 0 is no cap"),
 		policy.Choice(&c.gpu, "gpu", "app_claim", "app_claim: a GPU app claims for itself, its counted FLOPs or else its workunit's estimate, x scale | cpu_time: CPU time x benchmark like a CPU job (under-credits GPUs)", "app_claim", "cpu_time"),
 	}
 }
@@ -60,6 +65,7 @@ type Policy struct {
 	whetstone bool
 	rule      string
 	appClaim  bool
+	max       float64 // max_granted_credit; 0 is no cap
 	claims    []float64
 	gpu       []bool // by version ID
 	counts    []bool // by version ID: the app counts its FLOPs
@@ -71,7 +77,7 @@ func New(opts policy.Options) (policy.Policy, error) {
 	if err := policy.ParseOptions(opts, c.decls()); err != nil {
 		return nil, err
 	}
-	return &Policy{scale: c.scale, whetstone: c.benchmark == "whetstone", rule: c.rule, appClaim: c.gpu == "app_claim"}, nil
+	return &Policy{scale: c.scale, whetstone: c.benchmark == "whetstone", rule: c.rule, appClaim: c.gpu == "app_claim", max: c.max}, nil
 }
 
 // Init notes which versions use a GPU and which count their FLOPs; the
@@ -99,11 +105,12 @@ func (p *Policy) Claim(r *policy.Result) float64 {
 	return policy.BenchmarkClaim(r, p.whetstone, p.scale)
 }
 
-// Validated combines the valid replicas' claims by the configured rule.
+// Validated combines the valid replicas' claims by the configured rule,
+// capped at max_granted_credit.
 func (p *Policy) Validated(v *policy.Validation) float64 {
 	p.claims = p.claims[:0]
 	for _, r := range v.Valid {
 		p.claims = append(p.claims, p.Claim(r))
 	}
-	return policy.CombineReplicas(p.rule, p.claims)
+	return policy.CapGranted(policy.CombineReplicas(p.rule, p.claims), p.max)
 }

@@ -117,3 +117,24 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// max_granted_credit caps a workunit's credit (the validator's option of
+// 2006); 0, the default, is no cap, so a one-time claim of 1e304 is paid.
+func TestMaxGrantedCredit(t *testing.T) {
+	v := &policy.Validation{Valid: []*policy.Result{{HostPFpops: 1e304, HostPIops: 1e304, CPUTime: 1000}}}
+	for _, c := range []struct {
+		max  string
+		want float64
+	}{{"0", policy.MaxClaim}, {"7.3e7", 7.3e7}, {"1e9", 1e9}} {
+		if got := newPolicy(t, policy.Options{"max_granted_credit": c.max}).Validated(v); got != c.want {
+			t.Errorf("max_granted_credit %s: %v, want %v", c.max, got, c.want)
+		}
+	}
+	small := &policy.Validation{Valid: []*policy.Result{{HostPFpops: 1e9, HostPIops: 1e9, CPUTime: 864}}}
+	if got := newPolicy(t, policy.Options{"max_granted_credit": "7.3e7"}).Validated(small); got != 1 {
+		t.Errorf("a claim under the cap: %v, want 1", got)
+	}
+	if _, err := New(policy.Options{"max_granted_credit": "-1"}); err == nil {
+		t.Error("a negative max_granted_credit was accepted")
+	}
+}

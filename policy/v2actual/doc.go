@@ -12,4 +12,10 @@
 // single replication (the count_inflation agent), apps that cannot count
 // keep the first system's host non-neutrality, and nothing handles GPUs
 // in general.
+//
+// The validator's --max_granted_credit of the era (2006) caps a
+// workunit's credit when the option max_granted_credit is above 0 (off
+// by default); its --max_claimed_credit, which made a result claiming
+// more invalid, is the scenario's server option of that name, as it
+// changes validity.
 package v2actual

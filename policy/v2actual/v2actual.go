@@ -30,6 +30,7 @@ type Policy struct {
 	gpuCredit   float64
 	whetstone   bool
 	rule        string
+	max         float64 // max_granted_credit; 0 is no cap
 
 	world  *policy.World
 	start  float64 // time of the first validation; -1 before
@@ -46,6 +47,7 @@ type Policy struct {
 // config is the instance's options, each declared once in decls.
 type config struct {
 	scale, calibration, gpuCredit float64
+	max                           float64
 	factor, cpuFactor             string
 	gpu, benchmark, rule          string
 }
@@ -70,6 +72,7 @@ func (c *config) decls() []policy.Decl {
 		policy.Float(&c.gpuCredit, "gpu_credit", 100, policy.Positive, "credit per job for gpu: fixed"),
 		policy.Choice(&c.benchmark, "benchmark", "mean", "mean (of Whetstone and Dhrystone) | whetstone, for benchmark claims", "mean", "whetstone"),
 		policy.Choice(&c.rule, "replicas", "boinc-pre2010", "boinc-pre2010 | min | mean (as v1peak)", policy.ReplicaRules...),
+		policy.Float(&c.max, "max_granted_credit", 0, policy.NonNegative, "the validator's cap on a workunit's credit; 0 is no cap"),
 	}
 }
 
@@ -80,7 +83,7 @@ func New(opts policy.Options) (policy.Policy, error) {
 		return nil, err
 	}
 	p := &Policy{scale: c.scale, calibration: c.calibration * policy.SecondsPerDay, gpuRule: c.gpu, gpuCredit: c.gpuCredit,
-		whetstone: c.benchmark == "whetstone", rule: c.rule}
+		whetstone: c.benchmark == "whetstone", rule: c.rule, max: c.max}
 	p.factor, p.autoFactor, _ = autoOrFloat("factor", c.factor)
 	p.cpuFactor, p.autoCPU, _ = autoOrFloat("cpu_factor", c.cpuFactor)
 	return p, nil
@@ -147,7 +150,7 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 	for _, r := range val.Valid {
 		p.claims = append(p.claims, p.Claim(r))
 	}
-	return policy.CombineReplicas(p.rule, p.claims)
+	return policy.CapGranted(policy.CombineReplicas(p.rule, p.claims), p.max)
 }
 
 // calibrate adds a workunit's valid results to the calibration sums and

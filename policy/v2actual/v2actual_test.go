@@ -112,3 +112,18 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// max_granted_credit caps a workunit's credit (off by default: an absurd
+// count is paid, kept finite).
+func TestMaxGrantedCredit(t *testing.T) {
+	v := &policy.Validation{Valid: []*policy.Result{{VersionID: 0, CountedFlops: 1e304, CPUTime: 1, HostPFpops: 1e9, HostPIops: 1e9}}}
+	if got := newPolicy(t, policy.Options{"factor": "1"}).Validated(v); !(got > 1e290) {
+		t.Errorf("no cap: %v, want the claim", got)
+	}
+	if got := newPolicy(t, policy.Options{"factor": "1", "max_granted_credit": "7.3e7"}).Validated(v); got != 7.3e7 {
+		t.Errorf("max_granted_credit 7.3e7: %v", got)
+	}
+	if _, err := New(policy.Options{"max_granted_credit": "-3"}); err == nil {
+		t.Error("a negative max_granted_credit was accepted")
+	}
+}
