@@ -10,8 +10,9 @@
 //	credit              the credit a job is created with, for every app:
 //	                    "estimate" (default: rsc_fpops_est x scale /
 //	                    86400e9, the job's estimated peak-FLOP credit), a
-//	                    number of Cobblestones, or a multiple of the
-//	                    estimate written "2x"
+//	                    number of Cobblestones, a multiple of the
+//	                    estimate written "2x", or "none": workunits
+//	                    created without a credit, which BOINC grants 0
 //	credit_by_app       the same per app, overriding credit:
 //	                    "appA=50,appB=1.5x"
 //	scale               Cobblestones per GFLOPS-day (default 200)
@@ -45,13 +46,18 @@ type fixed struct {
 
 func parseFixed(name, s string) (fixed, error) {
 	s = strings.TrimSpace(s)
-	if s == "estimate" {
+	switch s {
+	case "estimate":
 		return fixed{1, true}, nil
+	case "none":
+		// create_work without --credit leaves canonical_credit 0, and
+		// the validator grants it as it is.
+		return fixed{0, false}, nil
 	}
 	mult := strings.HasSuffix(s, "x")
 	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "x"), 64)
 	if err != nil || !(v > 0) || v > policy.MaxClaim {
-		return fixed{}, &policy.OptionError{Option: name, Value: s, Reason: "want estimate, a number of Cobblestones above 0, or a multiple of the estimate such as 2x"}
+		return fixed{}, &policy.OptionError{Option: name, Value: s, Reason: "want estimate, none, a number of Cobblestones above 0, or a multiple of the estimate such as 2x"}
 	}
 	return fixed{v, mult}, nil
 }
@@ -68,9 +74,9 @@ type Policy struct {
 
 func (p *Policy) decls() []policy.Decl {
 	return []policy.Decl{
-		policy.Text(&p.credit, "credit", "estimate", "estimate (rsc_fpops_est x scale) | Cobblestones per job | a multiple of the estimate, e.g. 2x",
+		policy.Text(&p.credit, "credit", "estimate", "estimate (rsc_fpops_est x scale) | Cobblestones per job | a multiple of the estimate, e.g. 2x | none (created without a credit: 0)",
 			func(s string) error { _, err := parseFixed("credit", s); return err }),
-		policy.Text(&p.creditByApp, "credit_by_app", "", "per app, overriding credit: appA=50,appB=1.5x",
+		policy.Text(&p.creditByApp, "credit_by_app", "", "per app, overriding credit: appA=50,appB=1.5x,appC=none",
 			func(s string) error { _, err := parseByApp(s); return err }),
 		policy.Float(&p.scale, "scale", policy.ScaleServer, policy.Positive, "Cobblestones per GFLOPS-day"),
 		policy.Float(&p.max, "max_granted_credit", policy.MaxGrantedCredit, policy.NonNegative, "credit is capped at it; 0 = none"),

@@ -25,6 +25,10 @@ func TestCreditFromWU(t *testing.T) {
 		{policy.Options{"credit": "50", "credit_by_app": "b=0.5x"}, 1, 0.5 * estCredit},
 		{policy.Options{"credit": "1e9", "max_granted_credit": "1000"}, 0, 1000},
 		{policy.Options{"credit": "1e9", "max_granted_credit": "0"}, 0, 1e9},
+		// Workunits created without a credit are granted 0.
+		{policy.Options{"credit": "none"}, 0, 0},
+		{policy.Options{"credit_by_app": "b=none"}, 1, 0},
+		{policy.Options{"credit_by_app": "b=none"}, 0, estCredit},
 	} {
 		p, err := New(c.opts)
 		if err != nil {
@@ -34,7 +38,7 @@ func TestCreditFromWU(t *testing.T) {
 		// Whatever the replica claims: a host reporting 1e304 FLOPS.
 		r := &policy.Result{FlopsEstimate: 1e304, ElapsedTime: 1e6, CountedFlops: 1e304}
 		got := p.Validated(&policy.Validation{AppID: c.app, RscFpopsEst: est, Valid: []*policy.Result{r}})
-		if math.Abs(got-c.want) > 1e-12*c.want {
+		if math.Abs(got-c.want) > 1e-12*c.want || c.want == 0 && got != 0 {
 			t.Errorf("%v app %d: %v, want %v", c.opts, c.app, got, c.want)
 		}
 	}
