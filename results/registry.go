@@ -46,6 +46,9 @@ type Figure struct {
 	// arithmetic mean; the others are ratios or non-negative spreads,
 	// summarised by the geometric mean (AggregateFigures).
 	Additive bool
+	// Domain is the range its values lie in, which its interval keeps
+	// to (Range).
+	Domain Domain
 	// Table: a column of the report's headline table. Headline: plotted
 	// by a sweep that names no figures (families: every member).
 	Table, Headline bool
@@ -63,6 +66,35 @@ type Figure struct {
 	// (NaN: undefined); computeFamily adds a family's members to f.
 	compute       func(in *figureInputs) float64
 	computeFamily func(in *figureInputs, f Figures)
+}
+
+// Domain is the range a figure's values lie in.
+type Domain int
+
+// Domains. The zero value is a ratio's or spread's [0, +Inf) for a figure
+// that is not Additive, and the whole line for one that is.
+const (
+	DomainDefault     Domain = iota
+	DomainNonNegative        // [0, +Inf): totals
+	DomainDays               // [0, the simulated days]: days of a run
+	DomainShare              // [0, 1]: shares
+)
+
+// Range returns the bounds of the figure's values in a run of days
+// simulated days.
+func (f *Figure) Range(days float64) (lo, hi float64) {
+	switch f.Domain {
+	case DomainNonNegative:
+		return 0, math.Inf(1)
+	case DomainDays:
+		return 0, days
+	case DomainShare:
+		return 0, 1
+	}
+	if f.Additive {
+		return math.Inf(-1), math.Inf(1)
+	}
+	return 0, math.Inf(1)
 }
 
 // Family reports whether the figure is a family of dotted members.
@@ -161,7 +193,7 @@ var Registry = []*Figure{
 		Text: "The largest account G/D over the honest G/D, over accounts with at least 10 counted results. 1 = no account gains.",
 		Axis: "worst account's ratio (1 = gained nothing)", LogAxis: true, Ref: CheatBound, RefLabel: "bound 1.1",
 		scalar: func(p *PolicySummary) *Num { return &p.WorstAccountRatio }, compute: worstAccount},
-	{Name: "total_credit", Short: "total credit", Additive: true, Table: true,
+	{Name: "total_credit", Short: "total credit", Additive: true, Domain: DomainNonNegative, Table: true,
 		Text: "Credit granted to counted results.",
 		Axis: "total credit", Ref: math.NaN(),
 		scalar: func(p *PolicySummary) *Num { return &p.TotalCredit }, compute: func(in *figureInputs) float64 { return in.c.total[in.p] }},
@@ -177,7 +209,7 @@ var Registry = []*Figure{
 		Text: "Mean relative difference (|a − b| / mean) of the credit two valid replicas of one workunit get. 0 = identical jobs get identical credit.",
 		Axis: "credit spread of replicas", Ref: math.NaN(),
 		scalar: func(p *PolicySummary) *Num { return &p.CreditSpread }, compute: creditSpread},
-	{Name: "settle_days", Member: "series", Short: "settle days", Prefix: "settle_days.", Direction: Lower, Additive: true,
+	{Name: "settle_days", Member: "series", Short: "settle days", Prefix: "settle_days.", Direction: Lower, Additive: true, Domain: DomainDays,
 		Text: "Per internal series (scales, min_avg_pfc, factors): the last day it left ±5% of its final value. Smaller = settles sooner.",
 		Axis: "days to settle within ±5%", Ref: math.NaN(),
 		family: func(p *PolicySummary) *map[string]Num { return &p.SettleDays }, computeFamily: settleDays},

@@ -19,7 +19,7 @@ func TestRegistryCoversSummary(t *testing.T) {
 	for i := 0; i < typ.NumField(); i++ {
 		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
 		switch name {
-		case "ci95", "ci95_low_cut", "per_replication":
+		case "ci95", "ci95_low_cut", "ci95_high_cut", "per_replication":
 			continue // about the figures, not figures
 		}
 		fields[name] = true
@@ -53,7 +53,7 @@ func TestRegistryCoversSummary(t *testing.T) {
 	}
 	// Flat and NewPolicySummary go through the registry both ways.
 	reps := []Figures{{"honest_ratio": 2, "cheat_ratio.fake": 3, "device_neutrality.cuda": 0.5, "settle_days.scale": 4}}
-	ps := NewPolicySummary(100, reps)
+	ps := NewPolicySummary(100, 30, reps)
 	flat := ps.Flat()
 	for k, want := range map[string]float64{"scale": 100, "honest_ratio": 2, "cheat_ratio.fake": 3, "device_neutrality.cuda": 0.5, "settle_days.scale": 4} {
 		if got := float64(flat[k]); got != want {

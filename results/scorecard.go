@@ -211,8 +211,9 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 		}
 	}
 	out = append(out, "Honest G/D is calibration, not accuracy: it reflects each system's Cobblestone scale and the assumed host efficiency.")
-	if sc.Replications == 2 {
-		out = append(out, "Only 2 replications: the intervals are wide; run more for firm conclusions.")
+	if sc.Replications < MinIntervalReplications {
+		out = append(out, fmt.Sprintf("%d replication(s): no 95%% intervals (they need at least %d); run more for firm conclusions.",
+			sc.Replications, MinIntervalReplications))
 	}
 	return out
 }

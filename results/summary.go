@@ -96,41 +96,60 @@ type PolicySummary struct {
 	// 7-day weighting (1 = RAC/reading reads true speed).
 	RACGFLOPS map[string]Num `json:"rac_gflops"`
 	// CI95 holds each figure's 95% interval over replications (geometric
-	// for ratio figures, see AggregateFigures), CI95LowCut the figures
-	// whose arithmetic interval was cut at 0, and PerReplication each
-	// figure's value in each replication.
+	// for ratio figures, see AggregateFigures; none with fewer than
+	// MinIntervalReplications), CI95LowCut and CI95HighCut the figures
+	// whose arithmetic interval was cut to the figure's range, and
+	// PerReplication each figure's value in each replication.
 	CI95           map[string][2]Num `json:"ci95"`
 	CI95LowCut     []string          `json:"ci95_low_cut,omitempty"`
+	CI95HighCut    []string          `json:"ci95_high_cut,omitempty"`
 	PerReplication map[string][]Num  `json:"per_replication"`
 }
 
 // Aggregate is a figure over replications.
 type Aggregate struct {
 	Mean    float64 // NaN if no replication defines it
-	Low, Hi float64 // NaN with fewer than two values
+	Low, Hi float64 // NaN with fewer than MinIntervalReplications values
 	N       int
 	// Geometric: Mean and the interval were taken on the logarithms.
-	// LowCut: an arithmetic interval's low bound was cut at 0.
-	Geometric, LowCut bool
+	// LowCut, HighCut: an arithmetic interval's bound was cut to the
+	// figure's range (at 0; at the days simulated or at 1).
+	Geometric, LowCut, HighCut bool
 }
 
+// MinIntervalReplications is the fewest replications a 95% interval is
+// given from: from two values it rests on one degree of freedom (t =
+// 12.7) and says next to nothing.
+const MinIntervalReplications = 3
+
 // AggregateFigures combines per-replication figures, as DESIGN section 10
-// says: a ratio figure (not Additive) whose values are all positive by
-// the geometric mean with the interval exp(m ± t(0.975, n-1) s/√n) of
-// the logarithms, which cannot go below 0; any other by the arithmetic
-// mean ± t(0.975, n-1) s/√n, a ratio figure's low bound cut at 0. No
-// interval with fewer than two values; NaN and Inf are not values.
-func AggregateFigures(reps []Figures) map[string]Aggregate {
-	return aggregate(reps, func(k string) bool { return !Additive(k) })
+// says, amended: a ratio figure (not Additive) whose values are all
+// positive by the geometric mean with the interval exp(m ± t(0.975, n-1)
+// s/√n) of the logarithms, which cannot go below 0; any other by the
+// arithmetic mean ± t(0.975, n-1) s/√n, cut to the figure's range (its
+// Range in a run of days simulated days) and marked where cut. No
+// interval with fewer than MinIntervalReplications values; NaN and Inf
+// are not values.
+func AggregateFigures(reps []Figures, days float64) map[string]Aggregate {
+	return aggregate(reps, func(k string) (bool, float64, float64) {
+		f, _, ok := Lookup(k)
+		if !ok {
+			return true, 0, math.Inf(1)
+		}
+		lo, hi := f.Range(days)
+		return !f.Additive, lo, hi
+	})
 }
 
 // AggregateArithmetic combines per-replication figures by the arithmetic
-// mean (fractions and errors that may be 0).
+// mean (fractions and errors that may be 0), with no range.
 func AggregateArithmetic(reps []Figures) map[string]Aggregate {
-	return aggregate(reps, func(string) bool { return false })
+	return aggregate(reps, func(string) (bool, float64, float64) { return false, math.Inf(-1), math.Inf(1) })
 }
 
-func aggregate(reps []Figures, ratio func(string) bool) map[string]Aggregate {
+// aggregate combines each figure k of reps, a ratio or not and within
+// [lo, hi] as kind(k) says.
+func aggregate(reps []Figures, kind func(k string) (ratio bool, lo, hi float64)) map[string]Aggregate {
 	keys := map[string]bool{}
 	for _, f := range reps {
 		for k := range f {
@@ -145,12 +164,13 @@ func aggregate(reps []Figures, ratio func(string) bool) map[string]Aggregate {
 				v = append(v, x)
 			}
 		}
-		out[k] = aggregateValues(v, ratio(k))
+		ratio, lo, hi := kind(k)
+		out[k] = aggregateValues(v, ratio, lo, hi)
 	}
 	return out
 }
 
-func aggregateValues(v []float64, ratio bool) Aggregate {
+func aggregateValues(v []float64, ratio bool, lo, hi float64) Aggregate {
 	a := Aggregate{Mean: math.NaN(), Low: math.NaN(), Hi: math.NaN(), N: len(v)}
 	if len(v) == 0 {
 		return a
@@ -159,6 +179,7 @@ func aggregateValues(v []float64, ratio bool) Aggregate {
 	for _, x := range v {
 		positive = positive && x > 0
 	}
+	interval := len(v) >= MinIntervalReplications
 	if ratio && positive {
 		logs := make([]float64, len(v))
 		for i, x := range v {
@@ -166,19 +187,23 @@ func aggregateValues(v []float64, ratio bool) Aggregate {
 		}
 		m, h := meanHalfWidth(logs)
 		a.Mean, a.Geometric = math.Exp(m), true
-		if len(v) >= 2 {
-			a.Low, a.Hi = math.Exp(m-h), math.Exp(m+h)
-		} else {
+		if len(v) == 1 {
 			a.Mean = v[0] // exactly, not exp(log x)
+		}
+		if interval {
+			a.Low, a.Hi = math.Exp(m-h), math.Exp(m+h)
 		}
 		return a
 	}
 	m, h := meanHalfWidth(v)
 	a.Mean = m
-	if len(v) >= 2 {
+	if interval {
 		a.Low, a.Hi = m-h, m+h
-		if ratio && a.Low < 0 {
-			a.Low, a.LowCut = 0, true
+		if a.Low < lo {
+			a.Low, a.LowCut = lo, true
+		}
+		if a.Hi > hi {
+			a.Hi, a.HighCut = hi, true
 		}
 	}
 	return a
@@ -207,10 +232,11 @@ func meanHalfWidth(v []float64) (mean, half float64) {
 	return mean, t * stat.StdDev(w, nil) / math.Sqrt(float64(len(v))) * big
 }
 
-// NewPolicySummary fills a PolicySummary from each replication's figures:
-// aggregated as AggregateFigures does, and each replication's values.
-func NewPolicySummary(scale float64, reps []Figures) *PolicySummary {
-	agg := AggregateFigures(reps)
+// NewPolicySummary fills a PolicySummary from each replication's figures
+// in a run of days simulated days: aggregated as AggregateFigures does,
+// and each replication's values.
+func NewPolicySummary(scale, days float64, reps []Figures) *PolicySummary {
+	agg := AggregateFigures(reps, days)
 	ps := &PolicySummary{CI95: map[string][2]Num{}, PerReplication: map[string][]Num{}}
 	for _, f := range Registry {
 		switch {
@@ -237,6 +263,9 @@ func NewPolicySummary(scale float64, reps []Figures) *PolicySummary {
 			if a.LowCut {
 				ps.CI95LowCut = append(ps.CI95LowCut, k)
 			}
+			if a.HighCut {
+				ps.CI95HighCut = append(ps.CI95HighCut, k)
+			}
 		}
 		per := make([]Num, len(reps))
 		for r, f := range reps {
@@ -248,6 +277,7 @@ func NewPolicySummary(scale float64, reps []Figures) *PolicySummary {
 		ps.PerReplication[k] = per
 	}
 	sort.Strings(ps.CI95LowCut)
+	sort.Strings(ps.CI95HighCut)
 	return ps
 }
 

@@ -13,11 +13,11 @@ import (
 // non-zero intervals; NaN and Inf are not values.
 func TestAggregateFigures(t *testing.T) {
 	reps := []Figures{
-		{"honest_ratio": 1, "total_credit": 1, "cheat_ratio.x": 0, "b": math.NaN(), "c": 5, "worst_account_ratio": 3.8e288, "host_gd_efficiency_slope": 1e300},
-		{"honest_ratio": 2, "total_credit": 2, "cheat_ratio.x": 1, "b": math.NaN(), "worst_account_ratio": 3.9e288, "host_gd_efficiency_slope": 2e300},
-		{"honest_ratio": 4, "total_credit": 3, "cheat_ratio.x": 2, "b": math.NaN(), "c": math.Inf(1), "worst_account_ratio": 4e288, "host_gd_efficiency_slope": 3e300},
+		{"honest_ratio": 1, "total_credit": 101, "cheat_ratio.x": 0, "b": math.NaN(), "c": 5, "worst_account_ratio": 3.8e288, "host_gd_efficiency_slope": 1e300},
+		{"honest_ratio": 2, "total_credit": 102, "cheat_ratio.x": 1, "b": math.NaN(), "worst_account_ratio": 3.9e288, "host_gd_efficiency_slope": 2e300},
+		{"honest_ratio": 4, "total_credit": 103, "cheat_ratio.x": 2, "b": math.NaN(), "c": math.Inf(1), "worst_account_ratio": 4e288, "host_gd_efficiency_slope": 3e300},
 	}
-	agg := AggregateFigures(reps)
+	agg := AggregateFigures(reps, 30)
 	t975 := 4.302652729911275 // t(0.975, 2)
 	g := agg["honest_ratio"]
 	// logs 0, ln 2, 2 ln 2: mean ln 2, s = ln 2.
@@ -27,7 +27,7 @@ func TestAggregateFigures(t *testing.T) {
 	}
 	a := agg["total_credit"]
 	h = t975 / math.Sqrt(3)
-	if a.Geometric || a.Mean != 2 || math.Abs(a.Low-(2-h)) > 1e-9 || math.Abs(a.Hi-(2+h)) > 1e-9 || a.N != 3 {
+	if a.Geometric || a.Mean != 102 || math.Abs(a.Low-(102-h)) > 1e-9 || math.Abs(a.Hi-(102+h)) > 1e-9 || a.N != 3 || a.LowCut {
 		t.Errorf("arithmetic: %+v", a)
 	}
 	if z := agg["cheat_ratio.x"]; z.Geometric || z.Mean != 1 || z.Low != 0 || !z.LowCut || !(z.Hi > 1) {
@@ -46,7 +46,7 @@ func TestAggregateFigures(t *testing.T) {
 	if x := agg["host_gd_efficiency_slope"]; x.Mean != 2e300 || !(x.Low < x.Mean && x.Mean < x.Hi) || math.IsInf(x.Low, 0) || math.IsInf(x.Hi, 0) {
 		t.Errorf("huge additive values: %+v", x)
 	}
-	ps := NewPolicySummary(100, reps)
+	ps := NewPolicySummary(100, 30, reps)
 	if got := ps.PerReplication["honest_ratio"]; len(got) != 3 || got[2] != 4 {
 		t.Errorf("per_replication %v", got)
 	}
@@ -61,6 +61,43 @@ func TestAggregateFigures(t *testing.T) {
 		if contains(js, bad) {
 			t.Errorf("summary JSON holds %s:\n%s", bad, js)
 		}
+	}
+}
+
+// TestIntervalRanges: an interval keeps to its figure's range, cut and
+// marked where the t-interval leaves it (settle days in [0, the days
+// simulated], totals at least 0); fewer than three replications give no
+// interval.
+func TestIntervalRanges(t *testing.T) {
+	reps := []Figures{
+		{"settle_days.scale": 0, "total_credit": 0, "honest_ratio": 1},
+		{"settle_days.scale": 29, "total_credit": 0, "honest_ratio": 2},
+		{"settle_days.scale": 30, "total_credit": 100, "honest_ratio": 4},
+	}
+	agg := AggregateFigures(reps, 30)
+	if s := agg["settle_days.scale"]; s.Low != 0 || s.Hi != 30 || !s.LowCut || !s.HighCut {
+		t.Errorf("settle days: %+v, want [0, 30] cut at both ends", s)
+	}
+	if c := agg["total_credit"]; c.Low != 0 || !c.LowCut || c.HighCut || !(c.Hi > 100) {
+		t.Errorf("total credit: %+v, want cut at 0 only", c)
+	}
+	ps := NewPolicySummary(100, 30, reps)
+	if len(ps.CI95HighCut) != 1 || ps.CI95HighCut[0] != "settle_days.scale" {
+		t.Errorf("ci95_high_cut %v", ps.CI95HighCut)
+	}
+	for k, ci := range ps.CI95 {
+		f, _, _ := Lookup(k)
+		lo, hi := f.Range(30)
+		if float64(ci[0]) < lo || float64(ci[1]) > hi {
+			t.Errorf("%s: [%v, %v] outside [%v, %v]", k, ci[0], ci[1], lo, hi)
+		}
+	}
+	two := NewPolicySummary(100, 30, reps[:2])
+	if len(two.CI95) != 0 {
+		t.Errorf("two replications give intervals %v", two.CI95)
+	}
+	if got := two.PerReplication["settle_days.scale"]; len(got) != 2 {
+		t.Errorf("two replications: per_replication %v", got)
 	}
 }
 

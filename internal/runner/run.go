@@ -222,7 +222,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		for _, o := range outs {
 			reps = append(reps, o.col.PolicyFigures(p))
 		}
-		summary.Policies[name] = results.NewPolicySummary(outs[0].scales[p], reps)
+		summary.Policies[name] = results.NewPolicySummary(outs[0].scales[p], float64(s.Duration)/boinc.SecondsPerDay, reps)
 	}
 	oc := &Outcome{Summary: summary, Policies: names}
 	for _, o := range outs {

@@ -38,6 +38,7 @@ type reportData struct {
 	Defs        []struct{ Name, Text string }
 	Plots       []plot.Plot
 	Scenario    string
+	MinReps     int
 }
 
 func cell(n results.Num, ci [2]results.Num, ok bool) string {
@@ -67,7 +68,7 @@ td.bad{color:#b00020}th[colspan]{text-align:center}
 <p>{{.Description}}</p>
 <p>{{.S.Replications}} replication(s), seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
 {{.S.CountedResults}} of {{.S.Results}} results counted. D is credited at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
-Values are means over replications with 95% intervals in brackets.</p>
+{{if ge .S.Replications .MinReps}}Values are means over replications with 95% intervals in brackets; an interval is cut to its figure's range (at 0, or at the days simulated) where the t-interval leaves it.{{else}}Values are means over replications. No 95% intervals: an interval needs at least {{.MinReps}} replications (from two, it rests on one degree of freedom and says next to nothing).{{end}}</p>
 <section id="scorecard">
 <h2>Scorecard</h2>
 <p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from cheat ratios against the CreditNew design's bound of 1.1. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality outside [1/1.1, 1.1], a cheat ratio above 1.1, or, for behaviours that do no work, more than a tenth of an honest host's credit per day.</p>
@@ -99,7 +100,8 @@ Values are means over replications with 95% intervals in brackets.</p>
 // definitions, every plot (referenced by file name, beside it in the
 // output folder) and the scenario as run.
 func Report(s *results.Summary, names []string, description string, plots []plot.Plot, scenario []byte) ([]byte, error) {
-	d := reportData{S: s, Description: description, Defs: results.Glossary(), Plots: plots, Scenario: string(scenario)}
+	d := reportData{S: s, Description: description, Defs: results.Glossary(), Plots: plots, Scenario: string(scenario),
+		MinReps: results.MinIntervalReplications}
 	d.Score = results.NewScorecard(s, names)
 	for _, c := range results.ScoreColumns {
 		d.ScoreHead = append(d.ScoreHead, struct{ Name, Ideal string }{c.Name, c.Ideal()})
@@ -197,8 +199,8 @@ figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#4
 pre{background:#f6f6f6;padding:1em;overflow:auto}
 </style></head><body>
 <h1>creditsim sweep: {{.R.Name}}</h1>
-<p>{{.R.Points}} point(s) x {{.R.Replications}} replication(s), master seed {{.R.Seed}}. Values are means over replications
-with 95% intervals in brackets; sweep.csv has every figure of every point.</p>
+<p>{{.R.Points}} point(s) x {{.R.Replications}} replication(s), master seed {{.R.Seed}}. Values are means over replications{{if ge .R.Replications .MinReps}}
+with 95% intervals in brackets{{else}} (no 95% intervals: they need at least {{.MinReps}} replications){{end}}; sweep.csv has every figure of every point.</p>
 <h2>Plots</h2>
 {{range .R.Plots}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>
 {{end}}
@@ -215,9 +217,10 @@ with 95% intervals in brackets; sweep.csv has every figure of every point.</p>
 // it in the sweep's folder.
 func (r *SweepReport) HTML() ([]byte, error) {
 	d := struct {
-		R    *SweepReport
-		Rows []sweepReportRow
-	}{R: r}
+		R       *SweepReport
+		Rows    []sweepReportRow
+		MinReps int
+	}{R: r, MinReps: results.MinIntervalReplications}
 	for _, row := range r.Rows {
 		flat := row.Summary.Flat()
 		out := sweepReportRow{Point: row.Point, Values: row.Values, Policy: row.Policy}
