@@ -83,10 +83,20 @@ func (p PolicySpec) Spec() policy.Spec {
 	return policy.Spec{Name: p.Name, Base: p.Base, Options: policy.Options(p.Options)}
 }
 
-// Server holds the server-side settings shared by every project.
+// Server holds the server-side settings shared by every project, named
+// as in BOINC's config.xml. Defaults are those of the config.xml that
+// BOINC's make_project writes for a new project (max_wus_to_send 50,
+// daily_result_quota 500) and, for options it does not write, BOINC's
+// code defaults (sched_config.cpp), with one exception:
+// one_result_per_user_per_wu is on, where make_project writes 0, because
+// with it off the scheduler often sends both replicas of a workunit to
+// one host (its work array holds them side by side), and replication
+// then checks nothing.
 type Server struct {
 	// DailyResultQuota is config.daily_result_quota: the initial and
-	// maximum max_jobs_per_day of a (host, app version), per CPU or GPU.
+	// maximum max_jobs_per_day of a (host, app version), which the
+	// scheduler scales by the CPUs the host reports (or its GPUs, times
+	// gpu_multiplier when set). make_project: 500.
 	DailyResultQuota int `yaml:"daily_result_quota"`
 	// ValidatorPeriod is how often the validator scans for workunits.
 	ValidatorPeriod param.Duration `yaml:"validator_period"`
@@ -95,17 +105,43 @@ type Server struct {
 	// PerfInfoPeriod is how often the hosts' benchmark percentiles, which
 	// cap reported CPU speed, are recomputed.
 	PerfInfoPeriod param.Duration `yaml:"perf_info_period"`
-	// MaxJobsPerRPC caps the jobs sent in one scheduler reply.
-	MaxJobsPerRPC int `yaml:"max_jobs_per_rpc"`
+	// MaxWUsToSend is config.max_wus_to_send: a reply holds at most
+	// max_wus_to_send x (CPUs + gpu_multiplier x GPUs) jobs, the CPUs as
+	// the host reports them (at least 1, at most max_ncpus). make_project:
+	// 50; BOINC's code: 10.
+	MaxWUsToSend int `yaml:"max_wus_to_send"`
+	// GPUMultiplier is config.gpu_multiplier: a GPU counts as this many
+	// CPUs in the reply limit and multiplies a GPU version's daily quota;
+	// 0 (BOINC's default) leaves GPUs out of the reply limit.
+	GPUMultiplier int `yaml:"gpu_multiplier"`
+	// MaxNCPUs is config.max_ncpus: the most CPUs a host's reply and
+	// in-progress limits count (BOINC's default 64).
+	MaxNCPUs int `yaml:"max_ncpus"`
+	// MaxJobsPerRPC was creditsim's own cap on one reply; it is refused
+	// with a message naming max_wus_to_send.
+	MaxJobsPerRPC int `yaml:"max_jobs_per_rpc,omitempty"`
 	// MaxJobsInProgress is BOINC's max_wus_in_progress: at most this many
-	// jobs queued or running per CPU core on a host (0: no limit, BOINC's
-	// default). MaxJobsInProgressGPU is max_wus_in_progress_gpu, per GPU.
-	// A client that hits the limit gets no work and backs off.
+	// jobs queued or running per CPU core on a host, as it reports them
+	// (0: no limit, BOINC's default). MaxJobsInProgressGPU is
+	// max_wus_in_progress_gpu, per GPU. A client that hits the limit gets
+	// no work and backs off.
 	MaxJobsInProgress    int `yaml:"max_jobs_in_progress"`
 	MaxJobsInProgressGPU int `yaml:"max_jobs_in_progress_gpu"`
 	// IgnoreDelayBound is config.ignore_delay_bound: the scheduler sends
 	// work without checking it can be done before its deadline.
 	IgnoreDelayBound bool `yaml:"ignore_delay_bound"`
+	// OneResultPerUserPerWU is config.one_result_per_user_per_wu: a
+	// workunit's results go to distinct users (creditsim's default: on;
+	// make_project writes 0, off).
+	// OneResultPerHostPerWU is one_result_per_host_per_wu: to distinct
+	// hosts (BOINC's default: off). With both off a host may be sent two
+	// results of one workunit.
+	OneResultPerUserPerWU bool `yaml:"one_result_per_user_per_wu"`
+	OneResultPerHostPerWU bool `yaml:"one_result_per_host_per_wu"`
+	// ShmemWorkItems is config.shmem_work_items: the slots of the feeder's
+	// shared-memory work array (BOINC's default, MAX_WU_RESULTS: 100),
+	// shared among the apps by weight as the feeder's --allapps does.
+	ShmemWorkItems int `yaml:"shmem_work_items"`
 	// MaxClaimedCredit is the validator's --max_claimed_credit, which BOINC
 	// had from 2006 to 2011: a result whose claimed credit (the first
 	// system's claim: counted FLOPs, else CPU time x the mean benchmark, at
@@ -134,16 +170,24 @@ func Default() Scenario {
 		ReferenceScale: policy.ScaleServer,
 		Policies:       pols,
 		Server: Server{
-			DailyResultQuota: 100,
+			DailyResultQuota: 500,
 			ValidatorPeriod:  param.Duration(60),
 			FeederPeriod:     param.Duration(600),
 			PerfInfoPeriod:   param.Duration(boinc.SecondsPerDay),
-			MaxJobsPerRPC:    100,
+			MaxWUsToSend:     50,
+			MaxNCPUs:         64,
+			ShmemWorkItems:   100,
+			// make_project writes 0; see Server.
+			OneResultPerUserPerWU: true,
 		},
 		Hosts:  hosts.Default(),
 		Output: Output{},
 	}
 }
+
+// MaxShmemWorkItems bounds shmem_work_items: a scheduler scans every slot
+// of the array for each request, so a huge array is a modelling error.
+const MaxShmemWorkItems = 100000
 
 // LongestDelayBound returns the longest delay bound of the scenario's
 // apps in seconds and the field that sets it: the server sends no work
@@ -259,8 +303,21 @@ func (s *Scenario) Validate() []param.FieldError {
 	sv.DurationRange("validator_period", s.Server.ValidatorPeriod, param.Second, param.Day)
 	sv.DurationRange("feeder_period", s.Server.FeederPeriod, param.Second, param.Day)
 	sv.DurationRange("perf_info_period", s.Server.PerfInfoPeriod, param.Minute, 365*param.Day)
-	if s.Server.MaxJobsPerRPC < 1 {
-		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC, "must be at least 1")
+	if s.Server.MaxJobsPerRPC != 0 {
+		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC,
+			"is gone: BOINC's limit is per CPU, server.max_wus_to_send (a reply holds max_wus_to_send x (CPUs + gpu_multiplier x GPUs) jobs)")
+	}
+	if s.Server.MaxWUsToSend < 0 {
+		sv.Fail("max_wus_to_send", s.Server.MaxWUsToSend, "must be 0 (no limit) or more")
+	}
+	if s.Server.GPUMultiplier < 0 {
+		sv.Fail("gpu_multiplier", s.Server.GPUMultiplier, "must be 0 (GPUs not counted) or more")
+	}
+	if s.Server.MaxNCPUs < 1 {
+		sv.Fail("max_ncpus", s.Server.MaxNCPUs, "must be at least 1")
+	}
+	if s.Server.ShmemWorkItems < 1 || s.Server.ShmemWorkItems > MaxShmemWorkItems {
+		sv.Fail("shmem_work_items", s.Server.ShmemWorkItems, fmt.Sprintf("must be 1 to %d", MaxShmemWorkItems))
 	}
 	sv.NonNegative("max_claimed_credit", s.Server.MaxClaimedCredit)
 	if s.Server.MaxJobsInProgress < 0 {

@@ -12,7 +12,15 @@ type Server struct {
 	ValidatorPeriod  float64
 	FeederPeriod     float64
 	PerfInfoPeriod   float64
-	MaxJobsPerRPC    int
+	// MaxWUsToSend, GPUMultiplier and MaxNCPUs are config.xml's
+	// max_wus_to_send (per CPU; 0 no limit), gpu_multiplier and
+	// max_ncpus.
+	MaxWUsToSend, GPUMultiplier, MaxNCPUs int
+	// OneResultPerUserPerWU and OneResultPerHostPerWU are config.xml's
+	// options of those names.
+	OneResultPerUserPerWU, OneResultPerHostPerWU bool
+	// ShmemWorkItems is the feeder's work array size (shmem_work_items).
+	ShmemWorkItems int
 	// MaxJobsInProgress and MaxJobsInProgressGPU limit the jobs queued or
 	// running per CPU core and per GPU; 0 is no limit.
 	MaxJobsInProgress    int

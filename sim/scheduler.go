@@ -126,18 +126,47 @@ func (s *Sim) usable(h *hostState, vid int, gpu bool) bool {
 	return !gpu || h.h.HasGPU(v.Resource)
 }
 
-// dailyLimit is the effective daily job limit of a (host, version):
-// max_jobs_per_day x CPUs (or GPUs), except that 1 stays 1.
-func (s *Sim) dailyLimit(h *hostState, vid int) int {
-	hv := &h.havs[vid]
+// dailyLimit is the effective daily job limit of host i's (host,
+// version) row (scaled_max_jobs_per_day, sched_version.cpp):
+// max_jobs_per_day x the CPUs the host reports, or x its GPUs and
+// gpu_multiplier when set, except that 1 stays 1.
+func (s *Sim) dailyLimit(i int, vid int) int {
+	hv := &s.hosts[i].havs[vid]
 	if hv.mjd == 1 {
 		return 1
 	}
-	n := h.h.NCPUs
+	hr := &s.reported[i]
+	n := max(int(hr.ncpus), 1)
 	if s.versions[vid].Resource.IsGPU() {
-		n = h.h.NGPUs
+		n = max(int(hr.ngpus), 1)
+		if m := s.cfg.Server.GPUMultiplier; m > 0 {
+			n *= m
+		}
 	}
 	return hv.mjd * n
+}
+
+// effectiveCPUs is effective_ncpus (get_job_limits, sched_send.cpp): the
+// CPUs host i reports, at least 1 and at most max_ncpus and MAX_CPUS.
+func (s *Sim) effectiveCPUs(i int) int {
+	return min(max(int(s.reported[i].ncpus), 1), s.cfg.Server.MaxNCPUs, maxCPUs)
+}
+
+// BOINC's MAX_CPUS and MAX_GPUS (sched_send.h).
+const (
+	maxCPUs = 4096
+	maxGPUs = 64
+)
+
+// replyLimit is the most jobs one reply to host i holds:
+// max_wus_to_send x (effective CPUs + gpu_multiplier x GPUs); no limit
+// when max_wus_to_send is 0.
+func (s *Sim) replyLimit(i int) int {
+	sv := &s.cfg.Server
+	if sv.MaxWUsToSend == 0 {
+		return math.MaxInt
+	}
+	return sv.MaxWUsToSend * (s.effectiveCPUs(i) + sv.GPUMultiplier*min(int(s.reported[i].ngpus), maxGPUs))
 }
 
 // requestWork fills the host's buffers; it returns the jobs sent. No work
@@ -148,11 +177,12 @@ func (s *Sim) requestWork(i int) int {
 		return 0
 	}
 	h := &s.hosts[i]
-	sent := 0
+	sent, limit := 0, s.replyLimit(i)
 	for _, gpu := range [2]bool{false, true} {
 		if gpu && h.h.NGPUs == 0 {
 			continue
 		}
+		s.rpc++ // a scan of the work array per resource (send_work_score_type)
 		target := float64(s.cfg.Hosts.WorkBuffer)
 		if s.queuedSeconds(h, gpu) >= float64(s.cfg.Hosts.WorkBufferMin) {
 			continue
@@ -161,13 +191,13 @@ func (s *Sim) requestWork(i int) int {
 		if p < 0 {
 			continue
 		}
-		room := s.inProgressRoom(h, gpu)
+		room := s.inProgressRoom(i, gpu)
 		// The deadline check (check_deadline): the delay the client
 		// reports, from jobs it predicts will miss their deadlines, grows
 		// with each job added to the reply; while it is 0 nothing is
 		// refused, otherwise a job that would end past its delay bound is.
 		delay := s.clientDelay(h, gpu)
-		for sent < s.cfg.Server.MaxJobsPerRPC && room > 0 && s.queuedSeconds(h, gpu) < target {
+		for sent < limit && room > 0 && s.queuedSeconds(h, gpu) < target {
 			ai := s.pickApp(h, p, gpu)
 			if ai < 0 {
 				break
@@ -177,7 +207,7 @@ func (s *Sim) requestWork(i int) int {
 			if hv.mjd == 0 {
 				hv.mjd = s.cfg.Server.DailyResultQuota
 			}
-			if hv.nToday >= s.dailyLimit(h, vid) {
+			if hv.nToday >= s.dailyLimit(i, vid) {
 				break
 			}
 			ri := s.takeResult(ai, i)
@@ -200,13 +230,15 @@ func (s *Sim) requestWork(i int) int {
 	return sent
 }
 
-// inProgressRoom is how many more jobs of the resource kind the host may
-// hold under max_wus_in_progress (per CPU core) or max_wus_in_progress_gpu
-// (per GPU); MaxInt without a limit.
-func (s *Sim) inProgressRoom(h *hostState, gpu bool) int {
-	per, n := s.cfg.Server.MaxJobsInProgress, h.h.NCPUs
+// inProgressRoom is how many more jobs of the resource kind host i may
+// hold under max_wus_in_progress (per CPU core, as effective_ncpus counts
+// them) or max_wus_in_progress_gpu (per GPU reported); MaxInt without a
+// limit.
+func (s *Sim) inProgressRoom(i int, gpu bool) int {
+	h := &s.hosts[i]
+	per, n := s.cfg.Server.MaxJobsInProgress, s.effectiveCPUs(i)
 	if gpu {
-		per, n = s.cfg.Server.MaxJobsInProgressGPU, h.h.NGPUs
+		per, n = s.cfg.Server.MaxJobsInProgressGPU, min(int(s.reported[i].ngpus), maxGPUs)
 	}
 	if per == 0 {
 		return math.MaxInt

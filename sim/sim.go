@@ -262,6 +262,11 @@ type appState struct {
 	quorum, target int32
 	versions       []int
 	hasAnon        bool // some version is anonymous-platform
+	// The scheduler's scan of the app's slots in the work array: the
+	// request it belongs to, the slot it started at, how many slots it
+	// has looked at, and the slot of the result it took last.
+	rpc                    uint64
+	scanAt, scanned, taken int
 }
 
 // Sim is one replication in progress.
@@ -337,6 +342,12 @@ type Sim struct {
 	wuLists int64
 	sample  []int
 	srvRng  *rand.Rand
+	// work is the feeder's shared-memory work array; rpc counts the
+	// scheduler's scans (one per request and resource); feedRng draws
+	// where each scan starts.
+	work    workArray
+	rpc     uint64
+	feedRng *rand.Rand
 	day     int
 	rec     Record            // reused for each finished result
 	val     policy.Validation // reused for each validation
@@ -348,6 +359,7 @@ func New(cfg *Config) *Sim {
 	s.credit.npol = s.npol
 	s.pop = hosts.NewPopulation(cfg.Hosts, cfg.Seed, cfg.Duration)
 	s.srvRng = rng.New(rng.Hash(cfg.Seed, rng.String("server")))
+	s.feedRng = rng.New(rng.Hash(cfg.Seed, rng.String("feeder")))
 	for pi := range cfg.Projects {
 		p := &cfg.Projects[pi]
 		s.world.Projects = append(s.world.Projects, policy.Project{ID: pi, Name: p.Name})
@@ -375,6 +387,11 @@ func New(cfg *Config) *Sim {
 		}
 	}
 	s.world.Versions = s.versions
+	weights, projects := make([]float64, len(s.apps)), make([]int, len(s.apps))
+	for i := range s.apps {
+		weights[i], projects[i] = s.apps[i].cfg.Weight, s.apps[i].proj
+	}
+	s.work = newWorkArray(cfg.Server.ShmemWorkItems, weights, projects)
 	s.avPFC = make([]policy.Average, len(s.versions))
 	s.availFrac = min(1, max(0.1, cfg.Hosts.Availability.ExpectedOnFraction()))
 	s.world.End = cfg.Duration
@@ -443,6 +460,11 @@ func (s *Sim) PoolSizes() (results, freeResults, wus, freeWUs, feeder int) {
 	for _, a := range s.apps {
 		feeder += len(a.feeder) - a.head
 	}
+	for _, ri := range s.work.slots {
+		if ri >= 0 {
+			feeder++
+		}
+	}
 	return int(s.results.n), s.freeRes.Len(), int(s.wus.n), s.freeWU.Len(), feeder
 }
 
@@ -471,6 +493,7 @@ func (s *Sim) Release() {
 	s.valQueue, s.spills, s.wuLists = nil, nil, 0
 	s.reported = nil
 	s.altTimes = nil
+	s.work = workArray{}
 	s.perfBuf = nil
 	for i := range s.apps {
 		a := &s.apps[i]
