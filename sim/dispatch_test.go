@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/creditsim/creditsim/internal/runner"
@@ -590,5 +591,117 @@ func TestOneResultPerWorkunit(t *testing.T) {
 		if replicated < 500 || len(rec.sent) < 2000 {
 			t.Errorf("%v: %d results sent, %d workunits with two users", c.sets, len(rec.sent), replicated)
 		}
+	}
+}
+
+// perReply counts the jobs of each reply: results sent to one host at
+// one time.
+func perReply(rec *recorder) map[[2]float64]int {
+	n := map[[2]float64]int{}
+	for _, r := range rec.sent {
+		n[[2]float64{float64(r.HostID), r.SentTime}]++
+	}
+	return n
+}
+
+// TestReplyLimit: a reply holds at most max_wus_to_send x the CPUs the
+// host reports (at most max_ncpus of them), as get_job_limits sets
+// max_jobs_per_rpc; an ncpus inflator reporting twice its 4 CPUs gets
+// twice as many; max_wus_to_send 0 is no limit.
+func TestReplyLimit(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		sets             []string
+		honest, inflator int // the most jobs in one reply
+		unlimited        bool
+	}{
+		{[]string{"server.max_wus_to_send=1"}, 4, 8, false},
+		{[]string{"server.max_wus_to_send=2", "server.max_ncpus=3"}, 6, 6, false},
+		{[]string{"server.max_wus_to_send=0"}, 0, 0, true},
+	} {
+		_, rec := runRecorded(t, append([]string{"hosts.initial=60", "hosts.arrivals_per_day=0", "duration=9d", "warmup=1d",
+			"hosts.cpu.cores={dist: const, mean: 4}", "hosts.availability.model=always",
+			"hosts.agents=[{kind: ncpus_inflation, share: 0.5, k: 2}]"}, c.sets...)...)
+		most := map[bool]int{}
+		reported := map[int32]int32{}
+		for _, r := range rec.sent {
+			reported[r.HostID] = r.HostNCPUs
+		}
+		for k, n := range perReply(rec) {
+			inflator := reported[int32(k[0])] == 8
+			most[inflator] = max(most[inflator], n)
+		}
+		t.Logf("%v: the most jobs in one reply: %d (honest), %d (inflators)", c.sets, most[false], most[true])
+		switch {
+		case c.unlimited && most[false] <= 8:
+			t.Errorf("%v: no reply above 8 jobs without a limit (the most: %d): the case is not exercised", c.sets, most[false])
+		case !c.unlimited && (most[false] != c.honest || most[true] != c.inflator):
+			t.Errorf("%v: the most jobs in one reply %d (honest), %d (inflators); want %d, %d", c.sets, most[false], most[true], c.honest, c.inflator)
+		}
+	}
+}
+
+// TestDailyQuotaScalesWithReportedCPUs: a (host, version)'s daily limit
+// is max_jobs_per_day x the CPUs the host reports
+// (scaled_max_jobs_per_day): the first reply, before any result has
+// raised max_jobs_per_day, holds 2 x 4 jobs for an honest 4-CPU host and
+// 2 x 8 for one that reports 8, though both ask for more.
+func TestDailyQuotaScalesWithReportedCPUs(t *testing.T) {
+	t.Parallel()
+	_, rec := runRecorded(t, "hosts.initial=60", "hosts.arrivals_per_day=0", "duration=9d", "warmup=1d",
+		"hosts.cpu.cores={dist: const, mean: 4}", "hosts.availability.model=always", "server.daily_result_quota=2",
+		"server.max_wus_to_send=0", "hosts.work_buffer=2d", "hosts.agents=[{kind: ncpus_inflation, share: 0.5, k: 2}]")
+	first := map[[2]int]int{}
+	reported := map[int]int32{}
+	for _, r := range rec.sent {
+		if r.SentTime == 0 {
+			first[[2]int{int(r.HostID), int(r.VersionID)}]++
+		}
+		reported[int(r.HostID)] = r.HostNCPUs
+	}
+	most := map[int32]int{}
+	for k, n := range first {
+		most[reported[k[0]]] = max(most[reported[k[0]]], n)
+	}
+	if most[4] != 8 || most[8] != 16 {
+		t.Errorf("the most jobs of one version in the first reply: %d for 4 CPUs reported, %d for 8; want 8 and 16", most[4], most[8])
+	}
+}
+
+// TestWorkArrayShares: each project's shmem_work_items slots are shared
+// among its apps by weight, floor(0.5 + size x w / sum), at least one.
+func TestWorkArrayShares(t *testing.T) {
+	for _, c := range []struct {
+		size     int
+		weights  []float64
+		projects []int
+		want     []int
+	}{
+		{100, []float64{1}, []int{0}, []int{100}},
+		{100, []float64{1, 3}, []int{0, 0}, []int{25, 75}},
+		{100, []float64{1, 1, 1}, []int{0, 0, 0}, []int{33, 33, 33}},
+		{10, []float64{1, 1000}, []int{0, 0}, []int{1, 10}},
+		{100, []float64{1, 1}, []int{0, 1}, []int{100, 100}},
+	} {
+		got := sim.WorkArraySlots(c.size, c.weights, c.projects)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%d slots, weights %v, projects %v: %v, want %v", c.size, c.weights, c.projects, got, c.want)
+		}
+	}
+}
+
+// TestWorkArrayBoundsAReply: the scheduler scans each app's slots once
+// per request, so a reply holds at most the app's slots, however many
+// jobs the host asks for.
+func TestWorkArrayBoundsAReply(t *testing.T) {
+	t.Parallel()
+	_, rec := runRecorded(t, "hosts.initial=40", "hosts.arrivals_per_day=0", "duration=9d", "warmup=1d",
+		"hosts.availability.model=always", "server.max_wus_to_send=0", "server.shmem_work_items=3")
+	most := 0
+	for _, n := range perReply(rec) {
+		most = max(most, n)
+	}
+	if most != 3 {
+		t.Errorf("the most jobs in one reply: %d, want the 3 slots of the work array", most)
 	}
 }

@@ -50,3 +50,9 @@ func (s *Sim) OutBitsWrong() int {
 	}
 	return wrong
 }
+
+// WorkArraySlots returns each app's slots of a work array of size slots
+// per project. Tests only.
+func WorkArraySlots(size int, weights []float64, projects []int) []int {
+	return newWorkArray(size, weights, projects).n
+}

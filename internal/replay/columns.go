@@ -28,6 +28,7 @@ var Columns = []Column{
 	{Name: "sent_seq", Doc: "order of events of equal time (a trace's)", set: num(func(r *Row, v float64) { r.SentSeq = int64(v) })},
 	{Name: "reported_seq", Doc: "", set: num(func(r *Row, v float64) { r.ReportedSeq = int64(v) })},
 	{Name: "validated_seq", Doc: "", set: num(func(r *Row, v float64) { r.ValidatedSeq = int64(v) })},
+	{Name: "validated_rank", Doc: "a trace's: the row's place in its validation (else result-ID order)", set: num(func(r *Row, v float64) { r.ValidatedRank = int64(v) })},
 	{Name: "outcome", Doc: "success, client_error, aborted, no_reply, or result.outcome's code", text: func(r *Row, s string) error {
 		if o, ok := outcomeNames[s]; ok {
 			r.Outcome = o

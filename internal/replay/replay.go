@@ -300,7 +300,15 @@ func schedule(in *Input) ([]event, float64) {
 	}
 	for _, k := range keys {
 		rows := groups[k]
-		sort.Slice(rows, func(a, b int) bool { return in.Rows[rows[a]].ResultID < in.Rows[rows[b]].ResultID })
+		// In the order the validator showed them, where the input knows
+		// it, else by result ID: the order statistics were updated in.
+		sort.Slice(rows, func(a, b int) bool {
+			x, y := &in.Rows[rows[a]], &in.Rows[rows[b]]
+			if x.ValidatedRank != y.ValidatedRank {
+				return x.ValidatedRank < y.ValidatedRank
+			}
+			return x.ResultID < y.ResultID
+		})
 		ev = append(ev, event{t: k.t, rank: 2, seq: k.seq, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
 		end = max(end, k.t)
 	}

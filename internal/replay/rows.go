@@ -16,6 +16,13 @@ type Row struct {
 	// SentSeq, ReportedSeq and ValidatedSeq order events of equal time
 	// (a trace's order of the server's calls); 0 when unknown.
 	SentSeq, ReportedSeq, ValidatedSeq int64
+	// ValidatedRank is the row's place among its validation's results as
+	// the validator showed them (valid ones, then invalid; a trace's):
+	// the order their statistics were updated in. 0 when unknown: then
+	// result-ID order (BOINC's validator query has no ORDER BY; reading
+	// a workunit's results through the result table's index on
+	// workunitid gives that order).
+	ValidatedRank                      int64
 	Outcome                            policy.Outcome
 	ValidateState                      policy.ValidateState
 	Late                               bool // validated after its workunit's canonical result

@@ -68,11 +68,13 @@ func (t *Tracer) Reported(r *policy.Result) {
 // Validated implements sim.Tracer.
 func (t *Tracer) Validated(v *policy.Validation, credit []float64) {
 	t.seq++
+	rank := int64(0)
 	for _, set := range [][]*policy.Result{v.Valid, v.Invalid} {
 		for _, r := range set {
 			x := t.row(r)
 			copyView(x, r)
-			x.ValidatedTime, x.ValidatedSeq, x.Late = v.Time, t.seq, v.Late
+			rank++
+			x.ValidatedTime, x.ValidatedSeq, x.ValidatedRank, x.Late = v.Time, t.seq, rank, v.Late
 			for p, name := range t.policies {
 				x.Credit[name] = 0
 				if r.ValidateState == policy.Valid {
@@ -110,7 +112,7 @@ func (t *Tracer) CSV(h Header) ([]byte, error) {
 
 // traceColumns are the columns a trace writes, in order.
 var traceColumns = []string{"result_id", "workunit_id", "app_id", "app_version_id", "host_id", "user_id", "team_id",
-	"sent_time", "received_time", "validated_time", "sent_seq", "reported_seq", "validated_seq",
+	"sent_time", "received_time", "validated_time", "sent_seq", "reported_seq", "validated_seq", "validated_rank",
 	"outcome", "validate_state", "late", "elapsed_time", "cpu_time", "flops_estimate", "counted_flops", "output_flops",
 	"runtime_outlier", "rsc_fpops_est", "rsc_fpops_bound", "p_ncpus", "p_fpops", "p_iops", "p_ngpus", "p_gpu_fpops",
 	"consecutive_valid", "max_jobs_per_day", "true_flops"}
@@ -157,7 +159,7 @@ func WriteCSV(rows []*Row, h *Header, credits []string) ([]byte, error) {
 	}
 	for _, r := range rows {
 		rec := []string{i(r.ResultID), i(r.WorkunitID), i(r.AppID), i(r.VersionID), i(r.HostID), i(r.UserID), i(r.TeamID),
-			f(r.SentTime), f(r.ReceivedTime), f(r.ValidatedTime), i(r.SentSeq), i(r.ReportedSeq), i(r.ValidatedSeq),
+			f(r.SentTime), f(r.ReceivedTime), f(r.ValidatedTime), i(r.SentSeq), i(r.ReportedSeq), i(r.ValidatedSeq), i(r.ValidatedRank),
 			outcome[r.Outcome], state[r.ValidateState], b2i(r.Late), f(r.ElapsedTime), f(r.CPUTime), f(r.FlopsEstimate),
 			f(r.CountedFlops), f(r.OutputFlops), b2i(r.RuntimeOutlier), f(r.RscFpopsEst), f(r.RscFpopsBound),
 			strconv.Itoa(r.NCPUs), f(r.PFpops), f(r.PIops), strconv.Itoa(r.NGPUs), f(r.GPUPeak),
