@@ -119,7 +119,7 @@ type Server struct {
 	MaxNCPUs int `yaml:"max_ncpus"`
 	// MaxJobsPerRPC was creditsim's own cap on one reply; it is refused
 	// with a message naming max_wus_to_send.
-	MaxJobsPerRPC int `yaml:"max_jobs_per_rpc,omitempty"`
+	MaxJobsPerRPC *int `yaml:"max_jobs_per_rpc,omitempty"`
 	// MaxJobsInProgress is BOINC's max_wus_in_progress: at most this many
 	// jobs queued or running per CPU core on a host, as it reports them
 	// (0: no limit, BOINC's default). MaxJobsInProgressGPU is
@@ -303,8 +303,8 @@ func (s *Scenario) Validate() []param.FieldError {
 	sv.DurationRange("validator_period", s.Server.ValidatorPeriod, param.Second, param.Day)
 	sv.DurationRange("feeder_period", s.Server.FeederPeriod, param.Second, param.Day)
 	sv.DurationRange("perf_info_period", s.Server.PerfInfoPeriod, param.Minute, 365*param.Day)
-	if s.Server.MaxJobsPerRPC != 0 {
-		sv.Fail("max_jobs_per_rpc", s.Server.MaxJobsPerRPC,
+	if s.Server.MaxJobsPerRPC != nil {
+		sv.Fail("max_jobs_per_rpc", *s.Server.MaxJobsPerRPC,
 			"is gone: BOINC's limit is per CPU, server.max_wus_to_send (a reply holds max_wus_to_send x (CPUs + gpu_multiplier x GPUs) jobs)")
 	}
 	if s.Server.MaxWUsToSend < 0 {

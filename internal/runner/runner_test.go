@@ -85,9 +85,13 @@ func TestPhysicalSanity(t *testing.T) {
 			t.Errorf("efficiency %s: only %d results counted", c.eff, oc.Summary.CountedResults)
 		}
 		// Without noise, once a host has 10 samples R(J, H) = E(J) x
-		// ETmean(H, V) is exact; every counted job comes after that.
-		if e := float64(oc.Summary.RuntimeEstimateError); !(e < 1e-9) {
-			t.Errorf("efficiency %s: runtime estimate error %g, want 0", c.eff, e)
+		// ETmean(H, V) is exact; every counted job comes after that. But
+		// the scheduler clamps elapsed time to the turnaround in whole
+		// seconds (boinc.CheckTimes), so a job that ran from the moment
+		// it was sent to the moment it was reported may lose part of a
+		// second from its ET sample: an error of the order of 1e-8.
+		if e := float64(oc.Summary.RuntimeEstimateError); !(e < 1e-6) {
+			t.Errorf("efficiency %s: runtime estimate error %g, want 0 but for whole-second turnarounds (< 1e-6)", c.eff, e)
 		}
 		// Identical hosts apart from speed: no spread at all.
 		if cv := float64(p.HostNeutralityCV); cv > 1e-9 {
