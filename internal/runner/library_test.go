@@ -79,10 +79,11 @@ func TestLibrary(t *testing.T) {
 	t.Errorf("README's table of the library's claims is not what the runs give; rerun with -update. The runs give:\n%s", table)
 }
 
-// TestLibraryIntervals: no interval in any built-in's summary has a
-// negative bound for a figure that cannot be negative (ratios, spreads),
-// every figure keeps its value per replication, and every built-in's
-// plots render (each PNG decodes and report.html shows it).
+// TestLibraryIntervals: every interval in any built-in's summary lies in
+// its figure's range (ratios and spreads at least 0, settle days within
+// the days simulated), every figure keeps its value per replication, and
+// every built-in's plots render (each PNG decodes and report.html shows
+// it).
 func TestLibraryIntervals(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -91,7 +92,7 @@ func TestLibraryIntervals(t *testing.T) {
 	for _, n := range scenarios.Names() {
 		t.Run(n, func(t *testing.T) {
 			t.Parallel()
-			s, err := scenarios.Open(n, []string{"hosts.initial=100", "replications=2"})
+			s, err := scenarios.Open(n, []string{"hosts.initial=100", "replications=3"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,15 +122,23 @@ func TestLibraryIntervals(t *testing.T) {
 					t.Errorf("report.html does not show %s", filepath.Base(f))
 				}
 			}
+			days := float64(oc.Summary.SimulatedDays)
+			intervals := 0
 			for p, ps := range oc.Summary.Policies {
 				for k, ci := range ps.CI95 {
-					if !results.Additive(k) && float64(ci[0]) < 0 {
-						t.Errorf("%s %s: interval [%v, %v] below 0", p, k, ci[0], ci[1])
+					f, _, _ := results.Lookup(k)
+					lo, hi := f.Range(days)
+					if float64(ci[0]) < lo || float64(ci[1]) > hi || !(ci[0] <= ci[1]) {
+						t.Errorf("%s %s: interval [%v, %v] outside [%v, %v]", p, k, ci[0], ci[1], lo, hi)
 					}
+					intervals++
 				}
-				if got := ps.PerReplication["honest_ratio"]; len(got) != 2 {
-					t.Errorf("%s: per_replication honest_ratio %v, want 2 values", p, got)
+				if got := ps.PerReplication["honest_ratio"]; len(got) != 3 {
+					t.Errorf("%s: per_replication honest_ratio %v, want 3 values", p, got)
 				}
+			}
+			if intervals < 50 {
+				t.Errorf("only %d intervals", intervals)
 			}
 		})
 	}
