@@ -509,7 +509,7 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	p.Y.Scale = plot.LogScale{}
 	lo, hi := 0.5, 2.0
 	step := 0.7 / float64(len(names))
-	var edge plotter.XYLabels
+	var top, bottom plotter.XYLabels // values past the axis, drawn at its edges
 	for k, name := range names {
 		ps := s.Policies[name]
 		var xy plotter.XYs
@@ -525,9 +525,13 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 			}
 			pos := float64(i) + step*(float64(k)-float64(len(names)-1)/2)
 			y := min(max(x, cheatLow), cheatHigh)
-			if x > cheatHigh || x < cheatLow {
-				edge.XYs = append(edge.XYs, plotter.XY{X: pos, Y: y})
-				edge.Labels = append(edge.Labels, " "+results.FormatScore(x))
+			switch {
+			case x > cheatHigh:
+				top.XYs = append(top.XYs, plotter.XY{X: pos, Y: y})
+				top.Labels = append(top.Labels, results.FormatScore(x))
+			case x < cheatLow:
+				bottom.XYs = append(bottom.XYs, plotter.XY{X: pos, Y: y})
+				bottom.Labels = append(bottom.Labels, results.FormatScore(x))
 			}
 			lo, hi = min(lo, y), max(hi, y)
 			xy = append(xy, plotter.XY{X: pos, Y: y})
@@ -545,19 +549,26 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 		p.Add(sc)
 		p.Legend.Add(name, sc)
 	}
-	if len(edge.XYs) > 0 {
-		l, err := plotter.NewLabels(edge)
+	// Level with the axis, centred under a marker at the top edge and
+	// over one at the bottom, so neither covers it.
+	for _, e := range []struct {
+		labels plotter.XYLabels
+		align  draw.YAlignment
+		dy     vg.Length
+	}{{top, draw.YTop, -vg.Points(7)}, {bottom, draw.YBottom, vg.Points(7)}} {
+		if len(e.labels.XYs) == 0 {
+			continue
+		}
+		l, err := plotter.NewLabels(e.labels)
 		if err != nil {
 			return nil, err
 		}
 		for i := range l.TextStyle {
 			l.TextStyle[i].Font.Size = vg.Points(8)
-			l.TextStyle[i].Rotation = math.Pi / 2
-			l.TextStyle[i].YAlign = draw.YCenter
-			if edge.XYs[i].Y >= cheatHigh {
-				l.TextStyle[i].XAlign = draw.XRight // below the top edge
-			}
+			l.TextStyle[i].XAlign = draw.XCenter
+			l.TextStyle[i].YAlign = e.align
 		}
+		l.Offset = vg.Point{Y: e.dy}
 		p.Add(l)
 	}
 	bound := plotter.NewFunction(func(float64) float64 { return results.CheatBound })
