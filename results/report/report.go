@@ -41,14 +41,24 @@ type reportData struct {
 	MinReps     int
 }
 
-func cell(n results.Num, ci [2]results.Num, ok bool) string {
+// cell writes a figure's value and interval: a ratio (not Additive)
+// above results.Unbounded is "unbounded", as the scorecard has it, and
+// so is a bound of its interval.
+func cell(fig string, n results.Num, ci [2]results.Num, ok bool) string {
+	ratio := !results.Additive(fig)
+	format := func(x float64, digits int) string {
+		if ratio && x > results.Unbounded {
+			return "unbounded"
+		}
+		return strconv.FormatFloat(x, 'g', digits, 64)
+	}
 	x := float64(n)
 	if math.IsNaN(x) {
 		return "–"
 	}
-	s := strconv.FormatFloat(x, 'g', 4, 64)
+	s := format(x, 4)
 	if ok && !math.IsNaN(float64(ci[0])) {
-		s += " [" + strconv.FormatFloat(float64(ci[0]), 'g', 3, 64) + ", " + strconv.FormatFloat(float64(ci[1]), 'g', 3, 64) + "]"
+		s += " [" + format(float64(ci[0]), 3) + ", " + format(float64(ci[1]), 3) + "]"
 	}
 	return s
 }
@@ -149,7 +159,7 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 				continue
 			}
 			ci, has := ps.CI95[f.Name]
-			row.Cells = append(row.Cells, cell(flat[f.Name], ci, has))
+			row.Cells = append(row.Cells, cell(f.Name, flat[f.Name], ci, has))
 		}
 		d.Rows = append(d.Rows, row)
 	}
@@ -230,7 +240,7 @@ func (r *SweepReport) HTML() ([]byte, error) {
 				v = results.Num(math.NaN())
 			}
 			ci, has := row.Summary.CI95[fig]
-			out.Cells = append(out.Cells, cell(v, ci, has))
+			out.Cells = append(out.Cells, cell(fig, v, ci, has))
 		}
 		d.Rows = append(d.Rows, out)
 	}
