@@ -36,6 +36,7 @@ func (s sums) ratio() float64 {
 
 type hostAcc struct {
 	n       int
+	invalid int       // counted successes the validator found invalid
 	g       []float64 // per policy
 	d       float64
 	dGPU    float64 // deserved credit of its GPU results
@@ -131,6 +132,11 @@ type Collector struct {
 	final    bool
 	// hostDays: per behaviour group, host-days in the window (figures).
 	hostDays *[hosts.NumGroups]float64
+	// Per behaviour group: counted results, and those found valid (the
+	// regime figures).
+	groupSent, groupValid [hosts.NumGroups]int64
+	// twin is the replication's honest twin, when it ran (SetTwin).
+	twin *Twin
 }
 
 // NewCollector returns a collector for a replication with npol policies.
@@ -222,9 +228,18 @@ func (c *Collector) ResultDone(r *sim.Record) {
 	if r.Version.Resource.IsGPU() {
 		class = 1
 	}
-	kind := r.Host.Behaviour.Group()
+	kind := r.Host.Group
 	h := &c.hosts[v.HostID]
 	h.n++
+	c.groupSent[kind]++
+	switch v.ValidateState {
+	case policy.Valid:
+		c.groupValid[kind]++
+	case policy.Invalid:
+		if v.Outcome == policy.Success {
+			h.invalid++
+		}
+	}
 	h.d += d
 	if class == 1 {
 		h.dGPU += d

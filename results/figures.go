@@ -40,7 +40,7 @@ func (in *figureInputs) honestHosts() (gd, eff []float64) {
 		c := in.c
 		for i := range c.hosts {
 			h := &c.hosts[i]
-			if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Behaviour.Kind != hosts.Honest {
+			if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Group != hosts.Group(hosts.Honest) {
 				continue
 			}
 			in.gd = append(in.gd, h.g[in.p]/h.d)
@@ -207,7 +207,7 @@ func (c *Collector) groupHostDays() *[hosts.NumGroups]float64 {
 		for _, h := range c.hostInfo {
 			from, to := max(h.Arrival, c.win.From), min(h.Departure, c.win.To)
 			if to > from {
-				c.hostDays[h.Behaviour.Group()] += (to - from) / boinc.SecondsPerDay
+				c.hostDays[h.Group] += (to - from) / boinc.SecondsPerDay
 			}
 		}
 	}
@@ -323,7 +323,7 @@ func racReadings(in *figureInputs, f Figures) {
 	for _, reading := range []float64{100, 200} {
 		sum, n := 0.0, 0
 		for i, h := range c.hostInfo {
-			if h.Behaviour.Kind != hosts.Honest || h.Departure < c.win.End || c.hosts[i].n < MinHostResults {
+			if h.Group != hosts.Group(hosts.Honest) || h.Departure < c.win.End || c.hosts[i].n < MinHostResults {
 				continue
 			}
 			// RAC of a steady rate W credits per day converges to W; the

@@ -58,7 +58,15 @@ type Summary struct {
 	// deserved credit in results that timed out (no_reply), which no
 	// credit system pays; a large one means dispatch, not credit, drives
 	// the figures. Means over replications.
-	Outcomes map[string]Num            `json:"outcomes"`
+	Outcomes map[string]Num `json:"outcomes"`
+	// Twin says whether each replication ran with its honest twin:
+	// "ran", "none (no agents)" or "skipped (--no-twin)".
+	Twin string `json:"twin"`
+	// Regime holds the run's regime, the same for every policy (means
+	// over replications): sent_share.<group>, validated_share.<group>,
+	// agents_only_quorum_share, honest_invalid_share and, with a twin,
+	// honest_invalid_share_twin.
+	Regime   map[string]Num            `json:"regime"`
 	Policies map[string]*PolicySummary `json:"policies"`
 }
 
@@ -66,18 +74,24 @@ type Summary struct {
 // replications (geometric for ratio figures; null where undefined), with
 // 95% intervals in CI95.
 type PolicySummary struct {
-	Scale                 Num            `json:"scale"`
-	DeviceNeutrality      Num            `json:"device_neutrality"`
-	HostNeutralityCV      Num            `json:"host_neutrality_cv"`
-	HostNeutralityRange   Num            `json:"host_neutrality_range"`
-	HostGDEfficiencySlope Num            `json:"host_gd_efficiency_slope"`
-	ProjectNeutrality     Num            `json:"project_neutrality"`
-	HonestRatio           Num            `json:"honest_ratio"`
-	CheatRatio            map[string]Num `json:"cheat_ratio"`
-	CheatCreditPerDay     map[string]Num `json:"cheat_credit_per_day"`
-	FailedBenchmarkRatio  Num            `json:"failed_benchmark_ratio"`
-	WorstAccountRatio     Num            `json:"worst_account_ratio"`
-	TotalCredit           Num            `json:"total_credit"`
+	Scale                 Num `json:"scale"`
+	DeviceNeutrality      Num `json:"device_neutrality"`
+	HostNeutralityCV      Num `json:"host_neutrality_cv"`
+	HostNeutralityRange   Num `json:"host_neutrality_range"`
+	HostGDEfficiencySlope Num `json:"host_gd_efficiency_slope"`
+	ProjectNeutrality     Num `json:"project_neutrality"`
+	HonestRatio           Num `json:"honest_ratio"`
+	// Gain, WorstGain, WorstAccountGain and Harm compare the run with its
+	// honest twin (null without one).
+	Gain                 map[string]Num `json:"gain"`
+	WorstGain            Num            `json:"worst_gain"`
+	WorstAccountGain     Num            `json:"worst_account_gain"`
+	Harm                 Num            `json:"harm"`
+	CheatRatio           map[string]Num `json:"cheat_ratio"`
+	CheatCreditPerDay    map[string]Num `json:"cheat_credit_per_day"`
+	FailedBenchmarkRatio Num            `json:"failed_benchmark_ratio"`
+	WorstAccountRatio    Num            `json:"worst_account_ratio"`
+	TotalCredit          Num            `json:"total_credit"`
 	// DeviceNeutralityByPlanClass is device neutrality per GPU plan class
 	// (or GPU type when the class is unnamed).
 	DeviceNeutralityByPlanClass map[string]Num `json:"device_neutrality_by_plan_class"`

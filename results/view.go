@@ -23,7 +23,7 @@ func (c *Collector) HonestHosts() []HostPoint {
 	var out []HostPoint
 	for i := range c.hosts {
 		h := &c.hosts[i]
-		if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Behaviour.Kind != hosts.Honest {
+		if h.n < MinHostResults || h.d <= 0 || c.hostInfo[i].Group != hosts.Group(hosts.Honest) {
 			continue
 		}
 		gd := make([]float64, c.npol)

@@ -348,6 +348,9 @@ type Sim struct {
 	work    workArray
 	rpc     uint64
 	feedRng *rand.Rand
+	// quorums counts validations by the day their first valid result
+	// was sent: all, and those of agents' results only (Quorums).
+	quorums [][2]int64
 	day     int
 	rec     Record            // reused for each finished result
 	val     policy.Validation // reused for each validation

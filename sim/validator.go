@@ -3,6 +3,8 @@ package sim
 // The validator: quorums, canonical results, credit and the host-version rows it updates.
 
 import (
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 )
 
@@ -104,6 +106,7 @@ func (s *Sim) validate(wi int32) {
 		}
 	}
 	s.showValidation(s.reps(w))
+	s.countQuorum()
 	// With max_claimed_credit every result of the agreeing group may be
 	// invalid: the workunit has its canonical result, and no result is
 	// granted the credit.
@@ -170,6 +173,31 @@ func (s *Sim) validateLate(wi int32) {
 	}
 	s.maybeFree(wi)
 }
+
+// countQuorum counts a workunit's validation by the day its first valid
+// result was sent, and whether every valid result came from an agent's
+// host (Host.Group not honest): a quorum no honest host checked.
+func (s *Sim) countQuorum() {
+	if len(s.views) == 0 {
+		return
+	}
+	day := int(s.views[0].SentTime / boinc.SecondsPerDay)
+	for len(s.quorums) <= day {
+		s.quorums = append(s.quorums, [2]int64{})
+	}
+	s.quorums[day][0]++
+	for _, v := range s.views {
+		if s.hosts[v.HostID].h.Group == hosts.Group(hosts.Honest) {
+			return
+		}
+	}
+	s.quorums[day][1]++
+}
+
+// Quorums returns, per day a workunit's first valid result was sent on,
+// how many workunits were validated and how many of those had only
+// agents' results valid.
+func (s *Sim) Quorums() [][2]int64 { return s.quorums }
 
 // overClaims reports whether result r claims more than the validator's
 // max_claimed_credit (0: off), which makes it invalid whatever its output

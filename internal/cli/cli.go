@@ -200,6 +200,7 @@ func newRun(argv []string) *cobra.Command {
 		sets           []string
 		force, noPlots bool
 		quiet, quick   bool
+		noTwin         bool
 		maxResults     float64
 	)
 	cmd := &cobra.Command{
@@ -258,7 +259,7 @@ report.html to the output folder, and prints the scorecard.`,
 			}
 			stderr := cmd.ErrOrStderr()
 			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace,
-				CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg)}
+				CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: noTwin}
 			if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
 				opts.Progress = progressLine(stderr, s.Name)
 			}
@@ -294,6 +295,7 @@ report.html to the output folder, and prints the scorecard.`,
 	f.BoolVar(&quick, "quick", false, "a first look: 300 hosts, one replication")
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	f.StringVar(&trace, "trace", "", "write replication 1's results to this file in replay's CSV form")
+	f.BoolVar(&noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
 	return cmd
 }
 

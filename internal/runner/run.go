@@ -55,6 +55,9 @@ type Options struct {
 	// Extra, if set, gives more files to write into the output folder
 	// with the run's own, all or nothing (creditsim ablate's table).
 	Extra func(s *results.Summary, policies []string) (map[string][]byte, error)
+	// NoTwin skips the honest twins of a scenario with agents: no gain
+	// or harm figures, and the summary says so (run --no-twin).
+	NoTwin bool
 }
 
 // Outcome is what a run produced.
@@ -118,15 +121,23 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// A scenario with agents runs each replication's honest twin too, as
+	// a job of its own (twinJob).
+	withTwin := len(s.Hosts.Agents) > 0 && !opts.NoTwin
+	perRep := 1
+	if withTwin {
+		perRep = 2
+	}
 	outs := make([]repOut, s.Replications)
-	errs := make([]error, s.Replications)
+	twins := make([]*results.Twin, s.Replications)
+	errs := make([]error, s.Replications*perRep)
 	// The cost of simulating, apart from writing: CPU time (the machine
 	// may be shared) and the live heap at its largest, sampled once a
 	// simulated day in every replication.
 	var peak usage.Peak
 	cpu0 := usage.CPUSeconds()
 	var mu sync.Mutex
-	progress := make([]float64, s.Replications)
+	progress := make([]float64, s.Replications*perRep)
 	tell := func(r int, f float64) {
 		if opts.Progress == nil {
 			return
@@ -140,7 +151,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 				done++
 			}
 		}
-		opts.Progress(t/float64(len(progress)), done, len(progress))
+		opts.Progress(t/float64(len(progress)), done/perRep, len(progress)/perRep)
 		mu.Unlock()
 	}
 	jobs := make(chan int)
@@ -149,24 +160,30 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for r := range jobs {
+			for j := range jobs {
 				if opts.Slots != nil {
 					opts.Slots <- struct{}{}
 				}
-				var tr *replay.Tracer
-				if r == 0 {
-					tr = tracer
+				r := j / perRep
+				prog := func(f float64) { peak.Sample(); tell(j, f) }
+				if j%perRep == twinJob {
+					twins[r], errs[j] = runTwin(s, r, win, prog)
+				} else {
+					var tr *replay.Tracer
+					if r == 0 {
+						tr = tracer
+					}
+					outs[r], errs[j] = runOne(s, r, win, prog, tr)
 				}
-				outs[r], errs[r] = runOne(s, r, win, func(f float64) { peak.Sample(); tell(r, f) }, tr)
-				tell(r, 1)
+				tell(j, 1)
 				if opts.Slots != nil {
 					<-opts.Slots
 				}
 			}
 		}()
 	}
-	for r := 0; r < s.Replications; r++ {
-		jobs <- r
+	for j := 0; j < s.Replications*perRep; j++ {
+		jobs <- j
 	}
 	close(jobs)
 	wg.Wait()
@@ -204,8 +221,19 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		CountedToDay:            results.Num(win.To / boinc.SecondsPerDay),
 		Policies:                map[string]*results.PolicySummary{},
 	}
-	var estErr, outcomes []results.Figures
+	summary.Twin = "none (no agents)"
+	switch {
+	case withTwin:
+		summary.Twin = "ran"
+		for r := range outs {
+			outs[r].col.SetTwin(twins[r])
+		}
+	case len(s.Hosts.Agents) > 0:
+		summary.Twin = "skipped (--no-twin)"
+	}
+	var estErr, outcomes, regimes []results.Figures
 	for _, o := range outs {
+		regimes = append(regimes, o.col.Regime(o.sim.Quorums()))
 		summary.Results += o.sim.Results()
 		summary.Events += o.sim.Events()
 		summary.CountedResults += o.col.Counted()
@@ -216,6 +244,10 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	summary.Outcomes = map[string]results.Num{}
 	for k, a := range results.AggregateArithmetic(outcomes) {
 		summary.Outcomes[k] = results.Num(a.Mean)
+	}
+	summary.Regime = map[string]results.Num{}
+	for k, a := range results.AggregateArithmetic(regimes) {
+		summary.Regime[k] = results.Num(a.Mean)
 	}
 	for p, name := range names {
 		var reps []results.Figures
@@ -381,6 +413,27 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 		scales = append(scales, p.Scale())
 	}
 	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales, engine: engine}, nil
+}
+
+// twinJob is the place of a replication's honest twin among its jobs.
+const twinJob = 1
+
+// runTwin simulates replication r's honest twin: the same scenario and
+// seed with every behaviour switched off (hosts.Config.Twin), and
+// returns what the run's figures read of it.
+func runTwin(s *scenarios.Scenario, r int, win results.Window, progress func(float64)) (*results.Twin, error) {
+	t := *s
+	t.Hosts.Twin = true
+	col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
+	cfg, err := Config(&t, r, col)
+	if err != nil {
+		return nil, err
+	}
+	x := sim.New(cfg)
+	col.Attach(x)
+	x.Run(progress)
+	x.Release()
+	return col.Twin(), nil
 }
 
 // Revision is the version-control revision the binary was built from

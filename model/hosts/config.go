@@ -52,6 +52,11 @@ type Config struct {
 
 	// Agents assigns behaviours to a share of users (accounts).
 	Agents []AgentConfig `yaml:"agents"`
+
+	// Twin makes the population the run's honest twin: the same hosts,
+	// accounts and draws, each host keeping the Group its account was
+	// drawn into, but every behaviour switched off.
+	Twin bool `yaml:"-"`
 }
 
 // CPUConfig describes the CPUs: cores per host, Whetstone GFLOPS per core

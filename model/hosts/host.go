@@ -31,6 +31,10 @@ type Host struct {
 	Departure float64 // may lie past the end of the run
 
 	Behaviour Behaviour
+	// Group is the group of the behaviour the host's account was drawn
+	// into: Behaviour.Group(), except in an honest twin, where Behaviour
+	// is honest and Group still says which agents' twin the host is.
+	Group Group
 }
 
 // HasGPU reports whether the host has a GPU of type r.
@@ -141,7 +145,10 @@ func (p *Population) generate(id int, at float64) *Host {
 	c := p.cfg
 	r := rng.New(rng.Hash(p.seed, streamHost, uint64(id)))
 	u := p.user(id)
-	h := &Host{ID: id, UserID: u, TeamID: p.userTeam[u], Arrival: at, Behaviour: p.userKind[u]}
+	h := &Host{ID: id, UserID: u, TeamID: p.userTeam[u], Arrival: at, Behaviour: p.userKind[u], Group: p.userKind[u].Group()}
+	if c.Twin {
+		h.Behaviour = Behaviour{}
+	}
 	h.Platform = pickPlatform(c.Platforms, r.Float64())
 	h.NCPUs = int(max(1, math.Round(c.CPU.Cores.Sample(r))))
 	h.Whetstone = c.CPU.WhetstoneGFLOPS.Sample(r) * 1e9

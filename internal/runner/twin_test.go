@@ -1,0 +1,59 @@
+package runner
+
+import (
+	"math"
+	"testing"
+
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// TestTwinAligned: the honest twin is the same world with every
+// behaviour switched off, so agents whose behaviour changes nothing (a
+// factor of 1) gain exactly 1 under every policy, and honest accounts
+// are exactly unharmed; without agents there is no twin, and --no-twin
+// skips it, each said in the summary.
+func TestTwinAligned(t *testing.T) {
+	t.Parallel()
+	agents := "hosts.agents=[{kind: benchmark_inflation, share: 0.1, k: 1}, {kind: runtime_inflation, share: 0.1, k: 1}, " +
+		"{kind: count_inflation, share: 0.1, k: 1}]"
+	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=3d", "replications=2", agents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := Run(s, Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oc.Summary.Twin != "ran" {
+		t.Errorf("twin %q, want ran", oc.Summary.Twin)
+	}
+	for name, ps := range oc.Summary.Policies {
+		for _, k := range []string{"benchmark_inflation", "runtime_inflation", "count_inflation"} {
+			if g := ps.Gain[k]; g != 1 {
+				t.Errorf("%s: gain.%s = %v, want exactly 1", name, k, g)
+			}
+		}
+		if ps.Harm != 1 || ps.WorstGain != 1 || ps.WorstAccountGain != 1 {
+			t.Errorf("%s: harm %v, worst gain %v, worst account gain %v; want exactly 1", name, ps.Harm, ps.WorstGain, ps.WorstAccountGain)
+		}
+	}
+	oc, err = Run(s, Options{NoPlots: true, NoTwin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oc.Summary.Twin != "skipped (--no-twin)" {
+		t.Errorf("twin %q with NoTwin", oc.Summary.Twin)
+	}
+	for name, ps := range oc.Summary.Policies {
+		if len(ps.Gain) != 0 || !math.IsNaN(float64(ps.WorstGain)) || !math.IsNaN(float64(ps.Harm)) {
+			t.Errorf("%s without a twin: gain %v, worst %v, harm %v", name, ps.Gain, ps.WorstGain, ps.Harm)
+		}
+	}
+	s, err = scenarios.Open("baseline", []string{"hosts.initial=60", "duration=10d", "warmup=2d", "replications=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oc, err = Run(s, Options{NoPlots: true}); err != nil || oc.Summary.Twin != "none (no agents)" {
+		t.Errorf("no agents: twin %q (%v)", oc.Summary.Twin, err)
+	}
+}

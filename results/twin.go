@@ -1,0 +1,193 @@
+package results
+
+import (
+	"math"
+
+	"github.com/creditsim/creditsim/model/hosts"
+)
+
+// Twin is what a replication's figures read of its honest twin: the
+// same world, seed and streams with every behaviour switched off, so
+// that each host keeps its hardware, availability, errors and account.
+// It holds, per host and per account, the credit each policy granted to
+// counted results, and per host its counted results and those found
+// invalid. Which hosts form a group is read from the run, not the twin:
+// one twin serves every labelling of its accounts (an attack's
+// candidates).
+type Twin struct {
+	npol               int
+	hostG, userG       []float64 // npol per host, per account
+	hostN, hostInvalid []int32
+	userN              []int32
+}
+
+// Twin returns what a run's figures read of this collector's replication
+// as its honest twin.
+func (c *Collector) Twin() *Twin {
+	t := &Twin{npol: c.npol, hostG: append([]float64(nil), c.hostG...), userG: append([]float64(nil), c.userG...),
+		hostN: make([]int32, len(c.hosts)), hostInvalid: make([]int32, len(c.hosts)), userN: make([]int32, len(c.users))}
+	for i := range c.hosts {
+		t.hostN[i], t.hostInvalid[i] = int32(c.hosts[i].n), int32(c.hosts[i].invalid)
+	}
+	for i := range c.users {
+		t.userN[i] = int32(c.users[i].n)
+	}
+	return t
+}
+
+// SetTwin gives the collector its replication's honest twin, which the
+// gain and harm figures and the twin's invalid share read.
+func (c *Collector) SetTwin(t *Twin) { c.twin = t }
+
+// cheatGroup reports whether group g is a behaviour whose gain is judged:
+// not honest, and not failed_benchmark alone (a fault, reported apart).
+func cheatGroup(g hosts.Group) bool {
+	return g != hosts.Group(hosts.Honest) && g != hosts.Group(hosts.FailedBenchmark)
+}
+
+// gainSums returns, per group, the credit policy p granted the group's
+// hosts in the run and in the twin, over counted results.
+func (in *figureInputs) gainSums() (run, twin [hosts.NumGroups]float64) {
+	c, t, n := in.c, in.c.twin, in.c.npol
+	for i := range c.hosts {
+		g := c.hostInfo[i].Group
+		run[g] += c.hostG[i*n+in.p]
+		twin[g] += t.hostG[i*n+in.p]
+	}
+	return run, twin
+}
+
+// gains returns gain.<group> per group of agents present: its credit
+// per host-day over the same hosts' credit per host-day in the twin (the
+// hosts and so the host-days are the same); NaN where the twin paid the
+// group nothing. Nil without a twin.
+func (in *figureInputs) gains() map[hosts.Group]float64 {
+	if in.c.twin == nil {
+		return nil
+	}
+	run, twin := in.gainSums()
+	days := in.c.groupHostDays()
+	out := map[hosts.Group]float64{}
+	for g := hosts.Group(1); int(g) < hosts.NumGroups; g++ {
+		if days[g] <= 0 {
+			continue
+		}
+		out[g] = math.NaN()
+		if twin[g] > 0 {
+			out[g] = run[g] / twin[g]
+		}
+	}
+	return out
+}
+
+// gainFamily adds gain.<group> (gains).
+func gainFamily(in *figureInputs, f Figures) {
+	for g, x := range in.gains() {
+		f["gain."+g.String()] = x
+	}
+}
+
+// worstGain is the largest gain over groups but failed_benchmark.
+func worstGain(in *figureInputs) float64 {
+	worst := math.NaN()
+	for g, x := range in.gains() {
+		if cheatGroup(g) && !math.IsNaN(x) && (math.IsNaN(worst) || x > worst) {
+			worst = x
+		}
+	}
+	return worst
+}
+
+// harm is the honest accounts' credit over theirs in the twin.
+func harm(in *figureInputs) float64 {
+	if in.c.twin == nil {
+		return math.NaN()
+	}
+	run, twin := in.gainSums()
+	if h := hosts.Group(hosts.Honest); twin[h] > 0 {
+		return run[h] / twin[h]
+	}
+	return math.NaN()
+}
+
+// worstAccountGain is the largest gain of one agent's account (a cheating
+// group's) over accounts with at least MinHostResults counted results in
+// the twin: the CreditNew design's per-account bound.
+func worstAccountGain(in *figureInputs) float64 {
+	c, t, n := in.c, in.c.twin, in.c.npol
+	worst := math.NaN()
+	if t == nil {
+		return worst
+	}
+	// An account's group is its hosts' (every host of an account has its
+	// behaviour).
+	group := make([]hosts.Group, len(c.users))
+	for i := range c.hostInfo {
+		group[c.hostInfo[i].UserID] = c.hostInfo[i].Group
+	}
+	for u := range c.users {
+		if !cheatGroup(group[u]) || t.userN[u] < MinHostResults {
+			continue
+		}
+		if tg := t.userG[u*n+in.p]; tg > 0 {
+			if x := c.userG[u*n+in.p] / tg; math.IsNaN(worst) || x > worst {
+				worst = x
+			}
+		}
+	}
+	return worst
+}
+
+// Regime returns the figures of the run's regime, the same for every
+// policy: per group, its share of the counted results (sent_share.<group>)
+// and of those found valid (validated_share.<group>); the share of
+// workunits validated whose valid results all came from agents
+// (agents_only_quorum_share, from quorums: per day a workunit's first
+// valid result was sent on, validations and agents-only ones); and the
+// share of honest hosts' counted successes found invalid, in the run and
+// in the twin (honest_invalid_share, honest_invalid_share_twin).
+func (c *Collector) Regime(quorums [][2]int64) Figures {
+	f := Figures{}
+	var sent, valid int64
+	for g := range c.groupSent {
+		sent += c.groupSent[g]
+		valid += c.groupValid[g]
+	}
+	for g := hosts.Group(0); int(g) < hosts.NumGroups; g++ {
+		if c.groupSent[g] == 0 {
+			continue
+		}
+		f["sent_share."+g.String()] = float64(c.groupSent[g]) / float64(sent)
+		if valid > 0 {
+			f["validated_share."+g.String()] = float64(c.groupValid[g]) / float64(valid)
+		}
+	}
+	var all, agents int64
+	for day, q := range quorums {
+		if t := float64(day) * 86400; t >= c.win.From && t < c.win.To {
+			all += q[0]
+			agents += q[1]
+		}
+	}
+	if all > 0 {
+		f["agents_only_quorum_share"] = float64(agents) / float64(all)
+	}
+	share := func(n, invalid func(i int) int) float64 {
+		var tn, ti int
+		for i := range c.hostInfo {
+			if c.hostInfo[i].Group == hosts.Group(hosts.Honest) {
+				tn += n(i)
+				ti += invalid(i)
+			}
+		}
+		if tn == 0 {
+			return math.NaN()
+		}
+		return float64(ti) / float64(tn)
+	}
+	f["honest_invalid_share"] = share(func(i int) int { return c.hosts[i].n }, func(i int) int { return c.hosts[i].invalid })
+	if t := c.twin; t != nil {
+		f["honest_invalid_share_twin"] = share(func(i int) int { return int(t.hostN[i]) }, func(i int) int { return int(t.hostInvalid[i]) })
+	}
+	return f
+}
