@@ -352,6 +352,14 @@ type Kind struct {
 	// Mechanisms are the parts of the system an ablation switches off
 	// one at a time (creditsim ablate).
 	Mechanisms []Mechanism
+	// Requires says what a project must have for an instance with opts
+	// to work as figures show it ("apps that count their FLOPs"); nil or
+	// empty if nothing.
+	Requires func(opts Options) string
+	// Oracle says what of the model's truth the kind reads that a real
+	// project reads from what hosts send, where no behaviour falsifies it
+	// yet: its cheat figures are an oracle's. Empty if nothing.
+	Oracle string
 }
 
 // Mechanism is one part of a credit system that an option switches off.
@@ -496,6 +504,20 @@ func Resolve(s Spec) (*Kind, Options, error) {
 		opts[name] = v
 	}
 	return k, opts, nil
+}
+
+// Needed returns what a project must have for instance s to work
+// (Kind.Requires) and what of the model's truth it reads (Kind.Oracle);
+// empty when s does not resolve.
+func Needed(s Spec) (requires, oracle string) {
+	k, opts, err := Resolve(s)
+	if err != nil {
+		return "", ""
+	}
+	if k.Requires != nil {
+		requires = k.Requires(opts)
+	}
+	return requires, k.Oracle
 }
 
 // New returns a fresh instance for s.

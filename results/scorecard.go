@@ -3,15 +3,15 @@ package results
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
 // Scorecard answers the two questions the tool exists for, per policy
 // instance: which system is fair (host spread, device and project
-// neutrality), and which resists cheaters (the worst cheat ratio over
-// the agent kinds present, the worst credit per host-day of kinds that
-// do no work, the worst account), then calibration (honest G/D).
+// neutrality), and which resists cheaters, judged against the honest
+// twin by one bound (the worst gain over the agent kinds present, the
+// worst account's gain, and the harm done to honest accounts), then
+// calibration (honest G/D).
 type Scorecard struct {
 	Rows []ScoreRow
 	// Best[c] is the row index with the best value of column c (-1: none).
@@ -27,9 +27,9 @@ const (
 	ColHostCV = iota
 	ColDevice
 	ColProject
-	ColCheat
-	ColPerDay
-	ColWorstAccount
+	ColGain
+	ColAccountGain
+	ColHarm
 	ColHonest
 	NumScoreColumns
 )
@@ -54,20 +54,20 @@ var ScoreColumns = [NumScoreColumns]ScoreColumn{
 	{"fairness", "host spread (CV)", "host CV", "host_neutrality_cv"},
 	{"fairness", "device neutrality", "device", "device_neutrality"},
 	{"fairness", "project neutrality", "project", "project_neutrality"},
-	{"cheat resistance", "worst cheat ratio", "worst cheat", "cheat_ratio"},
-	{"cheat resistance", "worst credit per host-day without work", "per day (no work)", "cheat_credit_per_day"},
-	{"cheat resistance", "worst account", "worst account", "worst_account_ratio"},
+	{"cheat resistance", "worst gain over the honest twin", "worst gain", "gain"},
+	{"cheat resistance", "worst account's gain", "account gain", "worst_account_gain"},
+	{"cheat resistance", "harm to honest accounts", "harm", "harm"},
 	{"calibration", "honest G/D", "honest G/D", "honest_ratio"},
 }
 
 // ScoreRow is one policy instance's scorecard row. Values are NaN where
-// the figure is undefined (one project, no GPU, no such agent).
+// the figure is undefined (one project, no GPU, no agents or no twin).
 type ScoreRow struct {
-	Policy                string
-	Scale                 float64 // the policy's Cobblestones per GFLOPS-day
-	Values                [NumScoreColumns]float64
-	CheatKind, PerDayKind string // the kinds behind the worst figures
-	Flag                  [NumScoreColumns]bool
+	Policy   string
+	Scale    float64 // the policy's Cobblestones per GFLOPS-day
+	Values   [NumScoreColumns]float64
+	GainKind string // the kind behind the worst gain
+	Flag     [NumScoreColumns]bool
 }
 
 // NewScorecard builds the scorecard of a summary, rows in names' order.
@@ -80,14 +80,7 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 		for c, col := range ScoreColumns {
 			f := MustLookup(col.Figure)
 			if f.Family() {
-				var kind string
-				r.Values[c], kind = worst(*f.family(ps))
-				switch c {
-				case ColCheat:
-					r.CheatKind = kind
-				case ColPerDay:
-					r.PerDayKind = kind
-				}
+				r.Values[c], r.GainKind = worstCheat(*f.family(ps))
 			} else {
 				r.Values[c] = float64(flat[col.Figure])
 			}
@@ -114,10 +107,14 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 // Defined reports whether x is a value: neither NaN nor infinite.
 func Defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// worst is the largest value of a per-kind figure and its kind.
-func worst(m map[string]Num) (float64, string) {
+// worstCheat is the largest gain of a cheating kind (failed_benchmark, a
+// fault, apart) and its kind.
+func worstCheat(m map[string]Num) (float64, string) {
 	v, kind := math.NaN(), ""
 	for _, k := range SortedKeys(m) {
+		if k == "failed_benchmark" {
+			continue
+		}
 		if x := float64(m[k]); Defined(x) && (math.IsNaN(v) || x > v) {
 			v, kind = x, k
 		}
@@ -129,15 +126,39 @@ func worst(m map[string]Num) (float64, string) {
 // undefined).
 func distance(c int, x float64) float64 { return MustLookup(ScoreColumns[c].Figure).Distance(x) }
 
-// fairness is a row's worst distance over the fairness columns it has.
-func fairness(r *ScoreRow) float64 {
-	d := math.Inf(-1)
-	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
+// fairnessColumns are the columns fairness is judged by.
+var fairnessColumns = []int{ColHostCV, ColDevice, ColProject}
+
+// fairness is a row's worst distance over the fairness columns it has,
+// and that column.
+func fairness(r *ScoreRow) (float64, int) {
+	d, col := math.Inf(-1), -1
+	for _, c := range fairnessColumns {
 		if Defined(r.Values[c]) {
-			d = max(d, distance(c, r.Values[c]))
+			if x := distance(c, r.Values[c]); x > d {
+				d, col = x, c
+			}
 		}
 	}
-	return d
+	return d, col
+}
+
+// tie reports whether rows a and b tie on column c: each one's value
+// lies in the other's 95% interval, or, without intervals (one or two
+// replications), they are within 1% of each other.
+func tie(s *Summary, a, b *ScoreRow, c int) bool {
+	x, y := a.Values[c], b.Values[c]
+	if !Defined(x) || !Defined(y) {
+		return false
+	}
+	fig := ScoreColumns[c].Figure
+	ca, okA := s.Policies[a.Policy].CI95[fig]
+	cb, okB := s.Policies[b.Policy].CI95[fig]
+	if !okA || !okB {
+		return math.Abs(x-y) <= 0.01*max(math.Abs(x), math.Abs(y))
+	}
+	in := func(v float64, ci [2]Num) bool { return v >= float64(ci[0]) && v <= float64(ci[1]) }
+	return in(x, cb) && in(y, ca)
 }
 
 func (sc *Scorecard) verdict(s *Summary) []string {
@@ -147,59 +168,74 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 	}
 	best := 0
 	for i := range sc.Rows {
-		if fairness(&sc.Rows[i]) < fairness(&sc.Rows[best]) {
+		a, _ := fairness(&sc.Rows[i])
+		b, _ := fairness(&sc.Rows[best])
+		if a < b {
 			best = i
 		}
 	}
 	r := &sc.Rows[best]
 	var parts []string
-	for _, c := range []int{ColHostCV, ColDevice, ColProject} {
+	for _, c := range fairnessColumns {
 		if Defined(r.Values[c]) {
 			parts = append(parts, ScoreColumns[c].Name+" "+FormatScore(r.Values[c]))
 		}
 	}
-	out = append(out, fmt.Sprintf("Fairest: %s (%s), judged by its worst fairness figure.", r.Policy, strings.Join(parts, ", ")))
+	// Systems whose figure and the fairest's lie within each other's
+	// intervals on its deciding column (within 1% without intervals) tie
+	// with it.
+	fairest := []string{r.Policy}
+	if _, c := fairness(r); c >= 0 {
+		for i := range sc.Rows {
+			if i != best && tie(s, r, &sc.Rows[i], c) {
+				fairest = append(fairest, sc.Rows[i].Policy)
+			}
+		}
+	}
+	line := fmt.Sprintf("Fairest: %s (%s), judged by its worst fairness figure", r.Policy, strings.Join(parts, ", "))
+	if len(fairest) > 1 {
+		line = fmt.Sprintf("Fairest: %s tie (%s for %s; each within the other's 95%% interval, or 1%% without one), judged by the worst fairness figure",
+			andList(fairest), strings.Join(parts, ", "), r.Policy)
+	}
+	var need []string
+	for _, p := range fairest {
+		if n := s.Policies[p].Requires; n != "" {
+			need = append(need, p+" needs "+n)
+		}
+	}
+	if len(need) > 0 {
+		line += "; " + strings.Join(need, "; ")
+	}
+	out = append(out, line+".")
 	kinds := map[string]bool{}
 	for _, p := range s.Policies {
-		for k := range p.CheatRatio {
-			kinds[k] = true
-		}
-		for k := range p.CheatCreditPerDay {
-			kinds[k] = true
+		for k := range p.Gain {
+			if k != "failed_benchmark" {
+				kinds[k] = true
+			}
 		}
 	}
-	var ks []string
-	for k := range kinds {
-		ks = append(ks, k)
+	switch {
+	case s.Twin == "skipped (--no-twin)":
+		out = append(out, "Cheat resistance not measured: the honest twins were skipped (--no-twin).")
+	case s.Twin != "ran":
+		out = append(out, "No agents in this world: cheat resistance is not measured (worst_account_ratio here is host spread, not cheating).")
 	}
-	sort.Strings(ks)
-	for _, k := range ks {
+	for _, k := range SortedKeys(kinds) {
 		var resist, fail []string
 		for _, row := range sc.Rows {
-			ps := s.Policies[row.Policy]
-			x, perDay := float64(ps.CheatRatio[k]), false
-			if v, ok := ps.CheatCreditPerDay[k]; ok {
-				x, perDay = float64(v), true
-			}
+			x := float64(s.Policies[row.Policy].Gain[k])
 			if !Defined(x) {
 				continue
 			}
 			label := fmt.Sprintf("%s %s", row.Policy, FormatScore(x))
-			bound := CheatBound
-			if perDay {
-				label += " host-days"
-				bound = PerDayBound
-			}
-			if x <= bound {
+			if x <= CheatBound {
 				resist = append(resist, label)
 			} else {
 				fail = append(fail, label)
 			}
 		}
-		held := "the 1.1 bound"
-		if _, ok := s.Policies[sc.Rows[0].Policy].CheatCreditPerDay[k]; ok {
-			held = "a tenth of an honest host-day (it does no work)"
-		}
+		const held = "the 1.1 bound (gain over the honest twin)"
 		switch {
 		case len(resist) == 0 && len(fail) == 0:
 		case len(resist) == 0:
@@ -210,12 +246,25 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 			out = append(out, fmt.Sprintf("%s: held to %s by %s; not by %s.", k, held, names(resist), strings.Join(fail, ", ")))
 		}
 	}
+	for _, row := range sc.Rows {
+		if o := s.Policies[row.Policy].Oracle; o != "" {
+			out = append(out, fmt.Sprintf("%s is an oracle here: %s.", row.Policy, o))
+		}
+	}
 	out = append(out, "Honest G/D is calibration, not accuracy: it reflects each system's Cobblestone scale and the assumed host efficiency.")
 	if sc.Replications < MinIntervalReplications {
 		out = append(out, fmt.Sprintf("%d replication(s): no 95%% intervals (they need at least %d); run more for firm conclusions.",
 			sc.Replications, MinIntervalReplications))
 	}
 	return out
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // names keeps the policy names of "name value" labels.
@@ -248,8 +297,8 @@ func FormatScore(x float64) string {
 // outside the bounds marked !.
 func (sc *Scorecard) Text() string {
 	var b strings.Builder
-	b.WriteString("scorecard (* best in its column; ! a neutrality outside [1/1.1, 1.1], a cheat ratio above 1.1,\n")
-	b.WriteString("or more than a tenth of an honest host-day per day earned without work)\n")
+	b.WriteString("scorecard (* best in its column; ! a neutrality or harm outside [1/1.1, 1.1], or a gain over\n")
+	b.WriteString("the honest twin above 1.1, the one bound for every kind)\n")
 	head := []string{"policy"}
 	for _, c := range ScoreColumns {
 		head = append(head, c.Short)
@@ -260,11 +309,8 @@ func (sc *Scorecard) Text() string {
 		row := []string{r.Policy}
 		for c := 0; c < NumScoreColumns; c++ {
 			s := FormatScore(r.Values[c])
-			if c == ColCheat && r.CheatKind != "" {
-				s += " " + r.CheatKind
-			}
-			if c == ColPerDay && r.PerDayKind != "" {
-				s += " " + r.PerDayKind
+			if c == ColGain && r.GainKind != "" {
+				s += " " + r.GainKind
 			}
 			if sc.Best[c] == i {
 				s += " *"
@@ -307,10 +353,10 @@ func (sc *Scorecard) Text() string {
 func WorstSummary(sums []*Summary, names []string) *Summary {
 	out := &Summary{Policies: map[string]*PolicySummary{}}
 	if len(sums) > 0 {
-		out.Scenario, out.Replications = sums[0].Scenario, sums[0].Replications
+		out.Scenario, out.Replications, out.Twin = sums[0].Scenario, sums[0].Replications, sums[0].Twin
 	}
 	for _, n := range names {
-		w := &PolicySummary{CheatRatio: map[string]Num{}, CheatCreditPerDay: map[string]Num{}}
+		w := &PolicySummary{CheatRatio: map[string]Num{}, CheatCreditPerDay: map[string]Num{}, Gain: map[string]Num{}}
 		first := true
 		pick := func(dst *Num, v Num, c int) {
 			if !Defined(float64(v)) {
@@ -329,12 +375,23 @@ func WorstSummary(sums []*Summary, names []string) *Summary {
 				w.Scale = ps.Scale
 				w.HostNeutralityCV, w.DeviceNeutrality, w.ProjectNeutrality = Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
 				w.WorstAccountRatio, w.HonestRatio = Num(math.NaN()), Num(math.NaN())
+				w.WorstAccountGain, w.Harm = Num(math.NaN()), Num(math.NaN())
+				w.Requires, w.Oracle = ps.Requires, ps.Oracle
 				first = false
 			}
 			pick(&w.HostNeutralityCV, ps.HostNeutralityCV, ColHostCV)
 			pick(&w.DeviceNeutrality, ps.DeviceNeutrality, ColDevice)
 			pick(&w.ProjectNeutrality, ps.ProjectNeutrality, ColProject)
-			pick(&w.WorstAccountRatio, ps.WorstAccountRatio, ColWorstAccount)
+			if a := float64(ps.WorstAccountRatio); Defined(a) && (!Defined(float64(w.WorstAccountRatio)) || a > float64(w.WorstAccountRatio)) {
+				w.WorstAccountRatio = ps.WorstAccountRatio
+			}
+			pick(&w.WorstAccountGain, ps.WorstAccountGain, ColAccountGain)
+			pick(&w.Harm, ps.Harm, ColHarm)
+			for k, v := range ps.Gain {
+				if old, ok := w.Gain[k]; !ok || Defined(float64(v)) && float64(v) > float64(old) {
+					w.Gain[k] = v
+				}
+			}
 			if h := float64(ps.HonestRatio); Defined(h) && (!Defined(float64(w.HonestRatio)) || h > float64(w.HonestRatio)) {
 				w.HonestRatio = ps.HonestRatio
 			}

@@ -114,6 +114,12 @@ type PolicySummary struct {
 	// MinIntervalReplications), CI95LowCut and CI95HighCut the figures
 	// whose arithmetic interval was cut to the figure's range, and
 	// PerReplication each figure's value in each replication.
+	// Requires is what a project must have for the policy to work ("the
+	// app counts FLOPs"); Oracle, what of the model's truth it reads that
+	// no behaviour can yet falsify, as a real project's input could be
+	// (policy.Kind's fields of those names).
+	Requires       string            `json:"requires,omitempty"`
+	Oracle         string            `json:"oracle,omitempty"`
 	CI95           map[string][2]Num `json:"ci95"`
 	CI95LowCut     []string          `json:"ci95_low_cut,omitempty"`
 	CI95HighCut    []string          `json:"ci95_high_cut,omitempty"`

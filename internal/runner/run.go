@@ -254,7 +254,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		for _, o := range outs {
 			reps = append(reps, o.col.PolicyFigures(p))
 		}
-		summary.Policies[name] = results.NewPolicySummary(outs[0].scales[p], float64(s.Duration)/boinc.SecondsPerDay, reps)
+		ps := results.NewPolicySummary(outs[0].scales[p], float64(s.Duration)/boinc.SecondsPerDay, reps)
+		ps.Requires, ps.Oracle = policy.Needed(s.Policies[p].Spec())
+		summary.Policies[name] = ps
 	}
 	oc := &Outcome{Summary: summary, Policies: names}
 	for _, o := range outs {

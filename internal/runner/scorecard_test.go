@@ -15,9 +15,10 @@ import (
 
 // TestScorecardMatchesSummary: the scorecard report.html opens with is
 // the summary's figures: per policy its host spread, neutralities, the
-// largest cheat ratio and credit per day over the kinds present (named),
-// the worst account and honest G/D; a mark on every value past its
-// bound, the best of each column marked; and the verdict printed.
+// largest gain over the honest twin of the kinds present (named), the
+// worst account's gain, the harm and honest G/D; a mark on every value
+// past its bound, the one bound 1.1 for every kind; the best of each
+// column marked; and the verdict printed.
 func TestScorecardMatchesSummary(t *testing.T) {
 	t.Parallel()
 	skipLong(t)
@@ -52,8 +53,8 @@ func TestScorecardMatchesSummary(t *testing.T) {
 	for i, r := range sc.Rows {
 		ps := sum.Policies[r.Policy]
 		worstKind, worstV := "", math.Inf(-1)
-		for k, v := range ps.CheatRatio {
-			if float64(v) > worstV {
+		for k, v := range ps.Gain {
+			if k != "failed_benchmark" && float64(v) > worstV {
 				worstKind, worstV = k, float64(v)
 			}
 		}
@@ -63,19 +64,20 @@ func TestScorecardMatchesSummary(t *testing.T) {
 			}
 		}
 		same("host CV", r.Values[results.ColHostCV], ps.HostNeutralityCV)
-		same("worst account", r.Values[results.ColWorstAccount], ps.WorstAccountRatio)
+		same("worst account's gain", r.Values[results.ColAccountGain], ps.WorstAccountGain)
+		same("harm", r.Values[results.ColHarm], ps.Harm)
 		same("honest G/D", r.Values[results.ColHonest], ps.HonestRatio)
-		if r.Values[results.ColCheat] != worstV || r.CheatKind != worstKind {
-			t.Errorf("%s: worst cheat %v (%s), summary's largest %v (%s)", r.Policy, r.Values[results.ColCheat], r.CheatKind, worstV, worstKind)
+		if r.Values[results.ColGain] != worstV || r.GainKind != worstKind {
+			t.Errorf("%s: worst gain %v (%s), summary's largest %v (%s)", r.Policy, r.Values[results.ColGain], r.GainKind, worstV, worstKind)
 		}
-		if r.Flag[results.ColCheat] != (worstV > results.CheatBound) {
-			t.Errorf("%s: cheat mark %v for %v", r.Policy, r.Flag[results.ColCheat], worstV)
+		if r.Flag[results.ColGain] != (worstV > results.CheatBound) {
+			t.Errorf("%s: gain mark %v for %v", r.Policy, r.Flag[results.ColGain], worstV)
 		}
-		if pd := r.Values[results.ColPerDay]; r.Flag[results.ColPerDay] != (pd > results.PerDayBound) {
-			t.Errorf("%s: per-day mark %v for %v", r.Policy, r.Flag[results.ColPerDay], pd)
+		if ag := r.Values[results.ColAccountGain]; r.Flag[results.ColAccountGain] != (ag > results.CheatBound) {
+			t.Errorf("%s: account gain mark %v for %v", r.Policy, r.Flag[results.ColAccountGain], ag)
 		}
 		if !strings.Contains(section, results.FormatScore(worstV)+" ("+worstKind+")") {
-			t.Errorf("%s: report's scorecard lacks its worst cheat %s (%s)", r.Policy, results.FormatScore(worstV), worstKind)
+			t.Errorf("%s: report's scorecard lacks its worst gain %s (%s)", r.Policy, results.FormatScore(worstV), worstKind)
 		}
 		if sc.Best[results.ColHostCV] != i && r.Values[results.ColHostCV] < sc.Rows[sc.Best[results.ColHostCV]].Values[results.ColHostCV] {
 			t.Errorf("%s has a lower host CV than the one marked best", r.Policy)

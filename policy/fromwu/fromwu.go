@@ -32,6 +32,7 @@ func init() {
 		Needs:    []string{"rsc_fpops_est"},
 		Doc:      "the validator's credit_from_wu: fixed credit per job, set when the workunit is created",
 		Standard: true,
+		Requires: func(policy.Options) string { return "each job's size known when it is created" },
 		Options:  policy.Docs((&Policy{}).decls()),
 		New:      New,
 	})

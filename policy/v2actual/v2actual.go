@@ -12,6 +12,7 @@ func init() {
 		Needs:    []string{"counted_flops", "cpu_time", "p_fpops", "p_iops"},
 		Doc:      "second credit system: FLOPs counted by the app x a project factor (the CreditNew design page, versions 2 and 29)",
 		Standard: true,
+		Requires: func(policy.Options) string { return "apps that count their FLOPs" },
 		Options:  policy.Docs((&config{}).decls()),
 		New:      New,
 	})

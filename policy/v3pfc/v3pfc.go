@@ -22,6 +22,12 @@ func init() {
 			}
 			return nil
 		},
+		Requires: func(opts policy.Options) string {
+			if t, err := opts.Float("host_trust", 0, false); err == nil && t > 0 {
+				return "replicated jobs (its trust gate counts results other hosts' replicas confirmed)"
+			}
+			return ""
+		},
 		New:        New,
 		Mechanisms: mechanisms,
 	})

@@ -107,7 +107,7 @@ func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plo
 	}
 	p, err = cheatBars(s, names)
 	if err := addWith(renderSideLegend, "cheat-resistance.png", "Cheat resistance",
-		"Cheat ratio per agent kind (its G/D over honest accounts' on the same devices; for kinds that do no work, marked /day, credit per host-day over an honest host-day), log scale. 1 = the behaviour gained nothing; the dashed line is the CreditNew design's 1.1 bound. Values above 1000 or below 0.01 are drawn at the edge with their value written beside them.",
+		"Each agent kind's gain: its credit per host-day over the same hosts' credit per host-day in the honest twin (the same world with every behaviour switched off), log scale. 1 = the behaviour gained nothing; the dashed line is the CreditNew design's 1.1 bound, the one bound for every kind, doing work or not. Values above 1000 or below 0.01 are drawn at the edge with their value written by them.",
 		p, err); err != nil {
 		return nil, err
 	}
@@ -482,18 +482,14 @@ const (
 	cheatHigh = 1000
 )
 
+// cheatBars draws each agent kind's gain over the honest twin per
+// policy against the one bound, 1.1; nil without a twin.
 func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	kindSet := map[string]bool{}
 	for _, n := range names {
-		ps := s.Policies[n]
-		for k, v := range ps.CheatRatio {
-			if !math.IsNaN(float64(v)) {
+		for k, v := range s.Policies[n].Gain {
+			if !math.IsNaN(float64(v)) && k != "failed_benchmark" {
 				kindSet[k] = true
-			}
-		}
-		for k, v := range ps.CheatCreditPerDay {
-			if !math.IsNaN(float64(v)) {
-				kindSet[k+" /day"] = true
 			}
 		}
 	}
@@ -505,7 +501,7 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
-	p := newPlot("Cheat resistance per agent kind", "", "cheat ratio (1 = gained nothing)")
+	p := newPlot("Cheat resistance: each kind's gain over the honest twin", "", "gain (1 = gained nothing)")
 	p.Y.Scale = plot.LogScale{}
 	lo, hi := 0.5, 2.0
 	step := 0.7 / float64(len(names))
@@ -515,9 +511,7 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 		var xy plotter.XYs
 		for i, kind := range kinds {
 			x := math.NaN()
-			if base, ok := strings.CutSuffix(kind, " /day"); ok {
-				x = float64(ps.CheatCreditPerDay[base])
-			} else if n, ok := ps.CheatRatio[kind]; ok {
+			if n, ok := ps.Gain[kind]; ok {
 				x = float64(n)
 			}
 			if math.IsNaN(x) {

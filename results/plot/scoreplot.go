@@ -21,18 +21,16 @@ func badness(c int, x float64) float64 {
 	}
 	lb := math.Log(results.CheatBound)
 	switch c {
-	case results.ColDevice, results.ColProject:
+	case results.ColDevice, results.ColProject, results.ColHarm:
 		if x <= 0 {
 			return math.Inf(1)
 		}
 		return math.Abs(math.Log(x)) / lb
-	case results.ColCheat, results.ColWorstAccount:
+	case results.ColGain, results.ColAccountGain:
 		if x <= 0 {
 			return 0
 		}
 		return max(0, math.Log(x)/lb)
-	case results.ColPerDay:
-		return x / results.PerDayBound
 	case results.ColHostCV:
 		return x / 0.1
 	}
@@ -40,7 +38,7 @@ func badness(c int, x float64) float64 {
 }
 
 // scoreShort are the scorecard's column names on the picture.
-var scoreShort = [results.NumScoreColumns]string{"host CV", "device", "project", "worst cheat", "per day\nno work", "worst\naccount", "honest G/D"}
+var scoreShort = [results.NumScoreColumns]string{"host CV", "device", "project", "worst gain", "account\ngain", "harm", "honest G/D"}
 
 // ScorecardPlot draws the scorecard as one picture: a row per policy, a
 // column per scorecard figure, each cell coloured by how far its value
@@ -70,11 +68,8 @@ func ScorecardPlot(sc *results.Scorecard) (*plot.Plot, error) {
 			box.LineStyle.Width = 0
 			p.Add(box)
 			label := results.FormatScore(r.Values[c])
-			if c == results.ColCheat && r.CheatKind != "" {
-				label += "\n" + r.CheatKind
-			}
-			if c == results.ColPerDay && r.PerDayKind != "" {
-				label += "\n" + r.PerDayKind
+			if c == results.ColGain && r.GainKind != "" {
+				label += "\n" + r.GainKind
 			}
 			cells.XYs = append(cells.XYs, plotter.XY{X: float64(c), Y: y})
 			cells.Labels = append(cells.Labels, label)

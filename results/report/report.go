@@ -81,7 +81,7 @@ td.bad{color:#b00020}th[colspan]{text-align:center}
 {{if ge .S.Replications .MinReps}}Values are means over replications with 95% intervals in brackets; an interval is cut to its figure's range (at 0, or at the days simulated) where the t-interval leaves it.{{else}}Values are means over replications. No 95% intervals: an interval needs at least {{.MinReps}} replications (from two, it rests on one degree of freedom and says next to nothing).{{end}}</p>
 <section id="scorecard">
 <h2>Scorecard</h2>
-<p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from cheat ratios against the CreditNew design's bound of 1.1. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality outside [1/1.1, 1.1], a cheat ratio above 1.1, or, for behaviours that do no work, more than a tenth of an honest host's credit per day.</p>
+<p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off), against the CreditNew design's bound of 1.1, the one bound for every kind, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality or harm outside [1/1.1, 1.1], or a gain above 1.1.</p>
 <table><tr><th rowspan="2">policy</th><th colspan="3">fairness</th><th colspan="3">cheat resistance</th><th>calibration</th></tr>
 <tr>{{range .ScoreHead}}<th>{{.Name}}<br><small>ideal {{.Ideal}}</small></th>{{end}}</tr>
 {{range .ScoreRows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{if .Best}}<b>{{.Text}}</b>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
@@ -127,11 +127,8 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 		row := scoreHTMLRow{Policy: r.Policy}
 		for c := 0; c < results.NumScoreColumns; c++ {
 			t := results.FormatScore(r.Values[c])
-			if c == results.ColCheat && r.CheatKind != "" {
-				t += " (" + r.CheatKind + ")"
-			}
-			if c == results.ColPerDay && r.PerDayKind != "" {
-				t += " (" + r.PerDayKind + ")"
+			if c == results.ColGain && r.GainKind != "" {
+				t += " (" + r.GainKind + ")"
 			}
 			cl := ""
 			if r.Flag[c] {
