@@ -97,7 +97,7 @@ func TestOwnCombinedAgent(t *testing.T) {
 	if len(last.params) != 3 || last.params[2].name != "and.k" {
 		t.Errorf("pair space parameters %v", last.params)
 	}
-	if b.Figure() != "cheat_ratio.idle_vm+ncpus_inflation" {
+	if b.Figure() != "gain.idle_vm+ncpus_inflation" {
 		t.Errorf("figure %s", b.Figure())
 	}
 	// Coordinates round-trip, and a point of the space leaves its start
@@ -307,11 +307,12 @@ func TestAttack(t *testing.T) {
 			t.Errorf("%s: its YAML gives %s = %g, the attack confirmed %g", w.Policy, w.Figure, got, w.Confirmed.Mean)
 		}
 	}
-	// v1peak pays benchmark inflation in proportion: the search must find
-	// a behaviour well beyond the 1.1 bound.
+	// v1peak pays benchmark inflation in proportion (bounded by the
+	// min-of-two replica rule where an honest replica pairs): the search
+	// must find a gain well beyond the 1.1 bound.
 	for _, w := range rep.Worst {
-		if w.Policy == "v1peak" && !(w.Search > 2) {
-			t.Errorf("v1peak's worst found earns %g x honest; the first system pays inflated benchmarks", w.Search)
+		if w.Policy == "v1peak" && !(w.Search > 1.5) {
+			t.Errorf("v1peak's worst found gains %g x its honest twin; the first system pays inflated benchmarks", w.Search)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "out")

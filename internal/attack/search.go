@@ -158,6 +158,43 @@ type evaluator struct {
 	// first run instead of running again.
 	seen map[string]*memo
 	ran  int // simulations run (search seed), for tests
+	// twins holds the honest twins of each seed and replication count
+	// (twinKey): the same for every candidate, so made once.
+	twins map[twinKey]*twinMemo
+}
+
+// twinKey names a set of honest twins: a seed and its replications.
+type twinKey struct {
+	seed uint64
+	reps int
+}
+
+// twinMemo is a seed's twins, ready once done is closed.
+type twinMemo struct {
+	done  chan struct{}
+	twins []*results.Twin
+	err   error
+}
+
+// twinsFor returns the honest twins of s's seed and replications,
+// simulating them the first time they are asked for.
+func (e *evaluator) twinsFor(s *scenarios.Scenario) ([]*results.Twin, error) {
+	k := twinKey{s.Seed, s.Replications}
+	e.mu.Lock()
+	if e.twins == nil {
+		e.twins = map[twinKey]*twinMemo{}
+	}
+	if m, ok := e.twins[k]; ok {
+		e.mu.Unlock()
+		<-m.done
+		return m.twins, m.err
+	}
+	m := &twinMemo{done: make(chan struct{})}
+	e.twins[k] = m
+	e.mu.Unlock()
+	m.twins, m.err = runner.Twins(s, s.Replications, e.slots)
+	close(m.done)
+	return m.twins, m.err
 }
 
 // memo is one candidate's evaluation, ready once done is closed.
@@ -189,7 +226,11 @@ func (e *evaluator) run(s *scenarios.Scenario) (*results.Summary, []byte, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	oc, err := runner.Run(s, runner.Options{NoPlots: true, Workers: s.Replications, Slots: e.slots})
+	twins, err := e.twinsFor(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true, Workers: s.Replications, Slots: e.slots, Twins: twins})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -108,15 +108,10 @@ func (b Behaviour) params() string {
 }
 
 // Figure is the summary figure that scores the behaviour for a policy:
-// the cheat ratio (G/D of the agents over honest G/D) for behaviours that
-// do the work, credit per host-day over honest credit per host-day for
-// those that fake it (their D is next to nothing).
-func (b Behaviour) Figure() string {
-	if fake(b.Kind) || b.And != nil && fake(b.And.Kind) {
-		return "cheat_credit_per_day." + b.Name()
-	}
-	return "cheat_ratio." + b.Name()
-}
+// its gain over the honest twin (the agents' credit per host-day over the
+// same hosts' in the same world with every behaviour switched off), the
+// one figure, with the one bound 1.1, for every kind.
+func (b Behaviour) Figure() string { return "gain." + b.Name() }
 
 func fake(kind string) bool { return kind == "fake_results" || kind == "colluding_fakes" }
 

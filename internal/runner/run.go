@@ -58,6 +58,11 @@ type Options struct {
 	// NoTwin skips the honest twins of a scenario with agents: no gain
 	// or harm figures, and the summary says so (run --no-twin).
 	NoTwin bool
+	// Twins, if set, are the honest twins of the run's replications,
+	// made by Twins for the same world, seed and replications: a twin
+	// does not depend on which accounts are agents, so an attack's
+	// candidates share them instead of each running its own.
+	Twins []*results.Twin
 }
 
 // Outcome is what a run produced.
@@ -124,12 +129,16 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	// A scenario with agents runs each replication's honest twin too, as
 	// a job of its own (twinJob).
 	withTwin := len(s.Hosts.Agents) > 0 && !opts.NoTwin
+	given := withTwin && len(opts.Twins) == s.Replications
 	perRep := 1
-	if withTwin {
+	if withTwin && !given {
 		perRep = 2
 	}
 	outs := make([]repOut, s.Replications)
 	twins := make([]*results.Twin, s.Replications)
+	if given {
+		copy(twins, opts.Twins)
+	}
 	errs := make([]error, s.Replications*perRep)
 	// The cost of simulating, apart from writing: CPU time (the machine
 	// may be shared) and the live heap at its largest, sampled once a
@@ -166,7 +175,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 				}
 				r := j / perRep
 				prog := func(f float64) { peak.Sample(); tell(j, f) }
-				if j%perRep == twinJob {
+				if perRep == 2 && j%perRep == twinJob {
 					twins[r], errs[j] = runTwin(s, r, win, prog)
 				} else {
 					var tr *replay.Tracer
@@ -419,6 +428,48 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 
 // twinJob is the place of a replication's honest twin among its jobs.
 const twinJob = 1
+
+// Twins simulates the honest twin of every replication of s, at most
+// workers at once (holding a place of slots while one runs, if set):
+// the same world, seed and replications with every behaviour switched
+// off. They do not depend on s's agents, so every scenario that differs
+// from s only in its agents can take them (Options.Twins).
+func Twins(s *scenarios.Scenario, workers int, slots chan struct{}) ([]*results.Twin, error) {
+	win := Window(s)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	twins := make([]*results.Twin, s.Replications)
+	errs := make([]error, s.Replications)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range jobs {
+				if slots != nil {
+					slots <- struct{}{}
+				}
+				twins[r], errs[r] = runTwin(s, r, win, nil)
+				if slots != nil {
+					<-slots
+				}
+			}
+		}()
+	}
+	for r := 0; r < s.Replications; r++ {
+		jobs <- r
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return twins, nil
+}
 
 // runTwin simulates replication r's honest twin: the same scenario and
 // seed with every behaviour switched off (hosts.Config.Twin), and

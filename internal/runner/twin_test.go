@@ -2,8 +2,10 @@ package runner
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
+	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 )
 
@@ -55,5 +57,47 @@ func TestTwinAligned(t *testing.T) {
 	}
 	if oc, err = Run(s, Options{NoPlots: true}); err != nil || oc.Summary.Twin != "none (no agents)" {
 		t.Errorf("no agents: twin %q (%v)", oc.Summary.Twin, err)
+	}
+}
+
+// TestTwinIndependentOfAgents: which accounts are agents, and of what
+// kind, changes nothing in the honest twin (every account draws its
+// behaviour from its own stream whatever the agents), so one twin per
+// seed serves every attack candidate; and a run given those twins writes
+// the same summary as one that makes its own.
+func TestTwinIndependentOfAgents(t *testing.T) {
+	t.Parallel()
+	open := func(agents string) *scenarios.Scenario {
+		s, err := scenarios.Open("baseline", []string{"hosts.initial=80", "duration=12d", "warmup=3d", "replications=2", "hosts.agents=" + agents})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a := open("[{kind: colluding_fakes, share: 0.2, work_fraction: 0.01}]")
+	b := open("[{kind: benchmark_inflation, share: 0.05, k: 7}, {kind: cherry_picker, share: 0.1}]")
+	ta, err := Twins(a, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Twins(b, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ta, tb) {
+		t.Error("the honest twins of two scenarios differing only in their agents differ")
+	}
+	own, err := Run(b, Options{NoPlots: true, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := Run(b, Options{NoPlots: true, Workers: 1, Twins: ta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := results.JSON(own.Summary)
+	y, _ := results.JSON(shared.Summary)
+	if string(x) != string(y) {
+		t.Error("a run given the shared twins writes another summary than one making its own")
 	}
 }
