@@ -357,9 +357,10 @@ type Kind struct {
 	// empty if nothing.
 	Requires func(opts Options) string
 	// Oracle says what of the model's truth the kind reads that a real
-	// project reads from what hosts send, where no behaviour falsifies it
-	// yet: its cheat figures are an oracle's. Empty if nothing.
-	Oracle string
+	// project reads from what hosts send: in a world without an agent of
+	// kind FalsifiedBy, which falsifies it, its cheat figures are an
+	// oracle's. Empty if nothing.
+	Oracle, FalsifiedBy string
 }
 
 // Mechanism is one part of a credit system that an option switches off.
@@ -507,9 +508,10 @@ func Resolve(s Spec) (*Kind, Options, error) {
 }
 
 // Needed returns what a project must have for instance s to work
-// (Kind.Requires) and what of the model's truth it reads (Kind.Oracle);
-// empty when s does not resolve.
-func Needed(s Spec) (requires, oracle string) {
+// (Kind.Requires), and what of the model's truth it reads (Kind.Oracle)
+// unless agentKinds, a world's agent kinds, hold the one that falsifies
+// it; empty when s does not resolve.
+func Needed(s Spec, agentKinds []string) (requires, oracle string) {
 	k, opts, err := Resolve(s)
 	if err != nil {
 		return "", ""
@@ -517,7 +519,13 @@ func Needed(s Spec) (requires, oracle string) {
 	if k.Requires != nil {
 		requires = k.Requires(opts)
 	}
-	return requires, k.Oracle
+	oracle = k.Oracle
+	for _, a := range agentKinds {
+		if a == k.FalsifiedBy {
+			oracle = ""
+		}
+	}
+	return requires, oracle
 }
 
 // New returns a fresh instance for s.

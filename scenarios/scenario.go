@@ -147,6 +147,12 @@ type Server struct {
 	// system's claim: counted FLOPs, else CPU time x the mean benchmark, at
 	// 100 per GFLOPS-day) is above it is invalid. 0 (default) is off.
 	MaxClaimedCredit float64 `yaml:"max_claimed_credit"`
+	// ValidatorComparesWork says the project's validator compares the
+	// measure of work an output holds (the iterations or candidates that
+	// post-assigned credit reads), so a forged_output result disagrees
+	// with an honest replica (default); false: it compares the science
+	// only, and a forger that did the whole job passes.
+	ValidatorComparesWork bool `yaml:"validator_compares_work"`
 }
 
 // Output holds settings of what a run writes.
@@ -179,6 +185,7 @@ func Default() Scenario {
 			ShmemWorkItems:   100,
 			// make_project writes 0; see Server.
 			OneResultPerUserPerWU: true,
+			ValidatorComparesWork: true,
 		},
 		Hosts:  hosts.Default(),
 		Output: Output{},

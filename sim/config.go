@@ -30,6 +30,10 @@ type Server struct {
 	// MaxClaimedCredit is the validator's --max_claimed_credit (2006 to
 	// 2011): a result claiming more (ClaimedCredit) is invalid; 0 is off.
 	MaxClaimedCredit float64
+	// ValidatorComparesWork: the project's validator compares the work
+	// measure of the outputs, so a forged one disagrees with an honest
+	// replica's.
+	ValidatorComparesWork bool
 }
 
 // Config is one replication of a scenario.

@@ -37,6 +37,10 @@ type hostReport struct {
 	pf, pi       float64 // benchmarks per CPU
 	gpuPeak      float64
 	trueNCPUs    int32
+	// outFactor is how many times the FLOPs of its workunit a job's
+	// output claims to hold when it ran to its end: 1, or a forger's
+	// k x its work fraction.
+	outFactor float64
 }
 
 // show writes result r's whole server view into dst and returns dst.
@@ -60,7 +64,7 @@ func (s *Sim) show(r *result, dst *policy.Result) *policy.Result {
 		HAV: v.HAV, Outcome: r.outcome(), ValidateState: r.validateState(),
 	}
 	if r.has(fOutput) {
-		dst.OutputFlops = w.flops
+		dst.OutputFlops = w.flops * hr.outFactor
 	}
 	if r.has(fClaimed) {
 		s.showClaim(r, dst)

@@ -63,7 +63,7 @@ func TestShow(t *testing.T) {
 	}
 	*s.wu(2) = workunit{app: 1, gen: 7, est: job.Est, flops: 27}
 	s.versions[1] = policy.AppVersion{ProjectID: 5, AppID: 6, CPUUsage: 2}
-	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20, trueNCPUs: 4}
+	s.reported[12] = hostReport{user: 13, team: 14, ncpus: 16, ngpus: 17, pf: 18, pi: 19, gpuPeak: 20, trueNCPUs: 4, outFactor: 1}
 	// Received at 50 (runTotal), ran 24 s (CPU time 24 x 2 CPUs x 0.5),
 	// counted 26 FLOPs (remaining, once the job has ended: fTimes).
 	r := &result{wu: 2, host: 12, vid: 1, id: 11, sentTime: 21, runTotal: 50, remaining: 26, ran: 24,

@@ -203,6 +203,9 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			case "ncpus_inflation":
 				b.K = 4
 				ks.params = append(ks.params, kParam)
+			case "forged_output":
+				b.K = 10
+				ks.params = append(ks.params, kParam)
 			case "fake_results", "colluding_fakes":
 				b.WorkFraction = 0.05
 				ks.params = append(ks.params, wfParam)

@@ -264,7 +264,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			reps = append(reps, o.col.PolicyFigures(p))
 		}
 		ps := results.NewPolicySummary(outs[0].scales[p], float64(s.Duration)/boinc.SecondsPerDay, reps)
-		ps.Requires, ps.Oracle = policy.Needed(s.Policies[p].Spec())
+		ps.Requires, ps.Oracle = policy.Needed(s.Policies[p].Spec(), agentKinds(s))
 		summary.Policies[name] = ps
 	}
 	oc := &Outcome{Summary: summary, Policies: names}
@@ -424,6 +424,18 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 		scales = append(scales, p.Scale())
 	}
 	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales, engine: engine}, nil
+}
+
+// agentKinds lists the kinds of s's agents, combined ones' both.
+func agentKinds(s *scenarios.Scenario) []string {
+	var out []string
+	for _, a := range s.Hosts.Agents {
+		out = append(out, a.Kind)
+		if a.And != nil {
+			out = append(out, a.And.Kind)
+		}
+	}
+	return out
 }
 
 // twinJob is the place of a replication's honest twin among its jobs.

@@ -42,6 +42,7 @@ func Config(s *scenarios.Scenario, r int, obs sim.Observer) (*sim.Config, error)
 			MaxJobsInProgressGPU:  s.Server.MaxJobsInProgressGPU,
 			IgnoreDelayBound:      s.Server.IgnoreDelayBound,
 			MaxClaimedCredit:      s.Server.MaxClaimedCredit,
+			ValidatorComparesWork: s.Server.ValidatorComparesWork,
 		},
 		Hosts:       &s.Hosts,
 		Projects:    s.Projects,

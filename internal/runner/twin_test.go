@@ -101,3 +101,48 @@ func TestTwinIndependentOfAgents(t *testing.T) {
 		t.Error("a run given the shared twins writes another summary than one making its own")
 	}
 }
+
+// TestForgedOutput: a host whose output claims 10 x the work it did is
+// paid for the claim by post-assigned credit where jobs are sent once
+// (gain about 10), and where the validator ignores the work measure;
+// against honest replicas whose validator compares it, a forged output is
+// invalid and gains nothing. Systems that read no output pay it as
+// honest work. With forgers present, post-assigned credit is no oracle.
+func TestForgedOutput(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	run := func(sets ...string) *results.Summary {
+		t.Helper()
+		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=200", "duration=14d", "warmup=3d", "replications=1",
+			"hosts.agents=[{kind: forged_output, share: 0.05, k: 10}]", "policies=[post-assigned-credit, v1peak, v3pfc-boinc]"}, sets...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		oc, err := Run(s, Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return oc.Summary
+	}
+	once := run("projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1")
+	replicated := run()
+	ignored := run("server.validator_compares_work=false")
+	gain := func(s *results.Summary, p string) float64 { return float64(s.Policies[p].Gain["forged_output"]) }
+	t.Logf("post-assigned gain: sent once %.3g, replicated %.3g, work measure not compared %.3g", gain(once, "post-assigned-credit"),
+		gain(replicated, "post-assigned-credit"), gain(ignored, "post-assigned-credit"))
+	if g := gain(once, "post-assigned-credit"); !(g > 8 && g < 12) {
+		t.Errorf("sent once: post-assigned credit's gain %v, want about 10", g)
+	}
+	if g := gain(ignored, "post-assigned-credit"); !(g > 5) {
+		t.Errorf("work measure not compared: gain %v, want several", g)
+	}
+	if g := gain(replicated, "post-assigned-credit"); !(g < 1.1) {
+		t.Errorf("replicated, work measure compared: gain %v, want at most 1.1", g)
+	}
+	if g := gain(once, "v1peak"); !(g > 0.9 && g < 1.1) {
+		t.Errorf("v1peak, which reads no output, gains %v from forged outputs", g)
+	}
+	if o := once.Policies["post-assigned-credit"].Oracle; o != "" {
+		t.Errorf("post-assigned credit labelled an oracle in a world with forgers: %q", o)
+	}
+}

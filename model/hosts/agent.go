@@ -23,11 +23,12 @@ const (
 	ColludingFakes
 	IdleVM
 	NCPUsInflation
+	ForgedOutput
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation"}
+	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation", "forged_output"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -60,7 +61,8 @@ type AgentConfig struct {
 	// K is the inflation factor of benchmark_inflation, runtime_inflation
 	// and count_inflation, and for idle_vm how many times its honest
 	// runtime a job takes (the VM sits idle the rest of the time), and
-	// for ncpus_inflation how many times its CPUs the host reports.
+	// for ncpus_inflation how many times its CPUs the host reports, and
+	// for forged_output how many times the work it did its output claims.
 	K float64 `yaml:"k,omitempty"`
 	// Report is which time a runtime_inflation host inflates: "elapsed"
 	// (the default, also when empty) or "cpu_time", where it reports k x its elapsed time
@@ -68,6 +70,7 @@ type AgentConfig struct {
 	// raises to the CPU time (ReportCPUTime).
 	Report string `yaml:"report,omitempty"`
 	// WorkFraction is the share of a job's runtime a fake_results host
+	// (or a forged_output host: of its work)
 	// spends before returning garbage.
 	WorkFraction float64 `yaml:"work_fraction,omitempty"`
 	// Threshold: a cherry_picker aborts a job still running after it.
@@ -144,6 +147,19 @@ func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 		}
 		if !(a.K >= 1) {
 			k.Fail("k", a.K, "an idle VM takes at least its honest runtime: must be at least 1")
+		}
+	case ForgedOutput:
+		if a.K == 0 {
+			a.K = 10
+		}
+		if !(a.K >= 1) {
+			k.Fail("k", a.K, "the output claims k x the work done: must be at least 1")
+		}
+		if a.WorkFraction == 0 {
+			a.WorkFraction = 1
+		}
+		if !(a.WorkFraction > 0 && a.WorkFraction <= 1) {
+			k.Fail("work_fraction", a.WorkFraction, "must be above 0 and at most 1")
 		}
 	case FakeResults, ColludingFakes:
 		if a.WorkFraction == 0 {
@@ -369,13 +385,46 @@ func (b Behaviour) Colludes() bool {
 func (b Behaviour) RunFraction() float64 {
 	f := 1.0
 	switch b.Kind {
-	case FakeResults, ColludingFakes:
+	case FakeResults, ColludingFakes, ForgedOutput:
 		f = b.WorkFraction
 	case IdleVM:
 		f = b.K
 	}
 	if b.And != nil {
 		f *= b.And.RunFraction()
+	}
+	return f
+}
+
+// Forges reports whether the host forges its outputs' work measure
+// (forged_output).
+func (b Behaviour) Forges() bool {
+	return b.Kind == ForgedOutput || b.And != nil && b.And.Forges()
+}
+
+// DoneFraction is the share of a job's FLOPs the host really does: a
+// forger's work fraction, else all (a fake's few FLOPs are not counted:
+// it does no work, DoesWork).
+func (b Behaviour) DoneFraction() float64 {
+	f := 1.0
+	if b.Kind == ForgedOutput {
+		f = b.WorkFraction
+	}
+	if b.And != nil {
+		f *= b.And.DoneFraction()
+	}
+	return f
+}
+
+// OutputFactor is how many times the work it did a host's output claims
+// to hold: k for a forger, else 1.
+func (b Behaviour) OutputFactor() float64 {
+	f := 1.0
+	if b.Kind == ForgedOutput {
+		f = b.K
+	}
+	if b.And != nil {
+		f *= b.And.OutputFactor()
 	}
 	return f
 }

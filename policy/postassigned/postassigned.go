@@ -31,14 +31,15 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
-		Name:     "post-assigned-credit",
-		Needs:    []string{"output_flops"},
-		Doc:      "the validator's post_assigned_credit: the project sets each result's claim from the work its output shows; the canonical result's claim is granted",
-		Standard: true,
-		Requires: func(policy.Options) string { return "the project's code measuring the work in each output" },
-		Oracle:   "it is paid the work each output really holds, which no behaviour forges yet (forged outputs are not modelled), so its cheat figures are a perfect validator's",
-		Options:  policy.Docs((&Policy{}).decls()),
-		New:      New,
+		Name:        "post-assigned-credit",
+		Needs:       []string{"output_flops"},
+		Doc:         "the validator's post_assigned_credit: the project sets each result's claim from the work its output shows; the canonical result's claim is granted",
+		Standard:    true,
+		Requires:    func(policy.Options) string { return "the project's code measuring the work in each output" },
+		Oracle:      "it is paid the work each output really holds, and no host in this world forges it (forged_output), so its cheat figures are a perfect validator's",
+		FalsifiedBy: "forged_output",
+		Options:     policy.Docs((&Policy{}).decls()),
+		New:         New,
 	})
 }
 
