@@ -158,7 +158,8 @@ func (in *figureInputs) honestRef(d [2]float64) float64 {
 // cheatFigures adds, per agent kind (or two combined), its ΣG over what
 // honest accounts get for the same deserved credit on the same device
 // classes; for a group with no deserved credit at all (fake results), its
-// undeserved credit per host-day relative to an honest host-day.
+// undeserved credit per host-day relative to an honest host-day's in the
+// honest twin (in the same run without one).
 func cheatFigures(in *figureInputs, f Figures) {
 	c := in.c
 	k := &c.kinds[in.p]
@@ -173,9 +174,16 @@ func cheatFigures(in *figureInputs, f Figures) {
 		case k[grp][0].D+k[grp][1].D > 0 && ref > 0:
 			f["cheat_ratio."+grp.String()] = g / ref
 		case g > 0 || days[grp] > 0:
-			hd, honestDays := days[grp], days[hosts.Honest]
-			if hd > 0 && honestDays > 0 && in.all.G > 0 {
-				f["cheat_credit_per_day."+grp.String()] = (g / hd) / (in.all.G / honestDays)
+			// An honest host-day's credit: in the honest twin, where there
+			// is one, so that what the fakes do to honest hosts is not
+			// counted as their gain; else in the same run.
+			hd, honestDays, honestG := days[grp], days[hosts.Honest], in.all.G
+			if in.c.twin != nil {
+				_, twin := in.gainSums()
+				honestG = twin[hosts.Honest]
+			}
+			if hd > 0 && honestDays > 0 && honestG > 0 {
+				f["cheat_credit_per_day."+grp.String()] = (g / hd) / (honestG / honestDays)
 			}
 		}
 	}

@@ -198,7 +198,7 @@ var Registry = []*Figure{
 		Axis: "cheat ratio (1 = gained nothing)", LogAxis: true, Ref: CheatBound, RefLabel: "bound 1.1",
 		family: func(p *PolicySummary) *map[string]Num { return &p.CheatRatio }, computeFamily: cheatFigures},
 	{Name: "cheat_credit_per_day", Member: "kind", Short: "credit per day (no work)", Prefix: "cheat_credit_per_day.", Ideal: "0", Direction: Lower, Bound: PerDayBound, Headline: true,
-		Text: "For kinds (or kind+kind) that do no real work: their credit per host-day over an honest host's. 0 = cheating earned nothing.",
+		Text: "For kinds (or kind+kind) that do no real work: their credit per host-day over an honest host's in the honest twin (in the same run without a twin). 0 = cheating earned nothing. Judge them by gain, the one bound; this says what they earn in honest host-days.",
 		Axis: "credit per day / an honest host-day's", Ref: math.NaN(),
 		family: func(p *PolicySummary) *map[string]Num { return &p.CheatCreditPerDay }},
 	{Name: "failed_benchmark_ratio", Short: "failed benchmark G/D", Ideal: "1", Direction: Neutral,
