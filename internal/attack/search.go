@@ -78,6 +78,12 @@ type Evaluation struct {
 	// Values is each policy's figure for the behaviour's kind; a policy
 	// for which the run gives no finite figure is absent.
 	Values map[string]results.Num `json:"values"`
+	// Harm is each policy's harm to honest accounts (their credit over
+	// their honest twin's); Regime the run's regime (summary.json's), the
+	// same for every policy: its agents' share of results sent and
+	// validated, and of workunits validated on agents' results only.
+	Harm   map[string]results.Num `json:"harm,omitempty"`
+	Regime map[string]results.Num `json:"regime,omitempty"`
 	// Results is how many results the run sent; Skipped says why a
 	// candidate was not run (too costly), and then Values is empty.
 	Results int64  `json:"results,omitempty"`
@@ -249,6 +255,7 @@ func (e *evaluator) evaluate(ev *Evaluation) error {
 		e.mu.Unlock()
 		<-m.done
 		ev.Values = maps.Clone(m.ev.Values)
+		ev.Harm, ev.Regime = maps.Clone(m.ev.Harm), maps.Clone(m.ev.Regime)
 		ev.Results, ev.Skipped = m.ev.Results, m.ev.Skipped
 		e.logRun(ev.Behaviour, "the same candidate as an earlier run: its figures, not run again")
 		return m.err
@@ -286,10 +293,14 @@ func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 	e.logRun(b, fmt.Sprintf("%d results", sum.Results))
 	vals := ev.Values
 	fig := b.Figure()
+	ev.Harm, ev.Regime = map[string]results.Num{}, sum.Regime
 	for _, p := range e.pols {
 		if ps := sum.Policies[p]; ps != nil {
 			if v, ok := ps.Flat()[fig]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
 				vals[p] = v
+			}
+			if h := ps.Harm; !math.IsNaN(float64(h)) {
+				ev.Harm[p] = h
 			}
 		}
 	}

@@ -38,8 +38,33 @@ type ShardRun struct {
 	// against its own candidate of that index.
 	Agent   string             `json:"agent"`
 	Values  map[string]float64 `json:"values"`
+	Harm    map[string]float64 `json:"harm,omitempty"`
+	Regime  map[string]float64 `json:"regime,omitempty"`
 	Results int64              `json:"results,omitempty"`
 	Skipped string             `json:"skipped,omitempty"`
+}
+
+// full and nums convert figures to and from a shard's full precision.
+func full(m map[string]results.Num) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = float64(v)
+	}
+	return out
+}
+
+func nums(m map[string]float64) map[string]results.Num {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]results.Num, len(m))
+	for k, v := range m {
+		out[k] = results.Num(v)
+	}
+	return out
 }
 
 // ShardFile is the name a shard's file has in its folder.
@@ -70,9 +95,10 @@ func RunShard(opts Options, k, n int) (*Shard, error) {
 	sh := st.header()
 	sh.Shard, sh.Shards = k, n
 	for _, ev := range mine {
-		r := ShardRun{Index: ev.Index, Agent: ev.Behaviour.Agent(), Values: map[string]float64{}, Results: ev.Results, Skipped: ev.Skipped}
-		for p, v := range ev.Values {
-			r.Values[p] = float64(v)
+		r := ShardRun{Index: ev.Index, Agent: ev.Behaviour.Agent(), Values: full(ev.Values), Harm: full(ev.Harm), Regime: full(ev.Regime),
+			Results: ev.Results, Skipped: ev.Skipped}
+		if r.Values == nil {
+			r.Values = map[string]float64{}
 		}
 		sh.Runs = append(sh.Runs, r)
 	}
@@ -118,9 +144,9 @@ func (st *search) fill(from []*Shard) error {
 			}
 			got[r.Index] = true
 			ev.Results, ev.Skipped = r.Results, r.Skipped
-			ev.Values = map[string]results.Num{}
-			for p, v := range r.Values {
-				ev.Values[p] = results.Num(v)
+			ev.Values, ev.Harm, ev.Regime = nums(r.Values), nums(r.Harm), nums(r.Regime)
+			if ev.Values == nil {
+				ev.Values = map[string]results.Num{}
 			}
 		}
 	}
