@@ -30,7 +30,8 @@ func (s *Sim) arrive(i int) {
 	hr.ncpus, hr.ngpus = policy.Count32(h.ncpus), policy.Count32(h.h.NGPUs)
 	hr.pf, hr.pi, hr.gpuPeak = h.pf, h.pi, h.gpuPeak
 	hr.trueNCPUs = policy.Count32(h.h.NCPUs)
-	hr.outFactor = h.h.Behaviour.OutputFactor() * h.h.Behaviour.DoneFraction()
+	done, claim := h.h.Behaviour.Forged()
+	hr.outFactor = claim * done
 	h.havs = make([]hav, len(s.versions))
 	for j := range h.havs {
 		h.havs[j].eff = -1
@@ -322,8 +323,9 @@ func (s *Sim) prepare(i int, ri int32) {
 	}
 	r.remaining = r.runTotal * min(failAt, 1)
 	r.flopsDone = w.flops * min(failAt, 1)
-	if b := &h.h.Behaviour; b.Forges() {
-		r.flopsDone *= b.DoneFraction()
+	done, _ := h.h.Behaviour.Forged()
+	if done < 1 {
+		r.flopsDone *= done
 	}
 	r.ran = 0
 	switch b := &h.h.Behaviour; {
@@ -331,7 +333,7 @@ func (s *Sim) prepare(i int, ri int32) {
 		// The colluders' agreed garbage for this workunit: the same for
 		// all of them, unlike any honest or random wrong answer.
 		r.output = 1<<31 | uint32(rng.Hash(uint64(r.wu), uint64(w.gen)))
-	case b.Forges() && (s.cfg.Server.ValidatorComparesWork || b.DoneFraction() < 1):
+	case b.Forges() && (s.cfg.Server.ValidatorComparesWork || done < 1):
 		// A forged work measure (or a partial job's wrong result): the
 		// forgers' output for this workunit, the same for all of them,
 		// unlike an honest one or the colluders'.

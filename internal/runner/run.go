@@ -163,39 +163,20 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		opts.Progress(t/float64(len(progress)), done/perRep, len(progress)/perRep)
 		mu.Unlock()
 	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if opts.Slots != nil {
-					opts.Slots <- struct{}{}
-				}
-				r := j / perRep
-				prog := func(f float64) { peak.Sample(); tell(j, f) }
-				if perRep == 2 && j%perRep == twinJob {
-					twins[r], errs[j] = runTwin(s, r, win, prog)
-				} else {
-					var tr *replay.Tracer
-					if r == 0 {
-						tr = tracer
-					}
-					outs[r], errs[j] = runOne(s, r, win, prog, tr)
-				}
-				tell(j, 1)
-				if opts.Slots != nil {
-					<-opts.Slots
-				}
+	inParallel(s.Replications*perRep, workers, opts.Slots, func(j int) {
+		r := j / perRep
+		prog := func(f float64) { peak.Sample(); tell(j, f) }
+		if perRep == 2 && j%perRep == twinJob {
+			twins[r], errs[j] = runTwin(s, r, win, prog)
+		} else {
+			var tr *replay.Tracer
+			if r == 0 {
+				tr = tracer
 			}
-		}()
-	}
-	for j := 0; j < s.Replications*perRep; j++ {
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
+			outs[r], errs[j] = runOne(s, r, win, prog, tr)
+		}
+		tell(j, 1)
+	})
 	simCPU := usage.CPUSeconds() - cpu0
 	// The replications' released records are garbage now, but the
 	// collector would wait for the heap to grow by a quarter of what was
@@ -438,6 +419,33 @@ func agentKinds(s *scenarios.Scenario) []string {
 	return out
 }
 
+// inParallel calls do(j) for j from 0 to n-1, on at most workers
+// goroutines, each call holding a place of slots (if set) while it runs.
+func inParallel(n, workers int, slots chan struct{}, do func(j int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if slots != nil {
+					slots <- struct{}{}
+				}
+				do(j)
+				if slots != nil {
+					<-slots
+				}
+			}
+		}()
+	}
+	for j := 0; j < n; j++ {
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+}
+
 // twinJob is the place of a replication's honest twin among its jobs.
 const twinJob = 1
 
@@ -453,28 +461,7 @@ func Twins(s *scenarios.Scenario, workers int, slots chan struct{}) ([]*results.
 	}
 	twins := make([]*results.Twin, s.Replications)
 	errs := make([]error, s.Replications)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range jobs {
-				if slots != nil {
-					slots <- struct{}{}
-				}
-				twins[r], errs[r] = runTwin(s, r, win, nil)
-				if slots != nil {
-					<-slots
-				}
-			}
-		}()
-	}
-	for r := 0; r < s.Replications; r++ {
-		jobs <- r
-	}
-	close(jobs)
-	wg.Wait()
+	inParallel(s.Replications, workers, slots, func(r int) { twins[r], errs[r] = runTwin(s, r, win, nil) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -402,31 +402,20 @@ func (b Behaviour) Forges() bool {
 	return b.Kind == ForgedOutput || b.And != nil && b.And.Forges()
 }
 
-// DoneFraction is the share of a job's FLOPs the host really does: a
-// forger's work fraction, else all (a fake's few FLOPs are not counted:
-// it does no work, DoesWork).
-func (b Behaviour) DoneFraction() float64 {
-	f := 1.0
+// Forged returns the share of a job's FLOPs the host really does (a
+// forger's work fraction, else all: a fake's few FLOPs are not counted,
+// it does no work, DoesWork) and how many times the work it did its
+// output claims to hold (a forger's k, else 1).
+func (b Behaviour) Forged() (done, claim float64) {
+	done, claim = 1, 1
 	if b.Kind == ForgedOutput {
-		f = b.WorkFraction
+		done, claim = b.WorkFraction, b.K
 	}
 	if b.And != nil {
-		f *= b.And.DoneFraction()
+		d, c := b.And.Forged()
+		done, claim = done*d, claim*c
 	}
-	return f
-}
-
-// OutputFactor is how many times the work it did a host's output claims
-// to hold: k for a forger, else 1.
-func (b Behaviour) OutputFactor() float64 {
-	f := 1.0
-	if b.Kind == ForgedOutput {
-		f = b.K
-	}
-	if b.And != nil {
-		f *= b.And.OutputFactor()
-	}
-	return f
+	return done, claim
 }
 
 // ReportTimes returns the elapsed and CPU time the client reports for a
