@@ -477,7 +477,7 @@ func checkCheatRatio(t *testing.T, kind string, sets []string, want []ratioBound
 	if err != nil {
 		t.Fatal(err)
 	}
-	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	oc, err := runner.Run(s, runner.Options{NoPlots: true, NoTwin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -528,7 +528,7 @@ func TestCombinedAtTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	oc, err := runner.Run(s, runner.Options{NoPlots: true, NoTwin: true})
 	if err != nil {
 		t.Fatal(err)
 	}

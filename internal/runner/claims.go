@@ -48,13 +48,20 @@ func CheckClaims(name string, workers int) ([]ClaimResult, error) {
 	var firstErr error
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(workers, 1))
+	// The honest twins run only for claims that read them (gain, harm,
+	// the per-day figures): they double a run's cost.
+	twin := map[string]bool{}
+	for _, c := range s.Claims {
+		k := strings.Join(c.Set, "\x00")
+		twin[k] = twin[k] || twinFigure(c.Figure) || c.Vs != nil && twinFigure(c.Vs.Figure)
+	}
 	for _, k := range sets {
 		wg.Add(1)
 		go func(k string) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			sum, err := runClaims(name, byKey[k])
+			sum, err := runClaims(name, byKey[k], twin[k])
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && firstErr == nil {
@@ -99,16 +106,26 @@ func claimRun(name string, set []string) (*scenarios.Scenario, error) {
 	return scenarios.Open(name, append(over, set...))
 }
 
-func runClaims(name string, set []string) (*results.Summary, error) {
+func runClaims(name string, set []string, twin bool) (*results.Summary, error) {
 	s, err := claimRun(name, set)
 	if err != nil {
 		return nil, err
 	}
-	oc, err := Run(s, Options{Workers: 1, NoPlots: true})
+	oc, err := Run(s, Options{Workers: 1, NoPlots: true, NoTwin: !twin})
 	if err != nil {
 		return nil, err
 	}
 	return oc.Summary, nil
+}
+
+// twinFigure reports whether a figure is measured against the honest twin.
+func twinFigure(name string) bool {
+	for _, p := range []string{"gain.", "worst_gain", "worst_account_gain", "harm", "cheat_credit_per_day."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // figureOf is a policy's figure by its dotted name, NaN when undefined.
