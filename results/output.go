@@ -77,24 +77,54 @@ func NewOutDir(dir string, force bool, protect ...string) (*OutDir, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	prefix := "." + filepath.Base(dir) + ".tmp-"
 	// A killed run's temporary folder for the same place is stale.
-	if stale, err := filepath.Glob(filepath.Join(parent, prefix+"*")); err == nil {
-		for _, d := range stale {
-			os.RemoveAll(d)
-		}
-	}
-	tmp, err := os.MkdirTemp(parent, prefix)
+	RemoveStaleTemps(parent, filepath.Base(dir))
+	tmp, err := os.MkdirTemp(parent, tempPrefix(filepath.Base(dir)))
 	if err != nil {
 		return nil, err
 	}
 	track(tmp, true)
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	err = os.Chmod(tmp, 0o755)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(tmp, TempMarker), []byte("a creditsim run's folder in progress\n"), 0o644)
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		track(tmp, false)
 		return nil, err
 	}
 	return &OutDir{final: dir, tmp: tmp}, nil
+}
+
+// TempMarker is the file creditsim puts in a temporary folder it makes,
+// so that a later run removes only folders it can prove it made.
+const TempMarker = ".creditsim-in-progress"
+
+// tempPrefix is the name of base's temporary folders less their random
+// digits (os.MkdirTemp's).
+func tempPrefix(base string) string { return "." + base + ".tmp-" }
+
+// RemoveStaleTemps removes what killed runs left in parent for the place
+// named base: folders named as creditsim names its temporary folders
+// for it (the prefix, then only digits) that hold TempMarker. The names
+// are compared, never used as a pattern: a base like "[a-z]*" matches
+// nothing but itself.
+func RemoveStaleTemps(parent, base string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(base)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || rest == "" || strings.Trim(rest, "0123456789") != "" || !e.IsDir() {
+			continue
+		}
+		d := filepath.Join(parent, e.Name())
+		if fi, err := os.Lstat(filepath.Join(d, TempMarker)); err == nil && fi.Mode().IsRegular() {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // CheckOutDir applies the output rule: a path that does not exist, an
@@ -174,6 +204,9 @@ func (o *OutDir) Commit() error {
 	if err := o.Write(Marker, []byte("written by creditsim; a later run may replace this folder\n")); err != nil {
 		return err
 	}
+	if err := os.Remove(filepath.Join(o.tmp, TempMarker)); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(o.final); err != nil {
 		return err
 	}
@@ -188,8 +221,13 @@ func (o *OutDir) Abort() {
 	track(o.tmp, false)
 }
 
-// WriteFileAtomic writes a single file through a temporary name.
+// WriteFileAtomic writes a single file through a temporary name. It
+// replaces only a regular file: renaming over a device, a link or a pipe
+// would replace the node itself.
 func WriteFileAtomic(path string, data []byte) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return Refused("%s is not a regular file; creditsim replaces only regular files", path)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return err

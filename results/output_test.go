@@ -47,3 +47,92 @@ func TestOutDirStream(t *testing.T) {
 		t.Errorf("aborted folder %s: %v", d.tmp, err)
 	}
 }
+
+// TestStaleTempsOnlyOurs: a new output folder removes what killed runs
+// left for the same place (named as creditsim names its temporary
+// folders and holding its marker), and nothing else: not a folder that
+// merely looks alike, and never by a pattern, so an output named like a
+// glob ("[a-z]*", "*") matches only itself (issue: such a run deleted
+// .thesis.tmp-backup and .important.tmp-keep).
+func TestStaleTempsOnlyOurs(t *testing.T) {
+	parent := t.TempDir()
+	mk := func(name string, marker bool) string {
+		d := filepath.Join(parent, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if marker {
+			if err := os.WriteFile(filepath.Join(d, TempMarker), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	stale := mk(".out.tmp-123456", true)
+	keep := []string{
+		mk(".out.tmp-123457", false),     // no marker: not provably ours
+		mk(".out.tmp-backup", true),      // not our name: digits only
+		mk(".thesis.tmp-backup", false),  // another place's
+		mk(".important.tmp-keep", false), // another place's
+		mk(".[a-z]*.tmp-99x", true),      // not digits
+		mk(".other.tmp-123456", true),    // ours, but another place's
+	}
+	for _, base := range []string{"out", "[a-z]*", "*", ".*"} {
+		d, err := NewOutDir(filepath.Join(parent, base), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Abort()
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale folder %s was left: %v", stale, err)
+	}
+	for _, k := range keep {
+		if _, err := os.Stat(k); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(k), err)
+		}
+	}
+	// A committed folder holds the output marker, not the one of a run in
+	// progress.
+	d, err := NewOutDir(filepath.Join(parent, "done"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "done", TempMarker)); !os.IsNotExist(err) {
+		t.Errorf("a committed folder holds %s", TempMarker)
+	}
+}
+
+// TestWriteFileAtomicRegularOnly: a file is replaced through a rename,
+// which would replace a link or a device node itself; such a path is
+// refused and left as it is.
+func TestWriteFileAtomicRegularOnly(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(link, []byte("new")); err == nil {
+		t.Error("a symbolic link was replaced")
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is gone: %v", err)
+	}
+	if err := WriteFileAtomic("/dev/null", []byte("x")); err == nil {
+		t.Error("/dev/null was replaced")
+	}
+	plain := filepath.Join(dir, "plain")
+	if err := WriteFileAtomic(plain, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(plain, []byte("b")); err != nil {
+		t.Errorf("a regular file: %v", err)
+	}
+}

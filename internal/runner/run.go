@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,7 +106,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		}
 	}
 	if opts.Trace != "" {
-		if err := checkTrace(opts.Trace, opts.Force, opts.Protect); err != nil {
+		if err := checkTrace(opts.Trace, opts.Out, opts.Force, opts.Protect); err != nil {
 			return nil, err
 		}
 	}
@@ -519,19 +520,25 @@ type observers [2]sim.Observer
 func (o observers) ResultDone(r *sim.Record) { o[0].ResultDone(r); o[1].ResultDone(r) }
 func (o observers) Day(d *sim.DayState)      { o[0].Day(d); o[1].Day(d) }
 
-// checkTrace refuses a trace path that is a folder, an input, or an
-// existing file without force.
-func checkTrace(path string, force bool, protect []string) error {
+// checkTrace refuses a trace path that is a folder, an input, a node
+// other than a regular file, a place in the output folder (which the
+// run replaces), or an existing file without force.
+func checkTrace(path, out string, force bool, protect []string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
+	}
+	if out != "" {
+		if ao, err := filepath.Abs(out); err == nil && (abs == ao || strings.HasPrefix(abs, ao+string(filepath.Separator))) {
+			return results.Refused("--trace %s lies in the output folder %s, which the run replaces when it writes it; give a path outside it", path, out)
+		}
 	}
 	for _, p := range protect {
 		if ap, err := filepath.Abs(p); err == nil && ap == abs {
 			return results.Refused("--trace %s is the input being run; creditsim never replaces it", path)
 		}
 	}
-	fi, err := os.Stat(path)
+	fi, err := os.Lstat(path)
 	switch {
 	case os.IsNotExist(err):
 		return nil
@@ -539,6 +546,10 @@ func checkTrace(path string, force bool, protect []string) error {
 		return err
 	case fi.IsDir():
 		return results.Refused("--trace %s is a folder; give a file", path)
+	case !fi.Mode().IsRegular():
+		// A device, a link or a pipe: renaming a file over it would
+		// replace the node itself (a link to /dev/stdout, say).
+		return results.Refused("--trace %s is not a regular file; creditsim replaces only regular files, even with --force", path)
 	case !force:
 		return results.Refused("--trace %s exists (use --force to replace it)", path)
 	}

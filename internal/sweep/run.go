@@ -218,12 +218,7 @@ func complete(dir string) bool {
 }
 
 // removeStale deletes what an interrupted run left of a point.
-func removeStale(parent, id string) {
-	stale, _ := filepath.Glob(filepath.Join(parent, "."+id+".tmp-*"))
-	for _, d := range stale {
-		os.RemoveAll(d)
-	}
-}
+func removeStale(parent, id string) { results.RemoveStaleTemps(parent, id) }
 
 // runPoint simulates one point and writes its folder.
 func runPoint(sw *Sweep, pt Point, out string, slots chan struct{}) (int64, error) {
