@@ -24,6 +24,7 @@ import (
 
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
+	"github.com/creditsim/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/suggest"
 	"github.com/creditsim/creditsim/policy"
@@ -48,13 +49,13 @@ func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 
 // fail prints a command's error and returns the exit status as an error.
 func fail(cmd *cobra.Command, code int, format string, a ...any) error {
-	fmt.Fprintf(cmd.ErrOrStderr(), "creditsim %s: %s\n", cmd.Name(), fmt.Sprintf(format, a...))
+	fmt.Fprintf(cmd.ErrOrStderr(), "creditsim %s: %s\n", cmd.Name(), replay.RedactSecrets(fmt.Sprintf(format, a...)))
 	return &exitError{code}
 }
 
 // failPlain prints an error that already names its file, line and field.
 func failPlain(cmd *cobra.Command, code int, err error) error {
-	fmt.Fprintln(cmd.ErrOrStderr(), err)
+	fmt.Fprintln(cmd.ErrOrStderr(), replay.RedactSecrets(err.Error()))
 	return &exitError{code}
 }
 

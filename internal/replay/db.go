@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -42,11 +43,28 @@ LEFT JOIN app_version av ON av.id = r.app_version_id
 WHERE r.server_state = 5 AND r.sent_time > 0`
 
 // IsDSN reports whether arg names a database (a MySQL/MariaDB DSN such as
-// user:password@tcp(host:3306)/boinc or user@unix(/run/mysqld.sock)/boinc)
-// rather than a file.
+// user:password@tcp(host:3306)/boinc, user@unix(/run/mysqld.sock)/boinc
+// or user:password@/boinc, all forms the driver accepts) rather than a
+// file: a mysql:// address, or a user part before an "@" and a
+// "/database" after it that the driver parses.
 func IsDSN(arg string) bool {
-	return strings.Contains(arg, "@tcp(") || strings.Contains(arg, "@unix(") || strings.HasPrefix(arg, "mysql://")
+	if strings.HasPrefix(arg, "mysql://") {
+		return true
+	}
+	at := strings.LastIndex(arg, "@")
+	if at <= 0 || !strings.Contains(arg[at:], "/") {
+		return false
+	}
+	_, err := mysql.ParseDSN(arg)
+	return err == nil
 }
+
+// secret matches the password of a user:password@ part anywhere.
+var secret = regexp.MustCompile(`([^\s:/@'"(]+):([^\s@]*)@`)
+
+// RedactSecrets hides every password written as user:password@ in s,
+// whether s parsed as a DSN or not: for every message creditsim prints.
+func RedactSecrets(s string) string { return secret.ReplaceAllString(s, "$1:xxx@") }
 
 // Redact hides a DSN's password, for messages and outputs.
 func Redact(dsn string) string {
@@ -60,12 +78,31 @@ func Redact(dsn string) string {
 	return cfg.FormatDSN()
 }
 
+// Default time-outs of a database replay (a DSN's timeout, readTimeout
+// and writeTimeout override them).
+const (
+	DBConnectTimeout = 10 * time.Second
+	DBReadTimeout    = 5 * time.Minute
+)
+
 // ReadDB reads a project's results from its database, read-only.
 func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	name := Redact(dsn)
 	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
 	if err != nil {
 		return nil, &Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}
+	}
+	// A server that accepts and then says nothing must not hang a
+	// replay: connect, read and write time-outs by default, which the
+	// DSN may set otherwise.
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DBConnectTimeout
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = DBReadTimeout
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = DBReadTimeout
 	}
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
@@ -74,7 +111,12 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	db := sql.OpenDB(connector)
 	defer db.Close()
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
+	// The handshake too: a server that accepts and says nothing (or
+	// answers in another protocol) is given up after the connect
+	// time-out, not after the read time-out.
+	cctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	conn, err := db.Conn(cctx)
+	cancel()
 	if err != nil {
 		return nil, &Error{File: name, Reason: "cannot connect: " + err.Error()}
 	}

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"database/sql"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,4 +245,77 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestIsDSN: every DSN form the driver accepts is taken for a database,
+// so that a password is never echoed as a missing file's name; paths,
+// even with an "@", are files.
+func TestIsDSN(t *testing.T) {
+	for arg, want := range map[string]bool{
+		"boinc:PASSWORD@tcp(127.0.0.1:3306)/boinc":  true,
+		"boinc:PASSWORD@/boinc":                     true,
+		"boinc:PASSWORD@tcp6([::1]:1)/boinc":        true,
+		"boinc@unix(/run/mysqld/mysqld.sock)/boinc": true,
+		"mysql://boinc:pw@tcp(h:3306)/boinc":        true,
+		"results.csv":                               false,
+		"data/results.csv":                          false,
+		"me@home.csv":                               false,
+		"/tmp/x@y":                                  false,
+	} {
+		if got := replay.IsDSN(arg); got != want {
+			t.Errorf("IsDSN(%q) = %v, want %v", arg, got, want)
+		}
+	}
+}
+
+// TestRedactSecrets: a user:password@ part is hidden wherever it stands
+// in a message.
+func TestRedactSecrets(t *testing.T) {
+	for in, want := range map[string]string{
+		"stat boinc:PASSWORD@/boinc: no such file or directory": "stat boinc:xxx@/boinc: no such file or directory",
+		"database boinc:s3cr:et@tcp(db:3306)/boinc: refused":    "database boinc:xxx@tcp(db:3306)/boinc: refused",
+		"'boinc:pw@tcp6([::1]:1)/boinc'":                        "'boinc:xxx@tcp6([::1]:1)/boinc'",
+		"no secret here: a@b":                                   "no secret here: a@b",
+	} {
+		if got := replay.RedactSecrets(in); got != want || strings.Contains(got, "PASSWORD") {
+			t.Errorf("RedactSecrets(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSilentServer: a server that accepts a connection and says nothing
+// (or answers in another protocol) does not hang a replay: the connect
+// time-out covers the handshake. The message hides the password.
+func TestSilentServer(t *testing.T) {
+	for _, answer := range []string{"", "HTTP/1.1 200 OK\r\n\r\n", "\xff\xff\xff\x00garbage"} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(answer))
+			time.Sleep(10 * time.Second)
+			c.Close()
+		}()
+		start := time.Now()
+		_, err = replay.ReadDB("boinc:PASSWORD@tcp("+ln.Addr().String()+")/boinc?timeout=500ms", replay.DBQuery{})
+		ln.Close()
+		if err == nil {
+			t.Errorf("%q: no error", answer)
+			continue
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q: gave up after %v", answer, d)
+		}
+		if strings.Contains(err.Error(), "PASSWORD") {
+			t.Errorf("%q: the message shows the password: %v", answer, err)
+		}
+	}
+	if replay.DBConnectTimeout > 30*time.Second || replay.DBReadTimeout <= 0 {
+		t.Errorf("default time-outs %v, %v", replay.DBConnectTimeout, replay.DBReadTimeout)
+	}
 }

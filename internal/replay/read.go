@@ -179,14 +179,16 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			// FieldPos is defined only for a record read whole: a record
+			// that starts with a bad quote has none.
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				return nil, &Error{File: file, Line: pe.Line, Column: pe.Column, Reason: pe.Err.Error()}
 			}
-			return nil, &Error{File: file, Line: line, Reason: err.Error()}
+			return nil, &Error{File: file, Reason: err.Error()}
 		}
+		line, _ := cr.FieldPos(0)
 		for k, t := range comments {
 			if h, ok := strings.CutPrefix(t, headerPrefix); ok {
 				in.Header = &Header{}

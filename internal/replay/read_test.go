@@ -118,6 +118,13 @@ func TestBadInput(t *testing.T) {
 		// A misspelt header is read as a header, not as numbers.
 		{"resultid,workunit_id\n1,2\n", "x.csv:1:1: header: \"resultid\": unknown column"},
 		{"resultid workunit_id\n1 2\n", "x.csv:1:1: header: \"resultid workunit_id\": unknown column"},
+		// A record that starts with a quote error (these panicked in
+		// FieldPos): named by line and column.
+		{"result_id,workunit_id\n\"4,5\n", "x.csv:2:"},
+		{"result_id,workunit_id\n\"1\"x,2\n", "x.csv:2:"},
+		{"\"result_id\"x,workunit_id\n1,2\n", "x.csv:1:"},
+		{"result_id\tworkunit_id\n\"1\"x\t1\n", "x.csv:2:"},
+		{"result_id,workunit_id\n1,2\n\"1", "x.csv:3:"},
 	} {
 		_, err := Read("x.csv", strings.NewReader(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
