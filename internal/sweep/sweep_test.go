@@ -191,6 +191,8 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(stale, "point.json"), []byte("{"), 0o644)
+	// What a killed run leaves: its folder in progress, marked so.
+	os.WriteFile(filepath.Join(stale, results.TempMarker), nil, 0o644)
 	if _, err := Run(sw, Options{Out: d, Jobs: 2}); err == nil || !strings.Contains(err.Error(), "--resume") {
 		t.Errorf("running into a started sweep without --resume: %v, want a refusal naming --resume", err)
 	}
