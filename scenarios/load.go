@@ -69,6 +69,9 @@ type loader struct {
 	lines map[string]int    // dotted path -> line of its key or value
 	sets  map[string]string // dotted path -> the --set that wrote it
 	errs  Errors
+	// walking holds the anchors whose values walk is inside: an alias
+	// to one of them would make the value hold itself.
+	walking map[*yaml.Node]bool
 }
 
 // Load parses data (the contents of file) over the defaults, applies the
@@ -228,7 +231,19 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 		l.lines[path] = n.Line
 	}
 	if n.Kind == yaml.AliasNode {
+		if l.walking[n.Alias] {
+			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: "*" + n.Value, Set: l.sets[path],
+				Reason: "the alias refers to a value that holds it: a value cannot contain itself"})
+			return
+		}
 		n = n.Alias
+	}
+	if n.Anchor != "" {
+		if l.walking == nil {
+			l.walking = map[*yaml.Node]bool{}
+		}
+		l.walking[n] = true
+		defer delete(l.walking, n)
 	}
 	switch t.Kind() {
 	case reflect.Struct:

@@ -60,6 +60,10 @@ const DefaultMaxCost = 20
 // searches.
 const DefaultBudget = 60
 
+// MaxBudget bounds the search's runs: each is a whole simulation, and
+// the search keeps every evaluation (a budget of 1e8 exhausted memory).
+const MaxBudget = 10000
+
 // InputError is a bad option of the attack itself (a policy the
 // scenario does not have, a budget too small for the space).
 type InputError struct{ msg string }

@@ -56,8 +56,8 @@ writes what an unsharded attack writes.`,
 			if err := jobsFlag(cmd, jobs); err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("budget") && budget < 1 {
-				return fail(cmd, ExitInput, "flag --budget: %d: must be at least 1", budget)
+			if cmd.Flags().Changed("budget") && (budget < 1 || budget > attack.MaxBudget) {
+				return fail(cmd, ExitInput, "flag --budget: %d: must be 1 to %d", budget, attack.MaxBudget)
 			}
 			if cmd.Flags().Changed("max-cost") && !(maxCost >= 1) {
 				return fail(cmd, ExitInput, "flag --max-cost: %g: must be at least 1 (times the scenario's own results)", maxCost)
