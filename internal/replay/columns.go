@@ -10,25 +10,32 @@ import (
 
 func num(f func(r *Row, v float64)) func(r *Row, v float64) { return f }
 
+// The range of whole columns: IDs within a signed 64-bit integer (below
+// 2^63, so that no ID wraps), counts within a 32-bit one.
+const (
+	maxID    = 9.2e18
+	maxCount = 1 << 31
+)
+
 // Columns are the CSV form's columns, named as BOINC's database names
 // them where it has them. Only result_id and workunit_id are required;
 // the policies a replay can run depend on which others are present
 // (policy.Kind.Needs).
 var Columns = []Column{
-	{Name: "result_id", Doc: "result.id", set: num(func(r *Row, v float64) { r.ResultID = int64(v) })},
-	{Name: "workunit_id", Doc: "result.workunitid", set: num(func(r *Row, v float64) { r.WorkunitID = int64(v) })},
-	{Name: "app_id", Doc: "result.appid", set: num(func(r *Row, v float64) { r.AppID = int64(v) })},
-	{Name: "app_version_id", Doc: "result.app_version_id (negative: anonymous platform)", set: num(func(r *Row, v float64) { r.VersionID = int64(v) })},
-	{Name: "host_id", Doc: "result.hostid", set: num(func(r *Row, v float64) { r.HostID = int64(v) })},
-	{Name: "user_id", Doc: "result.userid", set: num(func(r *Row, v float64) { r.UserID = int64(v) })},
-	{Name: "team_id", Doc: "result.teamid", set: num(func(r *Row, v float64) { r.TeamID = int64(v) })},
+	{Name: "result_id", Doc: "result.id", set: num(func(r *Row, v float64) { r.ResultID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "workunit_id", Doc: "result.workunitid", set: num(func(r *Row, v float64) { r.WorkunitID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "app_id", Doc: "result.appid", set: num(func(r *Row, v float64) { r.AppID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "app_version_id", Doc: "result.app_version_id (negative: anonymous platform)", set: num(func(r *Row, v float64) { r.VersionID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "host_id", Doc: "result.hostid", set: num(func(r *Row, v float64) { r.HostID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "user_id", Doc: "result.userid", set: num(func(r *Row, v float64) { r.UserID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "team_id", Doc: "result.teamid", set: num(func(r *Row, v float64) { r.TeamID = int64(v) }), whole: true, lo: -maxID, hi: maxID},
 	{Name: "sent_time", Doc: "result.sent_time", set: num(func(r *Row, v float64) { r.SentTime = v })},
 	{Name: "received_time", Doc: "result.received_time", set: num(func(r *Row, v float64) { r.ReceivedTime = v })},
 	{Name: "validated_time", Doc: "when the validator granted it (not in BOINC's tables: a trace has it; else the latest received time of its workunit's validated results)", set: num(func(r *Row, v float64) { r.ValidatedTime = v })},
-	{Name: "sent_seq", Doc: "order of events of equal time (a trace's)", set: num(func(r *Row, v float64) { r.SentSeq = int64(v) })},
-	{Name: "reported_seq", Doc: "", set: num(func(r *Row, v float64) { r.ReportedSeq = int64(v) })},
-	{Name: "validated_seq", Doc: "", set: num(func(r *Row, v float64) { r.ValidatedSeq = int64(v) })},
-	{Name: "validated_rank", Doc: "a trace's: the row's place in its validation (else result-ID order)", set: num(func(r *Row, v float64) { r.ValidatedRank = int64(v) })},
+	{Name: "sent_seq", Doc: "order of events of equal time (a trace's)", set: num(func(r *Row, v float64) { r.SentSeq = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "reported_seq", Doc: "", set: num(func(r *Row, v float64) { r.ReportedSeq = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "validated_seq", Doc: "", set: num(func(r *Row, v float64) { r.ValidatedSeq = int64(v) }), whole: true, lo: -maxID, hi: maxID},
+	{Name: "validated_rank", Doc: "a trace's: the row's place in its validation (else result-ID order)", set: num(func(r *Row, v float64) { r.ValidatedRank = int64(v) }), whole: true, lo: -maxID, hi: maxID},
 	{Name: "outcome", Doc: "success, client_error, aborted, no_reply, or result.outcome's code", text: func(r *Row, s string) error {
 		if o, ok := outcomeNames[s]; ok {
 			r.Outcome = o
@@ -64,13 +71,13 @@ var Columns = []Column{
 	{Name: "runtime_outlier", Doc: "result.runtime_outlier", set: num(func(r *Row, v float64) { r.RuntimeOutlier = v != 0 })},
 	{Name: "rsc_fpops_est", Doc: "workunit.rsc_fpops_est", set: num(func(r *Row, v float64) { r.RscFpopsEst = v })},
 	{Name: "rsc_fpops_bound", Doc: "workunit.rsc_fpops_bound", set: num(func(r *Row, v float64) { r.RscFpopsBound = v })},
-	{Name: "p_ncpus", Doc: "host.p_ncpus", set: num(func(r *Row, v float64) { r.NCPUs = int(v) })},
+	{Name: "p_ncpus", Doc: "host.p_ncpus", set: num(func(r *Row, v float64) { r.NCPUs = int(v) }), whole: true, lo: 0, hi: maxCount},
 	{Name: "p_fpops", Doc: "host.p_fpops", set: num(func(r *Row, v float64) { r.PFpops = v })},
 	{Name: "p_iops", Doc: "host.p_iops", set: num(func(r *Row, v float64) { r.PIops = v })},
-	{Name: "p_ngpus", Doc: "host.p_ngpus", set: num(func(r *Row, v float64) { r.NGPUs = int(v) })},
+	{Name: "p_ngpus", Doc: "host.p_ngpus", set: num(func(r *Row, v float64) { r.NGPUs = int(v) }), whole: true, lo: 0, hi: maxCount},
 	{Name: "p_gpu_fpops", Doc: "host.p_gpu_fpops", set: num(func(r *Row, v float64) { r.GPUPeak = v })},
-	{Name: "consecutive_valid", Doc: "host_app_version.consecutive_valid when credit was granted", set: num(func(r *Row, v float64) { r.HAVConsecutiveValid = int(v) })},
-	{Name: "max_jobs_per_day", Doc: "host_app_version.max_jobs_per_day", set: num(func(r *Row, v float64) { r.HAVMaxJobsDay = int(v) })},
+	{Name: "consecutive_valid", Doc: "host_app_version.consecutive_valid when credit was granted", set: num(func(r *Row, v float64) { r.HAVConsecutiveValid = int(v) }), whole: true, lo: 0, hi: maxCount},
+	{Name: "max_jobs_per_day", Doc: "host_app_version.max_jobs_per_day", set: num(func(r *Row, v float64) { r.HAVMaxJobsDay = int(v) }), whole: true, lo: 0, hi: maxCount},
 	{Name: "plan_class", Doc: "app_version.plan_class (cuda/nvidia, ati/amd, intel, apple: a GPU version)", text: func(r *Row, s string) error { r.PlanClass = s; return nil }},
 	{Name: "claimed_credit", Doc: "result.claimed_credit", set: num(func(r *Row, v float64) { r.Claimed = v })},
 	{Name: "granted_credit", Doc: "result.granted_credit", set: num(func(r *Row, v float64) { r.Granted = v })},

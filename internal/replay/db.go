@@ -202,8 +202,11 @@ func setField(r *Row, c *Column, s string) string {
 		return "" // absent: zero (NaN for credits)
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
 		return "not a finite number"
+	case c.whole && (v != math.Trunc(v) || v < c.lo || v > c.hi):
+		return fmt.Sprintf("want a whole number from %g to %g", c.lo, c.hi)
 	}
 	c.set(r, v)
 	return ""

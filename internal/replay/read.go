@@ -71,25 +71,33 @@ func (e *Error) Error() string {
 		b.WriteString(e.Field + ": ")
 	}
 	if e.Value != "" || e.Field != "" {
-		b.WriteString(strconv.Quote(e.Value) + ": ")
+		v := e.Value
+		if len(v) > maxShown {
+			// A binary file's "column name": enough to recognise it.
+			v = strings.ToValidUTF8(v[:maxShown], "") + "..."
+		}
+		b.WriteString(strconv.Quote(v) + ": ")
 	}
 	b.WriteString(e.Reason)
 	return b.String()
 }
 
+// maxShown is the most of a value an error message shows.
+const maxShown = 80
+
 // Read reads either form, telling them apart by the first line that is
 // not a comment: a header of named columns is the CSV form, ten numbers
 // the credit_test_data form.
 func Read(file string, r io.Reader) (*Input, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	br := bufio.NewReaderSize(&lineLimit{r: r}, 1<<16)
 	var head []string
 	for {
 		line, err := br.ReadString('\n')
-		if line == "" && err != nil {
-			if err == io.EOF {
-				return nil, &Error{File: file, Reason: "empty: no results"}
-			}
+		switch {
+		case err != nil && err != io.EOF:
 			return nil, &Error{File: file, Reason: err.Error()}
+		case line == "" && err == io.EOF:
+			return nil, &Error{File: file, Reason: "empty: no results"}
 		}
 		head = append(head, line)
 		t := strings.TrimSpace(line)
@@ -112,6 +120,31 @@ func Read(file string, r io.Reader) (*Input, error) {
 	}
 }
 
+// MaxLine bounds a line of a replay input, so that a file without line
+// ends (a binary, say) is refused before it fills memory.
+const MaxLine = 1 << 20
+
+// lineLimit fails a read once a line exceeds MaxLine bytes.
+type lineLimit struct {
+	r       io.Reader
+	n, line int
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			l.n = 0
+			l.line++
+			continue
+		}
+		if l.n++; l.n > MaxLine {
+			return i, fmt.Errorf("line %d is longer than %d bytes: not a replay input", l.line+1, MaxLine)
+		}
+	}
+	return n, err
+}
+
 // creditTestFields are credit_test_data's fields, in order.
 var creditTestFields = []string{"result_id", "workunit_id", "app_id", "host_id", "claimed_credit", "app_version_id",
 	"elapsed_time", "flops_estimate", "cpu_time", "rsc_fpops_est"}
@@ -122,7 +155,7 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 		in.Has[f] = true
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	sc.Buffer(make([]byte, 1<<16), 2*MaxLine) // lineLimit refuses a longer line first
 	line := 0
 	for sc.Scan() {
 		line++
@@ -174,6 +207,8 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 	var cols []*Column
 	var credit []int // record index -> Credits index, -1 if not a credit column
 	header := true
+	seen := map[int64]int{} // result ID -> line
+	var span timeSpan
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -191,9 +226,18 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 		line, _ := cr.FieldPos(0)
 		for k, t := range comments {
 			if h, ok := strings.CutPrefix(t, headerPrefix); ok {
+				switch {
+				case in.Header != nil:
+					return nil, &Error{File: file, Line: commentLines[k], Field: "trace header", Reason: "a second trace header: a trace has one, before its rows"}
+				case len(in.Rows) > 0:
+					return nil, &Error{File: file, Line: commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
+				}
 				in.Header = &Header{}
 				if err := json.Unmarshal([]byte(h), in.Header); err != nil {
 					return nil, &Error{File: file, Line: commentLines[k], Reason: "bad trace header: " + err.Error()}
+				}
+				if field, value, reason := in.Header.check(); reason != "" {
+					return nil, &Error{File: file, Line: commentLines[k], Field: "trace header " + field, Value: value, Reason: reason}
 				}
 			}
 		}
@@ -254,7 +298,21 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			}
 			row.Credit[in.Credits[credit[i]]] = v
 		}
+		if first, ok := seen[row.ResultID]; ok {
+			return nil, &Error{File: file, Line: line, Field: "result_id", Value: strconv.FormatInt(row.ResultID, 10),
+				Reason: fmt.Sprintf("also on line %d: each result once", first)}
+		}
+		seen[row.ResultID] = line
+		if in.Header != nil {
+			if field, value, reason := in.Header.checkRow(&row); reason != "" {
+				return nil, &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
+			}
+		}
+		span.add(&row, line)
 		in.Rows = append(in.Rows, row)
+	}
+	if err := span.check(file, in.Header); err != nil {
+		return nil, err
 	}
 	if header {
 		return nil, &Error{File: file, Reason: "no header line (result_id, workunit_id, ...)"}

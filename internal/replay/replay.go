@@ -68,6 +68,13 @@ const (
 // Run replays in through policies (instances of the given specs), which
 // must be supported by the input.
 func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
+	var span timeSpan
+	for i := range in.Rows {
+		span.add(&in.Rows[i], 0)
+	}
+	if err := span.check(in.File, in.Header); err != nil {
+		return nil, err
+	}
 	w, idx := buildWorld(in)
 	checkTimes(in, w, idx)
 	o := &Outcome{Policies: names, World: w, Credit: make([][]float64, len(in.Rows))}
@@ -344,11 +351,19 @@ func less(a, b *event) bool {
 // sorted events, and a validator pass end after the validations of each
 // time.
 func withTicks(ev []event, end, feeder float64) []event {
+	// Ticks fall on multiples of their periods from time 0, as the
+	// engine's do, but only from the first event on: a project's times
+	// count from 1970.
+	first := end
+	if len(ev) > 0 {
+		first = ev[0].t
+	}
+	from := func(period float64) float64 { return max(period, math.Floor(first/period)*period) }
 	var ticks []event
-	for t := boinc.SecondsPerDay; t < end; t += boinc.SecondsPerDay {
+	for t := from(boinc.SecondsPerDay); t < end; t += boinc.SecondsPerDay {
 		ticks = append(ticks, event{t: t, rank: 0})
 	}
-	for t := feeder; t < end; t += feeder {
+	for t := from(feeder); t < end; t += feeder {
 		ticks = append(ticks, event{t: t, rank: 1})
 	}
 	out := make([]event, 0, len(ev)+len(ticks)+len(ev)/4)

@@ -54,6 +54,10 @@ type Column struct {
 	set func(r *Row, v float64)
 	// text columns (plan_class) and enumerations parse their own text.
 	text func(r *Row, s string) error
+	// whole columns hold whole numbers in [lo, hi]: IDs (a 64-bit ID's
+	// range) and counts.
+	whole  bool
+	lo, hi float64
 }
 
 // Outcome and validate-state names in the CSV form (BOINC's numeric codes

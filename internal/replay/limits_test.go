@@ -1,0 +1,97 @@
+package replay
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/creditsim/creditsim/policy"
+)
+
+// traceText is a small trace: its header (as edit leaves it) and rows.
+func traceText(t *testing.T, edit func(h *Header), rows ...string) string {
+	t.Helper()
+	h := Header{ValidatorPeriod: 60, FeederPeriod: 600, End: 86400 * 10,
+		World: &policy.World{Apps: []policy.App{{ID: 0, Name: "a", MinQuorum: 1, TargetNResults: 1}},
+			Versions: []policy.AppVersion{{ID: 0, AppID: 0, Name: "v", CPUUsage: 1}}, MaxHosts: 3, MaxUsers: 2, MaxTeams: 1}}
+	if edit != nil {
+		edit(&h)
+	}
+	j, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return headerPrefix + string(j) + "\nresult_id,workunit_id,app_id,app_version_id,host_id,user_id,team_id,sent_time,received_time,outcome,validate_state,elapsed_time,flops_estimate,rsc_fpops_est\n" +
+		strings.Join(rows, "\n") + "\n"
+}
+
+const okRow = "1,1,0,0,0,0,0,100,200,success,valid,50,1e9,1e13"
+
+// TestReplayLimits: inputs that panicked, ran out of memory or were
+// silently accepted (an edited trace header, IDs outside the trace's
+// world, IDs that wrap or collide, times spanning millennia) are refused
+// with the line, field and value at fault.
+func TestReplayLimits(t *testing.T) {
+	row := func(fields ...string) string {
+		f := strings.Split(okRow, ",")
+		for i := 0; i+1 < len(fields); i += 2 {
+			names := strings.Split("result_id,workunit_id,app_id,app_version_id,host_id,user_id,team_id,sent_time,received_time,outcome,validate_state,elapsed_time,flops_estimate,rsc_fpops_est", ",")
+			for k, n := range names {
+				if n == fields[i] {
+					f[k] = fields[i+1]
+				}
+			}
+		}
+		return strings.Join(f, ",")
+	}
+	for _, c := range []struct {
+		name string
+		text string
+		want string
+	}{
+		{"no apps", traceText(t, func(h *Header) { h.World.Apps = nil }), "x.csv:1: trace header world.Apps: \"[]\": a world has at least one app"},
+		{"no versions", traceText(t, func(h *Header) { h.World.Versions = nil }), "world.Versions: \"[]\""},
+		{"a version of app 9", traceText(t, func(h *Header) { h.World.Versions[0].AppID = 9 }), "world.Versions[0].AppID: \"9\": the world has 1 app(s)"},
+		{"resource 99", traceText(t, func(h *Header) { h.World.Versions[0].Resource = 99 }), "world.Versions[0].Resource: \"99\""},
+		{"MaxHosts 0", traceText(t, func(h *Header) { h.World.MaxHosts = 0 }), "world.MaxHosts: \"0\""},
+		{"MaxHosts -5", traceText(t, func(h *Header) { h.World.MaxHosts = -5 }), "world.MaxHosts: \"-5\""},
+		{"MaxHosts 1e15", traceText(t, func(h *Header) { h.World.MaxHosts = 1e15 }), "world.MaxHosts: \"1000000000000000\""},
+		{"MaxUsers 0", traceText(t, func(h *Header) { h.World.MaxUsers = 0 }), "world.MaxUsers: \"0\""},
+		{"feeder period 0", traceText(t, func(h *Header) { h.FeederPeriod = 0 }), "trace header feeder_period: \"0\": want 1 to 86400 seconds"},
+		{"feeder period -600", traceText(t, func(h *Header) { h.FeederPeriod = -600 }), "feeder_period: \"-600\""},
+		{"feeder period 0.001", traceText(t, func(h *Header) { h.FeederPeriod = 0.001 }), "feeder_period: \"0.001\""},
+		{"end 1e308", traceText(t, func(h *Header) { h.End = 1e308 }), "trace header end: \"1e+308\""},
+		{"end -1", traceText(t, func(h *Header) { h.End = -1 }), "trace header end: \"-1\""},
+		{"a second header", strings.Replace(traceText(t, nil, okRow), "\nresult_id", "\n"+strings.SplitN(traceText(t, func(h *Header) { h.FeederPeriod = 1 }), "\n", 2)[0]+"\nresult_id", 1),
+			"x.csv:2: trace header: \"\": a second trace header"},
+		{"host 9999", traceText(t, nil, row("host_id", "9999")), "x.csv:3: host_id: \"9999\": outside the trace's world (want 0 to 2)"},
+		{"host -1", traceText(t, nil, row("host_id", "-1")), "host_id: \"-1\": outside"},
+		{"user 100000", traceText(t, nil, row("user_id", "100000")), "user_id: \"100000\": outside"},
+		{"version outside", traceText(t, nil, row("app_version_id", "3")), "app_version_id: \"3\": outside"},
+		{"received 1e12", traceText(t, nil, row("received_time", "1e12")), "received_time: \"1e+12\""},
+		{"received 1e308", traceText(t, nil, row("received_time", "1e308")), "received_time: \"1e+308\""},
+		{"result id 1.5", traceText(t, nil, row("result_id", "1.5")), "x.csv:3:1: result_id: \"1.5\": want a whole number"},
+		{"workunit id 1e19", traceText(t, nil, row("workunit_id", "1e19")), "workunit_id: \"1e19\": want a whole number"},
+		{"result id 2^63", traceText(t, nil, row("result_id", "9223372036854775808")), "result_id: \"9223372036854775808\": want a whole number"},
+		{"a result twice", traceText(t, nil, okRow, okRow), "x.csv:4: result_id: \"1\": also on line 3"},
+		{"p_ncpus 1e20", "result_id,workunit_id,p_ncpus\n1,1,1e20\n", "p_ncpus: \"1e20\": want a whole number"},
+		{"times spanning 30,000 years", "result_id,workunit_id,sent_time,received_time\n1,1,1,2\n2,2,3,1e12\n", "x.csv:3: received_time: \"1e+12\": 3.17e+04 years after the earliest time (line 2, sent_time 1)"},
+	} {
+		_, err := Read("x.csv", strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
+		}
+	}
+	// A line longer than MaxLine (a file without line ends) is refused
+	// before it fills memory, whatever the form.
+	for _, text := range []string{strings.Repeat("x", 3*MaxLine), "result_id,workunit_id\n1," + strings.Repeat("2", 2*MaxLine),
+		"1 2 3 4 5 6 7 8 9 " + strings.Repeat("1", 2*MaxLine)} {
+		if _, err := Read("x.csv", strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), "longer than 1048576 bytes") {
+			t.Errorf("a %d-byte line: %v", len(text), err)
+		}
+	}
+	// The trace itself reads.
+	if _, err := Read("x.csv", strings.NewReader(traceText(t, nil, okRow))); err != nil {
+		t.Errorf("a well-formed trace: %v", err)
+	}
+}
