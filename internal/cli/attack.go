@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -97,9 +96,11 @@ writes what an unsharded attack writes.`,
 			}
 			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, ConfirmTop: confirmTop, Jobs: jobs, MaxCost: maxCost}
 			if pols != "" {
-				for _, p := range strings.Split(pols, ",") {
-					opts.Policies = append(opts.Policies, strings.TrimSpace(p))
+				names, err := policyList(pols)
+				if err != nil {
+					return fail(cmd, ExitInput, "%v", err)
 				}
+				opts.Policies = names
 			}
 			if !quiet {
 				opts.Log = cmd.ErrOrStderr()

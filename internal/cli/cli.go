@@ -53,6 +53,26 @@ func fail(cmd *cobra.Command, code int, format string, a ...any) error {
 	return &exitError{code}
 }
 
+// policyList splits a --policies value into its names, refusing an
+// empty name and a name given twice (which would give two columns of
+// one policy).
+func policyList(pols string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range strings.Split(pols, ",") {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "":
+			return nil, fmt.Errorf("flag --policies: %q: an empty name", pols)
+		case seen[p]:
+			return nil, fmt.Errorf("flag --policies: %q: %s is named twice", pols, p)
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // failPlain prints an error that already names its file, line and field.
 func failPlain(cmd *cobra.Command, code int, err error) error {
 	fmt.Fprintln(cmd.ErrOrStderr(), replay.RedactSecrets(err.Error()))
@@ -159,6 +179,26 @@ Start with 'creditsim run' (the built-in baseline scenario), or
 		},
 	})
 	root.Version = runner.Version
+	// cobra's completion and help commands print usage and exit 0 for a
+	// shell or a topic they do not know: exit 2, as for any bad input.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Args = cobra.NoArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			return fail(cmd, ExitInput, "name a shell: bash, fish, powershell or zsh")
+		}
+	}
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || c == nil || len(rest) > 0 {
+				return fail(cmd, ExitInput, "unknown help topic %q (creditsim --help lists the commands)", strings.Join(args, " "))
+			}
+			return c.Help()
+		},
+	})
 	return root
 }
 
@@ -244,9 +284,13 @@ report.html to the output folder, and prints the scorecard.`,
 				over = append(over, fmt.Sprintf("replications=%d", reps))
 			}
 			if pols != "" {
+				names, err := policyList(pols)
+				if err != nil {
+					return fail(cmd, ExitInput, "%v", err)
+				}
 				var specs []string
-				for _, p := range strings.Split(pols, ",") {
-					specs = append(specs, strconv.Quote(strings.TrimSpace(p)))
+				for _, p := range names {
+					specs = append(specs, strconv.Quote(p))
 				}
 				over = append(over, "policies=["+strings.Join(specs, ",")+"]")
 			}

@@ -89,8 +89,12 @@ replay.json, plots and report.html to the output folder.`,
 			// trace's own; each must be one the input can feed.
 			var wanted []policy.Spec
 			if pols != "" {
-				for _, p := range strings.Split(pols, ",") {
-					wanted = append(wanted, policy.Spec{Name: strings.TrimSpace(p)})
+				names, err := policyList(pols)
+				if err != nil {
+					return fail(cmd, ExitInput, "%v", err)
+				}
+				for _, p := range names {
+					wanted = append(wanted, policy.Spec{Name: p})
 				}
 			} else {
 				for _, n := range policy.Standard() {
