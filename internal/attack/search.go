@@ -60,6 +60,14 @@ const DefaultMaxCost = 20
 // searches.
 const DefaultBudget = 60
 
+// MaxMaxCost bounds --max-cost, and MaxConfirm the replications each
+// worst case is confirmed on: past them a flag is a mistake, checked
+// before the search rather than found after it.
+const (
+	MaxMaxCost = 1e6
+	MaxConfirm = 1000
+)
+
 // MaxBudget bounds the search's runs: each is a whole simulation, and
 // the search keeps every evaluation (a budget of 1e8 exhausted memory).
 const MaxBudget = 10000

@@ -58,14 +58,17 @@ writes what an unsharded attack writes.`,
 			if cmd.Flags().Changed("budget") && (budget < 1 || budget > attack.MaxBudget) {
 				return fail(cmd, ExitInput, "flag --budget: %d: must be 1 to %d", budget, attack.MaxBudget)
 			}
-			if cmd.Flags().Changed("max-cost") && !(maxCost >= 1) {
-				return fail(cmd, ExitInput, "flag --max-cost: %g: must be at least 1 (times the scenario's own results)", maxCost)
+			if cmd.Flags().Changed("max-cost") && !(maxCost >= 1 && maxCost <= attack.MaxMaxCost) {
+				return fail(cmd, ExitInput, "flag --max-cost: %g: must be 1 to %g (times the scenario's own results)", maxCost, attack.MaxMaxCost)
+			}
+			if !(maxResults > 0) {
+				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
 			}
 			if cmd.Flags().Changed("confirm-top") && confirmTop < 1 {
 				return fail(cmd, ExitInput, "flag --confirm-top: %d: at least the most profitable candidate is confirmed", confirmTop)
 			}
-			if cmd.Flags().Changed("confirm") && confirm < 3 {
-				return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on at least 3 replications", confirm)
+			if cmd.Flags().Changed("confirm") && (confirm < 3 || confirm > attack.MaxConfirm) {
+				return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on 3 to %d replications", confirm, attack.MaxConfirm)
 			}
 			arg := ""
 			if len(args) == 1 {
