@@ -59,8 +59,10 @@ func IsDSN(arg string) bool {
 	return err == nil
 }
 
-// secret matches the password of a user:password@ part anywhere.
-var secret = regexp.MustCompile(`([^\s:/@'"(]+):([^\s@]*)@`)
+// secret matches the password of a user:password@ part anywhere: up to
+// the last "@" of its word, as the driver reads a password that holds
+// one.
+var secret = regexp.MustCompile(`([^\s:/@'"(]+):(\S*)@`)
 
 // RedactSecrets hides every password written as user:password@ in s,
 // whether s parsed as a DSN or not: for every message creditsim prints.

@@ -107,7 +107,10 @@ func Read(file string, r io.Reader) (*Input, error) {
 		rest := io.MultiReader(strings.NewReader(strings.Join(head, "")), br)
 		// A header line names columns; credit_test_data's lines start
 		// with a number (its result id).
-		first := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })[0]
+		first := ""
+		if f := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }); len(f) > 0 {
+			first = f[0] // a line of separators only has none
+		}
 		if _, err := strconv.ParseFloat(first, 64); err != nil || strings.Contains(t, ",") {
 			// mysql --batch writes tab-separated values.
 			comma := ','
