@@ -59,6 +59,9 @@ type Summary struct {
 	// credit system pays; a large one means dispatch, not credit, drives
 	// the figures. Means over replications.
 	Outcomes map[string]Num `json:"outcomes"`
+	// Warnings say why figures are missing or cannot be trusted: a world
+	// that validated nothing, say.
+	Warnings []string `json:"warnings,omitempty"`
 	// Twin says whether each replication ran with its honest twin:
 	// "ran", "none (no agents)" or "skipped (--no-twin)".
 	Twin string `json:"twin"`

@@ -371,6 +371,9 @@ func printHeadline(w io.Writer, oc *runner.Outcome) {
 	fmt.Fprintf(w, "%s: %d replication(s), seed %d, %g days (%g warm-up), D at %g credits/GFLOPS-day\n\n",
 		s.Scenario, s.Replications, s.Seed, float64(s.SimulatedDays), float64(s.WarmupDays), float64(s.CobblestonePerGFLOPSDay))
 	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
+	for _, warn := range s.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
 }
 
 func newValidate() *cobra.Command {

@@ -236,6 +236,15 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	for k, a := range results.AggregateArithmetic(outcomes) {
 		summary.Outcomes[k] = results.Num(a.Mean)
 	}
+	var validated int64
+	for _, o := range outs {
+		for _, q := range o.sim.Quorums() {
+			validated += q[0]
+		}
+	}
+	if validated == 0 && summary.Results > 0 {
+		summary.Warnings = append(summary.Warnings, noValidation(s))
+	}
 	summary.Regime = map[string]results.Num{}
 	for k, a := range results.AggregateArithmetic(regimes) {
 		summary.Regime[k] = results.Num(a.Mean)
@@ -406,6 +415,23 @@ func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(floa
 		scales = append(scales, p.Scale())
 	}
 	return repOut{col: col, sim: x, wall: time.Since(t), scales: scales, engine: engine}, nil
+}
+
+// noValidation says why a world whose results were never validated has
+// no credit figures.
+func noValidation(s *scenarios.Scenario) string {
+	quorum := 0
+	for _, p := range s.Projects {
+		for _, a := range p.Apps {
+			quorum = max(quorum, a.MinQuorum)
+		}
+	}
+	who := "hosts"
+	if s.Server.OneResultPerUserPerWU {
+		who = "users (one_result_per_user_per_wu)"
+	}
+	return fmt.Sprintf("no workunit was validated, so no credit was granted and the credit figures are undefined: "+
+		"a quorum of %d needs that many %s to return agreeing results before the end (%d hosts at the start)", quorum, who, s.Hosts.Initial)
 }
 
 // agentKinds lists the kinds of s's agents, combined ones' both.

@@ -72,14 +72,15 @@ table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.3em .6em;tex
 th{background:#eee}td:first-child,th:first-child{text-align:left}
 figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#444}
 pre{background:#f6f6f6;padding:1em;overflow:auto}dt{font-family:monospace;margin-top:.5em}
-td.bad{color:#b00020}th[colspan]{text-align:center}
+td.bad,p.bad{color:#b00020}th[colspan]{text-align:center}
 </style></head><body>
 <h1>creditsim report: {{.S.Scenario}}</h1>
 <p>{{.Description}}</p>
 <p>{{.S.Replications}} replication(s), seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
 {{.S.CountedResults}} of {{.S.Results}} results counted. D is credited at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
 {{if ge .S.Replications .MinReps}}Values are means over replications with 95% intervals in brackets; an interval is cut to its figure's range (at 0, or at the days simulated) where the t-interval leaves it.{{else}}Values are means over replications. No 95% intervals: an interval needs at least {{.MinReps}} replications (from two, it rests on one degree of freedom and says next to nothing).{{end}}</p>
-<section id="scorecard">
+{{range .S.Warnings}}<p class="bad"><b>Warning:</b> {{.}}</p>
+{{end}}<section id="scorecard">
 <h2>Scorecard</h2>
 <p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off), against the CreditNew design's bound of 1.1, the one bound for every kind, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality or harm outside [1/1.1, 1.1], or a gain above 1.1.</p>
 <table><tr><th rowspan="2">policy</th><th colspan="3">fairness</th><th colspan="3">cheat resistance</th><th>calibration</th></tr>
