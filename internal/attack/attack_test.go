@@ -490,3 +490,43 @@ func TestSameCandidateRunsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestShardIntegrity: a shard edited after it was written (a figure
+// changed, made negative, or given to a policy the attack does not
+// search) is refused by the join, named.
+func TestShardIntegrity(t *testing.T) {
+	dir := t.TempDir()
+	sh := &Shard{Scenario: "cheaters", ScenarioSHA256: "abc", Seed: 1, Budget: 20, MaxCost: 20, Policies: []string{"v1peak"}, Shard: 1, Shards: 1,
+		Runs: []ShardRun{{Index: 0, Agent: "{kind: benchmark_inflation}", Values: map[string]float64{"v1peak": 1.5}}}}
+	path, err := WriteShard(sh, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadShards([]string{dir}); err != nil {
+		t.Fatalf("the shard as written: %v", err)
+	}
+	orig, _ := os.ReadFile(path)
+	for _, c := range []struct{ from, to, want string }{
+		{`"v1peak": 1.5`, `"v1peak": 99`, "was edited after it was written"},
+		{`"v1peak": 1.5`, `"v1peak": -5`, "was edited after it was written"},
+		{`"seed": 1`, `"seed": 2`, "was edited after it was written"},
+	} {
+		if err := os.WriteFile(path, []byte(strings.Replace(string(orig), c.from, c.to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadShards([]string{dir}); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s -> %s: %v", c.from, c.to, err)
+		}
+	}
+	// Figures that are wrong though the digest matches (a shard written
+	// so by hand): refused all the same.
+	for _, bad := range []map[string]float64{{"v1peak": -5}, {"v3pfc-boinc": 2}} {
+		sh.Runs[0].Values = bad
+		if _, err := WriteShard(sh, dir); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadShards([]string{dir}); err == nil {
+			t.Errorf("figures %v accepted", bad)
+		}
+	}
+}

@@ -1,8 +1,11 @@
 package attack
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,6 +30,22 @@ type Shard struct {
 	Shard          int        `json:"shard"`
 	Shards         int        `json:"shards"`
 	Runs           []ShardRun `json:"runs"`
+	// Digest is the SHA-256 of the shard's JSON with Digest empty: a
+	// join refuses a shard edited since it was written (integrity
+	// against mistakes and naive edits, not a signature).
+	Digest string `json:"digest"`
+}
+
+// digest is the SHA-256 of sh's JSON with its Digest empty.
+func (sh *Shard) digest() (string, error) {
+	c := *sh
+	c.Digest = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // ShardRun is one first-phase candidate's run, its figures kept at full
@@ -51,7 +70,9 @@ func full(m map[string]results.Num) map[string]float64 {
 	}
 	out := make(map[string]float64, len(m))
 	for k, v := range m {
-		out[k] = float64(v)
+		if x := float64(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out[k] = x // undefined figures are left out, as JSON has no NaN
+		}
 	}
 	return out
 }
@@ -173,6 +194,11 @@ func (st *search) fill(from []*Shard) error {
 // WriteShard writes sh into dir (made if missing; shards may share it)
 // through a temporary file, replacing that shard's earlier file.
 func WriteShard(sh *Shard, dir string) (string, error) {
+	d, err := sh.digest()
+	if err != nil {
+		return "", err
+	}
+	sh.Digest = d
 	b, err := json.MarshalIndent(sh, "", "  ")
 	if err != nil {
 		return "", err
@@ -182,6 +208,34 @@ func WriteShard(sh *Shard, dir string) (string, error) {
 	}
 	path := filepath.Join(dir, ShardFile(sh.Shard, sh.Shards))
 	return path, results.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// checkFigures refuses a figure for a policy the shard does not search, or
+// one that is not a finite number at least 0 (a gain, a harm or a
+// regime share).
+func (sh *Shard) checkFigures() error {
+	pols := map[string]bool{}
+	for _, p := range sh.Policies {
+		pols[p] = true
+	}
+	for _, r := range sh.Runs {
+		for _, m := range []map[string]float64{r.Values, r.Harm} {
+			for p, v := range m {
+				switch {
+				case !pols[p]:
+					return fmt.Errorf("run %d has a figure for %s, which the shard does not search", r.Index, p)
+				case !(v >= 0) || math.IsInf(v, 0):
+					return fmt.Errorf("run %d: %s's figure %g is not a finite number at least 0", r.Index, p, v)
+				}
+			}
+		}
+		for k, v := range r.Regime {
+			if !(v >= 0 && v <= 1) {
+				return fmt.Errorf("run %d: regime %s %g is not a share", r.Index, k, v)
+			}
+		}
+	}
+	return nil
 }
 
 // ReadShards reads every shard file in the folders, in the order of their
@@ -204,6 +258,12 @@ func ReadShards(dirs []string) ([]*Shard, error) {
 			}
 			if filepath.Base(f) != ShardFile(sh.Shard, sh.Shards) {
 				return nil, inputErr("--from: %s holds shard %d of %d", f, sh.Shard, sh.Shards)
+			}
+			if d, err := sh.digest(); err != nil || d != sh.Digest {
+				return nil, inputErr("--from: %s was edited after it was written (its digest does not match its contents); run that shard again", f)
+			}
+			if err := sh.checkFigures(); err != nil {
+				return nil, inputErr("--from: %s: %v", f, err)
 			}
 			out = append(out, sh)
 		}
