@@ -90,6 +90,7 @@ func Finalize(dir string, jobs int) error {
 		for _, v := range info.Values {
 			pd.Values = append(pd.Values, v.Value)
 		}
+		point := b
 		b, err = os.ReadFile(filepath.Join(dir, "points", mp.ID, "summary.json"))
 		if err == nil {
 			pd.Sum = &results.Summary{}
@@ -97,6 +98,11 @@ func Finalize(dir string, jobs int) error {
 		}
 		if err != nil {
 			return fmt.Errorf("point %s: %v", mp.ID, err)
+		}
+		d, err := os.ReadFile(filepath.Join(dir, "points", mp.ID, digestFile))
+		if err != nil || strings.TrimSpace(string(d)) != pointDigest(mp.ID, mp.Seed, point, b) {
+			return &Error{File: filepath.Join(dir, "points", mp.ID),
+				Reason: "its point.json or summary.json was edited, or swapped with another point's, since it was written (the digest does not match); run that point again"}
 		}
 	}
 	files := map[string][]byte{}

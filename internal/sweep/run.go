@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -259,7 +261,7 @@ func runPoint(sw *Sweep, pt Point, out string, slots chan struct{}) (int64, erro
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{"point.json", pj}, {"scenario.resolved.yaml", resolved}, {"summary.json", js}} {
+	}{{"point.json", pj}, {"scenario.resolved.yaml", resolved}, {"summary.json", js}, {digestFile, []byte(pointDigest(pt.ID(), pt.Seed, pj, js) + "\n")}} {
 		if err := dir.Write(f.name, f.data); err != nil {
 			dir.Abort()
 			return 0, err
@@ -270,6 +272,22 @@ func runPoint(sw *Sweep, pt Point, out string, slots chan struct{}) (int64, erro
 		return 0, err
 	}
 	return oc.Summary.Results, nil
+}
+
+// digestFile holds a point folder's digest (pointDigest).
+const digestFile = "digest.sha256"
+
+// pointDigest is the SHA-256 that binds a point's figures to the point:
+// its ID and seed, its point.json and its summary.json. A merge refuses
+// a point folder whose files were edited, or swapped with another
+// point's, since it was written (integrity, not a signature).
+func pointDigest(id string, seed uint64, point, summary []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00", id, seed)
+	h.Write(point)
+	h.Write([]byte{0})
+	h.Write(summary)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Merge joins the point folders of several shard folders (or one shared

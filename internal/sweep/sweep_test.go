@@ -450,3 +450,40 @@ func TestShardFindsFolderBeingPrepared(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesTampering: a point folder whose summary was edited, or
+// swapped with another point's, since it was written is refused by the
+// merge, named; the sweep as written merges.
+func TestMergeRefusesTampering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a small sweep")
+	}
+	sw := load(t, small)
+	d := filepath.Join(t.TempDir(), "sw")
+	run(t, sw, d, Options{Jobs: 2})
+	if err := Merge([]string{d}, "", false); err != nil {
+		t.Fatalf("the sweep as written: %v", err)
+	}
+	points, _ := filepath.Glob(filepath.Join(d, "points", "p*"))
+	if len(points) < 2 {
+		t.Fatalf("%d points", len(points))
+	}
+	a, b := filepath.Join(points[0], "summary.json"), filepath.Join(points[1], "summary.json")
+	sa, _ := os.ReadFile(a)
+	sb, _ := os.ReadFile(b)
+	for _, c := range []struct {
+		name  string
+		fileA []byte
+		fileB []byte
+	}{
+		{"a figure edited", []byte(strings.Replace(string(sa), `"honest_ratio": `, `"honest_ratio": 9`, 1)), sb},
+		{"summaries swapped", sb, sa},
+	} {
+		os.WriteFile(a, c.fileA, 0o644)
+		os.WriteFile(b, c.fileB, 0o644)
+		err := Merge([]string{d}, "", false)
+		if err == nil || !strings.Contains(err.Error(), "digest does not match") {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
