@@ -46,13 +46,18 @@ func cheatGroup(g hosts.Group) bool {
 }
 
 // gainSums returns, per group, the credit policy p granted the group's
-// hosts in the run and in the twin, over counted results.
+// hosts in the run and in the twin, over counted results. A host's later
+// identities (new_identity) come after every other host in the run and
+// are not in the twin: their credit counts in the run, the machine's in
+// the twin under its first ID.
 func (in *figureInputs) gainSums() (run, twin [hosts.NumGroups]float64) {
 	c, t, n := in.c, in.c.twin, in.c.npol
 	for i := range c.hosts {
 		g := c.hostInfo[i].Group
 		run[g] += c.hostG[i*n+in.p]
-		twin[g] += t.hostG[i*n+in.p]
+		if i < len(t.hostN) {
+			twin[g] += t.hostG[i*n+in.p]
+		}
 	}
 	return run, twin
 }
@@ -172,9 +177,9 @@ func (c *Collector) Regime(quorums [][2]int64) Figures {
 	if all > 0 {
 		f["agents_only_quorum_share"] = float64(agents) / float64(all)
 	}
-	share := func(n, invalid func(i int) int) float64 {
+	share := func(hostsIn int, n, invalid func(i int) int) float64 {
 		var tn, ti int
-		for i := range c.hostInfo {
+		for i := range c.hostInfo[:hostsIn] {
 			if c.hostInfo[i].Group == hosts.Group(hosts.Honest) {
 				tn += n(i)
 				ti += invalid(i)
@@ -185,9 +190,10 @@ func (c *Collector) Regime(quorums [][2]int64) Figures {
 		}
 		return float64(ti) / float64(tn)
 	}
-	f["honest_invalid_share"] = share(func(i int) int { return c.hosts[i].n }, func(i int) int { return c.hosts[i].invalid })
+	f["honest_invalid_share"] = share(len(c.hosts), func(i int) int { return c.hosts[i].n }, func(i int) int { return c.hosts[i].invalid })
 	if t := c.twin; t != nil {
-		f["honest_invalid_share_twin"] = share(func(i int) int { return int(t.hostN[i]) }, func(i int) int { return int(t.hostInvalid[i]) })
+		f["honest_invalid_share_twin"] = share(min(len(t.hostN), len(c.hosts)),
+			func(i int) int { return int(t.hostN[i]) }, func(i int) int { return int(t.hostInvalid[i]) })
 	}
 	return f
 }

@@ -20,7 +20,9 @@ func (s *Sim) arrive(i int) {
 	h := &s.hosts[i]
 	h.arrived = true
 	h.rng = rng.New(rng.Hash(s.cfg.Seed, streamClient, uint64(i)))
-	h.periods = hosts.NewPeriods(&s.cfg.Hosts.Availability, s.cfg.Seed, i)
+	// Availability and efficiency are the machine's: a new identity of
+	// a host (new_identity) keeps its origin's.
+	h.periods = hosts.NewPeriods(&s.cfg.Hosts.Availability, s.cfg.Seed, h.h.Origin)
 	h.cpuFree = float64(h.h.NCPUs)
 	h.gpuFree = float64(h.h.NGPUs)
 	h.pf, h.pi = h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
@@ -297,7 +299,7 @@ func (s *Sim) prepare(i int, ri int32) {
 	hv := &h.havs[vid]
 	if hv.eff < 0 {
 		// Efficiency of this (host, version), drawn from its own stream.
-		er := rng.New(rng.Hash(s.cfg.Seed, rng.String("efficiency"), uint64(i), uint64(vid)))
+		er := rng.New(rng.Hash(s.cfg.Seed, rng.String("efficiency"), uint64(h.h.Origin), uint64(vid)))
 		hv.eff = s.verCfg[vid].Efficiency.Sample(er)
 	}
 	peak := h.cpusRun(v) * h.h.Whetstone

@@ -28,6 +28,8 @@ type Behaviour struct {
 	// Report is the time a runtime inflator inflates ("cpu_time"; empty
 	// for elapsed time).
 	Report string `json:"report,omitempty"`
+	// Every is how often a new_identity host registers anew, in seconds.
+	Every float64 `json:"every_seconds,omitempty"`
 	// And is the second behaviour of the same accounts (its Share is
 	// 0), or nil.
 	And *Behaviour `json:"and,omitempty"`
@@ -74,6 +76,9 @@ func (b Behaviour) Agent() string {
 	if b.Report != "" {
 		parts = append(parts, "report: "+b.Report)
 	}
+	if b.Every != 0 {
+		parts = append(parts, "every: "+f(b.Every)+"s")
+	}
 	if b.And != nil {
 		parts = append(parts, "and: "+b.And.Agent())
 	}
@@ -103,6 +108,8 @@ func (b Behaviour) params() string {
 		return fmt.Sprintf(", threshold %.3g s", b.Threshold)
 	case b.Channel != "":
 		return fmt.Sprintf(", %.3g through %s", b.Claim, b.Channel)
+	case b.Every != 0:
+		return fmt.Sprintf(", a new identity every %.3g d", b.Every/86400)
 	}
 	return ""
 }
@@ -147,6 +154,7 @@ var (
 	thresholdParam = param{"threshold", 1, 86400, func(b *Behaviour, v float64) { b.Threshold = v },
 		func(b *Behaviour) float64 { return b.Threshold }}
 	claimParam = param{"claim", 1e3, 1e304, func(b *Behaviour, v float64) { b.Claim = v }, func(b *Behaviour) float64 { return b.Claim }}
+	everyParam = param{"every", 3600, 60 * 86400, func(b *Behaviour, v float64) { b.Every = v }, func(b *Behaviour) float64 { return b.Every }}
 )
 
 // kindSpace is one categorical choice (a kind, and for one-time claims a
@@ -206,6 +214,9 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			case "forged_output":
 				b.K = 10
 				ks.params = append(ks.params, kParam)
+			case "new_identity":
+				b.Every = 5 * 86400
+				ks.params = append(ks.params, everyParam)
 			case "fake_results", "colluding_fakes":
 				b.WorkFraction = 0.05
 				ks.params = append(ks.params, wfParam)
@@ -274,6 +285,8 @@ func setOwn(b *Behaviour, a hosts.AgentConfig) {
 		b.Threshold = float64(a.Threshold)
 	case b.Channel != "":
 		b.Claim, b.At = a.Claim, float64(a.At)
+	case b.Every != 0:
+		b.Every = float64(a.Every)
 	}
 }
 

@@ -24,11 +24,12 @@ const (
 	IdleVM
 	NCPUsInflation
 	ForgedOutput
+	NewIdentity
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation", "forged_output"}
+	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation", "forged_output", "new_identity"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -64,6 +65,8 @@ type AgentConfig struct {
 	// for ncpus_inflation how many times its CPUs the host reports, and
 	// for forged_output how many times the work it did its output claims.
 	K float64 `yaml:"k,omitempty"`
+	// Every is how often a new_identity host registers as a new host.
+	Every param.Duration `yaml:"every,omitempty"`
 	// Report is which time a runtime_inflation host inflates: "elapsed"
 	// (the default, also when empty) or "cpu_time", where it reports k x its elapsed time
 	// as CPU time and an elapsed time of 0, which BOINC's scheduler then
@@ -148,6 +151,11 @@ func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 		if !(a.K >= 1) {
 			k.Fail("k", a.K, "an idle VM takes at least its honest runtime: must be at least 1")
 		}
+	case NewIdentity:
+		if a.Every == 0 {
+			a.Every = param.Duration(5 * param.Day)
+		}
+		k.DurationRange("every", a.Every, 3600, 365*param.Day)
 	case ForgedOutput:
 		if a.K == 0 {
 			a.K = 10
@@ -206,7 +214,7 @@ const (
 func (a *AgentConfig) Behaviour() Behaviour {
 	k, _ := ParseKind(a.Kind)
 	b := Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction, Threshold: float64(a.Threshold),
-		Channel: a.Channel, Claim: a.Claim, At: float64(a.At), ReportCPU: a.Report == ReportCPUTime}
+		Channel: a.Channel, Claim: a.Claim, At: float64(a.At), ReportCPU: a.Report == ReportCPUTime, Every: float64(a.Every)}
 	if a.And != nil {
 		and := a.And.Behaviour()
 		b.And = &and
@@ -227,6 +235,7 @@ type Behaviour struct {
 	Claim        float64 // one_time_claim
 	At           float64 // one_time_claim: seconds from the start
 	ReportCPU    bool    // runtime_inflation: inflates the CPU time (report: cpu_time)
+	Every        float64 // new_identity: seconds between new registrations
 	// And is a second behaviour of the same host (of another kind, with
 	// no And of its own), or nil.
 	And *Behaviour
@@ -394,6 +403,18 @@ func (b Behaviour) RunFraction() float64 {
 		f *= b.And.RunFraction()
 	}
 	return f
+}
+
+// Reregisters returns how often the host registers as a new host
+// (new_identity), or 0.
+func (b Behaviour) Reregisters() float64 {
+	switch {
+	case b.Kind == NewIdentity:
+		return b.Every
+	case b.And != nil:
+		return b.And.Reregisters()
+	}
+	return 0
 }
 
 // Forges reports whether the host forges its outputs' work measure

@@ -197,3 +197,64 @@ func TestCombinedAgentConfig(t *testing.T) {
 		t.Errorf("behaviour %+v (and %+v), want both with the default k 2", b, b.And)
 	}
 }
+
+// TestNewIdentity: a new_identity host registers as a new host every
+// `every` seconds while it stays: each identity has an ID after every
+// other host (so no other host's ID or draws change), the same machine,
+// account, behaviour and origin, and no history; the identity before it
+// departs as the next arrives, and the last leaves with the machine. An
+// honest twin has no such identities.
+func TestNewIdentity(t *testing.T) {
+	for _, twin := range []bool{false, true} {
+		c := Default()
+		c.Initial, c.ArrivalsPerDay = 40, 0
+		c.Lifetime = param.Const(10 * 86400)
+		c.Agents = []AgentConfig{{Kind: "new_identity", Share: 0.3, Every: param.Duration(2 * 86400)}}
+		k := param.NewCheck()
+		c.Validate(k)
+		if errs := k.Errors(); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		c.Twin = twin
+		p := NewPopulation(&c, 7, 30*86400)
+		var all []*Host
+		for h := p.Next(); h != nil; h = p.Next() {
+			all = append(all, h)
+		}
+		byOrigin := map[int][]*Host{}
+		for i, h := range all {
+			if h.ID != i {
+				t.Fatalf("host %d has ID %d", i, h.ID)
+			}
+			byOrigin[h.Origin] = append(byOrigin[h.Origin], h)
+		}
+		renewed := 0
+		for origin, ids := range byOrigin {
+			first := ids[0]
+			if first.ID != origin || (first.Behaviour.Reregisters() > 0) != (len(ids) > 1) {
+				t.Errorf("origin %d: %d identities, behaviour %v", origin, len(ids), first.Behaviour)
+			}
+			for k := 1; k < len(ids); k++ {
+				prev, h := ids[k-1], ids[k]
+				if h.ID < c.Initial || h.UserID != first.UserID || h.Whetstone != first.Whetstone || h.Group != first.Group {
+					t.Errorf("identity %d of %d: ID %d, user %d, whetstone %g", k, origin, h.ID, h.UserID, h.Whetstone)
+				}
+				if prev.Departure != h.Arrival || h.Arrival-prev.Arrival != 2*86400 {
+					t.Errorf("identity %d of %d arrives at %g; the one before left at %g, arrived at %g", k, origin, h.Arrival, prev.Departure, prev.Arrival)
+				}
+			}
+			if last := ids[len(ids)-1]; last.Departure != first.Arrival+10*86400 && len(ids) > 1 {
+				t.Errorf("origin %d's last identity leaves at %g, the machine at %g", origin, last.Departure, first.Arrival+10*86400)
+			}
+			if len(ids) > 1 {
+				renewed++
+				if len(ids) != 5 { // 10 days, a new identity every 2 from its arrival at 0
+					t.Errorf("origin %d: %d identities, want 5", origin, len(ids))
+				}
+			}
+		}
+		if twin && renewed > 0 || !twin && renewed == 0 {
+			t.Errorf("twin %v: %d hosts took new identities", twin, renewed)
+		}
+	}
+}

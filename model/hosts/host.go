@@ -35,6 +35,10 @@ type Host struct {
 	// into: Behaviour.Group(), except in an honest twin, where Behaviour
 	// is honest and Group still says which agents' twin the host is.
 	Group Group
+	// Origin is the physical host's ID: the host's own, or for an
+	// identity a new_identity host registered later, the first one's.
+	// Its hardware, availability and efficiency are the origin's.
+	Origin int
 }
 
 // HasGPU reports whether the host has a GPU of type r.
@@ -61,6 +65,17 @@ type Population struct {
 	// agents: each configured agent's behaviour, shared by its accounts.
 	agents   []Behaviour
 	userTeam []int
+	// renew holds the hosts that will register as new hosts
+	// (new_identity); their later identities follow every other host,
+	// so that no other host's ID or draws change.
+	renew []renewal
+}
+
+// renewal is a new_identity host: its first identity, its latest, and
+// when the machine leaves the project.
+type renewal struct {
+	first, last *Host
+	end         float64
 }
 
 // NewPopulation prepares host generation for a replication seed; hosts
@@ -91,14 +106,39 @@ func (p *Population) Next() *Host {
 		at = 0
 	} else {
 		if p.nextT > p.horizon {
-			return nil
+			return p.nextIdentity()
 		}
 		at = p.nextT
 		p.advanceArrival()
 	}
 	h := p.generate(p.nextID, at)
 	p.nextID++
+	if h.Behaviour.Reregisters() > 0 {
+		p.renew = append(p.renew, renewal{first: h, last: h, end: h.Departure})
+	}
 	return h
+}
+
+// nextIdentity returns the next identity a new_identity host registers
+// as, or nil: every Every seconds from its arrival while it stays, a
+// host with a new ID (after all others), the same machine, account and
+// behaviour, and no history. The identity before it departs then.
+func (p *Population) nextIdentity() *Host {
+	for len(p.renew) > 0 {
+		r := &p.renew[0]
+		at := r.last.Arrival + r.first.Behaviour.Reregisters()
+		if at >= r.end || at > p.horizon {
+			p.renew = p.renew[1:]
+			continue
+		}
+		h := *r.first
+		h.ID, h.Arrival, h.Departure = p.nextID, at, r.end
+		p.nextID++
+		r.last.Departure = at
+		r.last = &h
+		return &h
+	}
+	return nil
 }
 
 // user returns the user owning host id, drawing users as needed.
@@ -145,7 +185,7 @@ func (p *Population) generate(id int, at float64) *Host {
 	c := p.cfg
 	r := rng.New(rng.Hash(p.seed, streamHost, uint64(id)))
 	u := p.user(id)
-	h := &Host{ID: id, UserID: u, TeamID: p.userTeam[u], Arrival: at, Behaviour: p.userKind[u], Group: p.userKind[u].Group()}
+	h := &Host{ID: id, UserID: u, TeamID: p.userTeam[u], Arrival: at, Behaviour: p.userKind[u], Group: p.userKind[u].Group(), Origin: id}
 	if c.Twin {
 		h.Behaviour = Behaviour{}
 	}
