@@ -180,7 +180,7 @@ var tiny = []string{"hosts.initial=100", "duration=14d", "warmup=3d", "hosts.arr
 // the outputs are written.
 func TestAttack(t *testing.T) {
 	if testing.Short() {
-		t.Skip("an attack of about 22 tiny runs")
+		t.Skip("an attack of about 26 tiny runs")
 	}
 	t.Parallel()
 	var outs [][]byte
@@ -370,10 +370,10 @@ func asInput(err error, in **InputError) bool {
 // figure; every candidate run records its results.
 func TestMaxCost(t *testing.T) {
 	if testing.Short() {
-		t.Skip("an attack of about 22 tiny runs")
+		t.Skip("an attack of about 26 tiny runs")
 	}
 	t.Parallel()
-	r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 22, MaxCost: 1, Policies: []string{"v1peak"}})
+	r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 26, MaxCost: 1, Policies: []string{"v1peak"}})
 	if err != nil {
 		t.Fatal(err)
 	}

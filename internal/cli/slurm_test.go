@@ -164,7 +164,7 @@ func slurmAttack(t *testing.T, repo, dir, bin string, env []string, tools map[st
 	submit := string(m[1])
 	for _, r := range [][2]string{
 		{"--array=1-4", "--array=1-2"}, {"--cpus-per-task=8", "--cpus-per-task=1"},
-		{"creditsim attack cheaters", "creditsim attack " + tiny + " --budget 12"}, {"/shared/attack", dir},
+		{"creditsim attack cheaters", "creditsim attack " + tiny + " --budget 16"}, {"/shared/attack", dir},
 	} {
 		if !strings.Contains(submit, r[0]) {
 			t.Fatalf("README's attack recipe has no %q; update this test with it", r[0])
@@ -184,7 +184,7 @@ func slurmAttack(t *testing.T, repo, dir, bin string, env []string, tools map[st
 		}
 	}
 	ref := filepath.Join(dir, "ref")
-	if out, err := exec.Command(creditsim, "attack", tiny, "--budget", "12", "-q", "-o", ref).CombinedOutput(); err != nil {
+	if out, err := exec.Command(creditsim, "attack", tiny, "--budget", "16", "-q", "-o", ref).CombinedOutput(); err != nil {
 		t.Fatalf("unsharded attack: %v\n%s", err, out)
 	}
 	want, got := fileTree(t, ref), fileTree(t, filepath.Join(dir, "cheaters-out"))
