@@ -229,7 +229,7 @@ func (c *slotCensuses) sample(x *sim.Sim, done float64, hosts int) {
 }
 
 // perHost writes census n per host, in use first, then state by state
-// in README's order: queued, running, ended, reported, held, settling,
+// in docs/memory-and-speed.md's order: queued, running, ended, reported, held, settling,
 // orphaned, free.
 func (c *slotCensuses) perHost(n sim.SlotCensus, hosts int) string {
 	per := func(k int) float64 { return float64(k) / float64(hosts) }

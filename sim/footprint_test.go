@@ -142,7 +142,7 @@ func TestSlotCensus(t *testing.T) {
 	}
 }
 
-// TestReadmeWorlds: README's exact figures of the baseline worlds small
+// TestReadmeWorlds: docs/memory-and-speed.md's exact figures of the baseline worlds small
 // enough for a test (1,000 and 2,000 hosts, 30 and 90 days) are what
 // runs of them give: in the table of cost against a project's size,
 // the results sent, the engine's stores and the result slots per host
@@ -154,29 +154,29 @@ func TestReadmeWorlds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the baseline world at 1,000 and 2,000 hosts for 30 and 90 days: full suite only")
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/memory-and-speed.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(readme), "\n")
-	// With -update, a figure that differs is rewritten in its README
-	// cell, to the decimals the cell shows, and README is written back
+	// With -update, a figure that differs is rewritten in its docs/memory-and-speed.md
+	// cell, to the decimals the cell shows, and docs/memory-and-speed.md is written back
 	// once every world has run.
 	var mu sync.Mutex
 	edited := false
 	t.Cleanup(func() {
 		if edited {
-			if err := os.WriteFile("../README.md", []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			if err := os.WriteFile("../docs/memory-and-speed.md", []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 				t.Error(err)
 			}
 		}
 	})
-	// cell is one submatch of a README line: where it is and its text.
+	// cell is one submatch of a docs/memory-and-speed.md line: where it is and its text.
 	type cell struct {
 		line, from, to int
 		text           string
 	}
-	// row returns the cells of README's table row that matches re (its
+	// row returns the cells of docs/memory-and-speed.md's table row that matches re (its
 	// submatches), failing when none or several do.
 	row := func(t *testing.T, re string) []cell {
 		t.Helper()
@@ -187,7 +187,7 @@ func TestReadmeWorlds(t *testing.T) {
 		for i, line := range lines {
 			if m := rx.FindStringSubmatchIndex(line); m != nil {
 				if cells != nil {
-					t.Fatalf("README has two rows matching %s", re)
+					t.Fatalf("docs/memory-and-speed.md has two rows matching %s", re)
 				}
 				cells = []cell{}
 				for k := 2; k < len(m); k += 2 {
@@ -196,7 +196,7 @@ func TestReadmeWorlds(t *testing.T) {
 			}
 		}
 		if cells == nil {
-			t.Fatalf("README has no row matching %s", re)
+			t.Fatalf("docs/memory-and-speed.md has no row matching %s", re)
 		}
 		return cells
 	}
@@ -204,11 +204,11 @@ func TestReadmeWorlds(t *testing.T) {
 		t.Helper()
 		v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(c.text), ",", ""), 64)
 		if err != nil {
-			t.Fatalf("README's figure %q: %v", c.text, err)
+			t.Fatalf("docs/memory-and-speed.md's figure %q: %v", c.text, err)
 		}
 		return v
 	}
-	// near checks a figure README gives to the decimals it shows; with
+	// near checks a figure docs/memory-and-speed.md gives to the decimals it shows; with
 	// -update it rewrites the cell instead.
 	near := func(t *testing.T, what string, c cell, got, half float64) {
 		t.Helper()
@@ -217,7 +217,7 @@ func TestReadmeWorlds(t *testing.T) {
 			return
 		}
 		if !*updateReadme {
-			t.Errorf("%s: README says %v, the run gives %.3f (go test ./sim -run TestReadmeWorlds -update rewrites it)", what, readme, got)
+			t.Errorf("%s: docs/memory-and-speed.md says %v, the run gives %.3f (go test ./sim -run TestReadmeWorlds -update rewrites it)", what, readme, got)
 			return
 		}
 		text := strings.TrimSpace(c.text)
@@ -242,7 +242,7 @@ func TestReadmeWorlds(t *testing.T) {
 		from := c.from + at
 		lines[c.line] = l[:from] + strings.Replace(c.text, text, out, 1) + l[from+len(c.text):]
 		edited = true
-		t.Logf("%s: README's %s rewritten to %s", what, text, out)
+		t.Logf("%s: docs/memory-and-speed.md's %s rewritten to %s", what, text, out)
 	}
 	for _, w := range []struct{ hosts, days int }{{1000, 30}, {2000, 30}, {1000, 90}, {2000, 90}} {
 		t.Run(fmt.Sprintf("hosts=%d/days=%d", w.hosts, w.days), func(t *testing.T) {
@@ -286,13 +286,13 @@ func TestReadmeWorlds(t *testing.T) {
 				got := []int{n.Total() - n.Free, n.Queued, n.Running, n.Ended, n.Reported, n.Held, n.Settling, n.Orphaned, n.Free}
 				figs := cells[2:]
 				if len(figs) != len(got) {
-					t.Fatalf("census %s: README has %d figures, the run %d", k.name, len(figs), len(got))
+					t.Fatalf("census %s: docs/memory-and-speed.md has %d figures, the run %d", k.name, len(figs), len(got))
 				}
 				for i := len(got) - 1; i >= 0; i-- {
 					near(t, fmt.Sprintf("census %s, column %d", k.name, i+2), figs[i], float64(got[i])/float64(k.hosts), 0.05)
 				}
 			}
-			// README's stores of the 2,000-host world, bytes per host
+			// docs/memory-and-speed.md's stores of the 2,000-host world, bytes per host
 			// present on the day they were largest.
 			sum := 0.0
 			for _, p := range e.parts {
@@ -306,10 +306,10 @@ func TestReadmeWorlds(t *testing.T) {
 	}
 }
 
-var updateReadme = flag.Bool("update", false, "TestReadmeWorlds: rewrite README's figures from the runs")
+var updateReadme = flag.Bool("update", false, "TestReadmeWorlds: rewrite docs/memory-and-speed.md's figures from the runs")
 
 // thousands writes n with commas between groups of three digits, as
-// README writes counts.
+// docs/memory-and-speed.md writes counts.
 func thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {

@@ -48,7 +48,7 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-// TestV4TrustMechanisms runs the ablation README's fourth-system section
+// TestV4TrustMechanisms runs the ablation docs/attack.md's fourth-system section
 // reports (cheaters, smaller) and checks what each mechanism buys there.
 func TestV4TrustMechanisms(t *testing.T) {
 	if testing.Short() {

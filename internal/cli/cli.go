@@ -414,7 +414,7 @@ func newScenarios() *cobra.Command {
 		Long: `Without names, list the built-in scenarios; with names, print them.
 With --figures, run the named built-ins (all without names) at 300 hosts
 and one replication and print their claims beside the figures the runs
-gave, as the Markdown table README embeds; exit 1 if a claim fails.`,
+gave, as the Markdown table docs/scenario-library.md embeds; exit 1 if a claim fails.`,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.Names(), cobra.ShellCompDirectiveNoFileComp
 		},

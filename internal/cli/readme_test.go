@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite README's example replay from this run")
+var updateReadme = flag.Bool("update-readme", false, "rewrite docs/replay.md's example replay from this run")
 
 const (
 	replayBegin  = "<!-- replay-example:begin (go test ./internal/cli -run TestReadmeReplayExample -update-readme) -->\n"
 	replayFinish = "<!-- replay-example:end -->"
 )
 
-// TestReadmeReplayExample: the example replay README shows is what
+// TestReadmeReplayExample: the example replay docs/replay.md shows is what
 // creditsim replay prints on the repository's fixture of public task
 // pages, figure for figure.
 func TestReadmeReplayExample(t *testing.T) {
@@ -35,24 +35,24 @@ func TestReadmeReplayExample(t *testing.T) {
 	}
 	out := strings.ReplaceAll(stdout.String(), filepath.Join(dir, "out"), "out/replay-first_system_tasks")
 	want := "```\n$ creditsim replay " + fixture + "\n" + out + "```\n"
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("docs/replay.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := bytes.Index(readme, []byte(replayBegin))
 	j := bytes.Index(readme, []byte(replayFinish))
 	if i < 0 || j < i {
-		t.Fatalf("README has no example replay between %q and %q", strings.TrimSpace(replayBegin), replayFinish)
+		t.Fatalf("docs/replay.md has no example replay between %q and %q", strings.TrimSpace(replayBegin), replayFinish)
 	}
 	got := string(readme[i+len(replayBegin) : j])
 	if got == want {
 		return
 	}
 	if !*updateReadme {
-		t.Fatalf("README's example replay is not what the tool prints (go test ./internal/cli -run TestReadmeReplayExample -update-readme rewrites it):\n%s", want)
+		t.Fatalf("docs/replay.md's example replay is not what the tool prints (go test ./internal/cli -run TestReadmeReplayExample -update-readme rewrites it):\n%s", want)
 	}
 	next := append(append(append([]byte(nil), readme[:i+len(replayBegin)]...), want...), readme[j:]...)
-	if err := os.WriteFile("README.md", next, 0o644); err != nil {
+	if err := os.WriteFile("docs/replay.md", next, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,11 +17,11 @@ import (
 	"time"
 )
 
-// TestSlurmArraySweep runs README's Slurm recipe on a real one-node Slurm:
+// TestSlurmArraySweep runs docs/sweeps.md's Slurm recipe on a real one-node Slurm:
 // the example sweep as a job array (sbatch --array, one shard per task,
-// shards found from SLURM_ARRAY_TASK_ID), then the merge job README gives,
+// shards found from SLURM_ARRAY_TASK_ID), then the merge job it gives,
 // and checks that the merged sweep is the unsharded one, byte for byte;
-// then README's attack recipe the same way (slurmAttack).
+// then docs/attack.md's attack recipe the same way (slurmAttack).
 // It starts munged, slurmctld and slurmd in a temporary folder (Debian's
 // slurm-wlm, which .ci/run installs) and stops them by process id. It is
 // skipped, saying why, only where Slurm is not installed or cannot run.
@@ -64,19 +64,19 @@ func TestSlurmArraySweep(t *testing.T) {
 	conf := startSlurm(t, dir, tools)
 	env := append(os.Environ(), "SLURM_CONF="+conf, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	// README's sbatch script and merge command, pointed at the example
+	// docs/sweeps.md's sbatch script and merge command, pointed at the example
 	// sweep and a folder of this test; the array and the resources fit a
 	// 2-CPU node (the script asks for 8 CPUs and 8 GB per task); without
 	// -q each task says which shard it ran.
 	sweepFile := filepath.Join(repo, "scenarios", "sweeps", "gpu-inflators.yaml")
 	out := filepath.Join(dir, "sweep")
-	script, merge := readmeSlurm(t, filepath.Join(repo, "README.md"))
+	script, merge := readmeSlurm(t, filepath.Join(repo, "docs", "sweeps.md"))
 	for _, r := range [][2]string{
 		{"--array=0-7", "--array=0-2"}, {"--cpus-per-task=8", "--cpus-per-task=1"}, {"--mem=8G", "--mem=400M"},
 		{" -q -j", " -j"}, {"my-sweep.yaml", sweepFile}, {"/shared/sweeps/my-sweep", out},
 	} {
 		if !strings.Contains(script+merge, r[0]) {
-			t.Fatalf("README's Slurm recipe has no %q; update this test with it", r[0])
+			t.Fatalf("docs/sweeps.md's Slurm recipe has no %q; update this test with it", r[0])
 		}
 		script = strings.ReplaceAll(script, r[0], r[1])
 		merge = strings.ReplaceAll(merge, r[0], r[1])
@@ -91,7 +91,7 @@ func TestSlurmArraySweep(t *testing.T) {
 	sub.Dir, sub.Env = dir, env
 	jid, err := sub.CombinedOutput()
 	if err != nil {
-		t.Fatalf("submitting README's jobs: %v\n%s", err, jid)
+		t.Fatalf("submitting the docs' jobs: %v\n%s", err, jid)
 	}
 	waitQueue(t, tools["squeue"], env, dir)
 	logs := jobLogs(dir)
@@ -135,7 +135,7 @@ func TestSlurmArraySweep(t *testing.T) {
 	slurmAttack(t, repo, filepath.Join(dir, "attack"), bin, env, tools)
 }
 
-// slurmAttack runs README's attack recipe on the running Slurm: a tiny
+// slurmAttack runs docs/attack.md's attack recipe on the running Slurm: a tiny
 // attack of cheaters as an array of two shards, then the join, and checks
 // that the join wrote what the same attack writes unsharded.
 func slurmAttack(t *testing.T, repo, dir, bin string, env []string, tools map[string]string) {
@@ -153,13 +153,13 @@ func slurmAttack(t *testing.T, repo, dir, bin string, env []string, tools map[st
 	if err := os.WriteFile(tiny, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(repo, "docs", "attack.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)On Slurm \\(`attack` recipe\\).*?```sh\n(.*?)```").FindSubmatch(readme)
 	if m == nil {
-		t.Fatal("README has no attack recipe for Slurm (a ```sh block after 'On Slurm (`attack` recipe)')")
+		t.Fatal("docs/attack.md has no attack recipe for Slurm (a ```sh block after 'On Slurm (`attack` recipe)')")
 	}
 	submit := string(m[1])
 	for _, r := range [][2]string{
@@ -167,14 +167,14 @@ func slurmAttack(t *testing.T, repo, dir, bin string, env []string, tools map[st
 		{"creditsim attack cheaters", "creditsim attack " + tiny + " --budget 16"}, {"/shared/attack", dir},
 	} {
 		if !strings.Contains(submit, r[0]) {
-			t.Fatalf("README's attack recipe has no %q; update this test with it", r[0])
+			t.Fatalf("docs/attack.md's attack recipe has no %q; update this test with it", r[0])
 		}
 		submit = strings.ReplaceAll(submit, r[0], r[1])
 	}
 	sub := exec.Command("bash", "-c", "set -e\n"+submit)
 	sub.Dir, sub.Env = dir, env
 	if out, err := sub.CombinedOutput(); err != nil {
-		t.Fatalf("submitting README's attack jobs: %v\n%s", err, out)
+		t.Fatalf("submitting the docs' attack jobs: %v\n%s", err, out)
 	}
 	waitQueue(t, tools["squeue"], env, dir)
 	logs := jobLogs(dir)
@@ -336,7 +336,7 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// readmeSlurm returns README's sweep.sbatch script and its two submit
+// readmeSlurm returns docs/sweeps.md's sweep.sbatch script and its two submit
 // commands (the array, then the merge that depends on it).
 func readmeSlurm(t *testing.T, path string) (script, submit string) {
 	t.Helper()
@@ -346,7 +346,7 @@ func readmeSlurm(t *testing.T, path string) (script, submit string) {
 	}
 	m := regexp.MustCompile("(?s)Slurm \\(`sweep.sbatch`\\)[^\n]*\n\n```bash\n(.*?)```\n\n```sh\n(.*?)```").FindSubmatch(b)
 	if m == nil {
-		t.Fatal("README has no Slurm recipe (a ```bash sweep.sbatch block, then a ```sh block that submits it)")
+		t.Fatal("docs/sweeps.md has no Slurm recipe (a ```bash sweep.sbatch block, then a ```sh block that submits it)")
 	}
 	return string(m[1]), string(m[2])
 }

@@ -24,7 +24,7 @@ type DBQuery struct {
 	App          string
 }
 
-// resultQuery is README's SELECT: over-state results that were sent,
+// resultQuery is the SELECT docs/replay.md shows: over-state results that were sent,
 // with their workunit's estimate and bound, their host's benchmarks and
 // their version's plan class.
 const resultQuery = `SELECT r.id AS result_id, r.workunitid AS workunit_id, r.appid AS app_id,

@@ -145,7 +145,7 @@ func figureOf(s *results.Summary, policy, figure string) float64 {
 // embeds, one row per claim, in the order given.
 func ClaimsTable(rs []ClaimResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Each built-in scenario run with %d hosts (or fewer if it has fewer) and one replication, seed as in the file; `creditsim scenarios --figures` prints this table and a test checks that README shows what it prints.\n\n", claimHosts)
+	fmt.Fprintf(&b, "Each built-in scenario run with %d hosts (or fewer if it has fewer) and one replication, seed as in the file; `creditsim scenarios --figures` prints this table and a test checks that docs/scenario-library.md shows what it prints.\n\n", claimHosts)
 	b.WriteString("| scenario | claim | figure | bound | measured |\n|---|---|---|---|---|\n")
 	last := ""
 	for _, r := range rs {

@@ -14,18 +14,18 @@ import (
 	"github.com/creditsim/creditsim/scenarios"
 )
 
-var update = flag.Bool("update", false, "rewrite README's table of the library's claims from this run")
+var update = flag.Bool("update", false, "rewrite docs/scenario-library.md's table of the library's claims from this run")
 
 const (
-	readmePath   = "../../README.md"
+	readmePath   = "../../docs/scenario-library.md"
 	claimsBegin  = "<!-- scenario-claims:begin (creditsim scenarios --figures; go test ./internal/runner -run TestLibrary -update) -->\n"
 	claimsFinish = "<!-- scenario-claims:end -->\n"
 )
 
 // TestLibrary runs every built-in scenario at the claim size and checks
 // each claim its file makes (numbers with bounds, not only directions),
-// then that README shows exactly the table `creditsim scenarios
-// --figures` prints; -update rewrites README's table.
+// then that docs/scenario-library.md shows exactly the table `creditsim scenarios
+// --figures` prints; -update rewrites that table.
 func TestLibrary(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -62,7 +62,7 @@ func TestLibrary(t *testing.T) {
 	i := bytes.Index(readme, []byte(claimsBegin))
 	j := bytes.Index(readme, []byte(claimsFinish))
 	if i < 0 || j < i {
-		t.Fatalf("README has no table of the library's claims between %q and %q", strings.TrimSpace(claimsBegin), strings.TrimSpace(claimsFinish))
+		t.Fatalf("docs/scenario-library.md has no table of the library's claims between %q and %q", strings.TrimSpace(claimsBegin), strings.TrimSpace(claimsFinish))
 	}
 	got := string(readme[i+len(claimsBegin) : j])
 	if got == table {
@@ -73,10 +73,10 @@ func TestLibrary(t *testing.T) {
 		if err := os.WriteFile(readmePath, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Log("README's table of claims rewritten")
+		t.Log("docs/scenario-library.md's table of claims rewritten")
 		return
 	}
-	t.Errorf("README's table of the library's claims is not what the runs give; rerun with -update. The runs give:\n%s", table)
+	t.Errorf("docs/scenario-library.md's table of the library's claims is not what the runs give; rerun with -update. The runs give:\n%s", table)
 }
 
 // TestLibraryIntervals: every interval in any built-in's summary lies in
