@@ -174,11 +174,11 @@ type evaluator struct {
 	// agent: a run is deterministic, so a candidate proposed again (local
 	// searches of similar policies often meet) takes its figures from the
 	// first run instead of running again.
-	seen map[string]*memo
+	seen onceMap[string, Evaluation]
 	ran  int // simulations run (search seed), for tests
 	// twins holds the honest twins of each seed and replication count
 	// (twinKey): the same for every candidate, so made once.
-	twins map[twinKey]*twinMemo
+	twins onceMap[twinKey, []*results.Twin]
 }
 
 // twinKey names a set of honest twins: a seed and its replications.
@@ -187,39 +187,47 @@ type twinKey struct {
 	reps int
 }
 
-// twinMemo is a seed's twins, ready once done is closed.
-type twinMemo struct {
-	done  chan struct{}
-	twins []*results.Twin
-	err   error
+// onceMap computes each key's value once, however many goroutines ask
+// for it: the first caller computes it, the others wait for its result.
+type onceMap[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]*onceEntry[V]
+}
+
+// onceEntry is a key's value, ready once done is closed.
+type onceEntry[V any] struct {
+	done chan struct{}
+	v    V
+	err  error
+}
+
+// get returns k's value, calling f for it if no caller has; cached says
+// whether another caller had.
+func (o *onceMap[K, V]) get(k K, f func() (V, error)) (v V, cached bool, err error) {
+	o.mu.Lock()
+	if o.m == nil {
+		o.m = map[K]*onceEntry[V]{}
+	}
+	if e, ok := o.m[k]; ok {
+		o.mu.Unlock()
+		<-e.done
+		return e.v, true, e.err
+	}
+	e := &onceEntry[V]{done: make(chan struct{})}
+	o.m[k] = e
+	o.mu.Unlock()
+	e.v, e.err = f()
+	close(e.done)
+	return e.v, false, e.err
 }
 
 // twinsFor returns the honest twins of s's seed and replications,
 // simulating them the first time they are asked for.
 func (e *evaluator) twinsFor(s *scenarios.Scenario) ([]*results.Twin, error) {
-	k := twinKey{s.Seed, s.Replications}
-	e.mu.Lock()
-	if e.twins == nil {
-		e.twins = map[twinKey]*twinMemo{}
-	}
-	if m, ok := e.twins[k]; ok {
-		e.mu.Unlock()
-		<-m.done
-		return m.twins, m.err
-	}
-	m := &twinMemo{done: make(chan struct{})}
-	e.twins[k] = m
-	e.mu.Unlock()
-	m.twins, m.err = runner.Twins(s, s.Replications, e.slots)
-	close(m.done)
-	return m.twins, m.err
-}
-
-// memo is one candidate's evaluation, ready once done is closed.
-type memo struct {
-	done chan struct{}
-	ev   Evaluation
-	err  error
+	twins, _, err := e.twins.get(twinKey{s.Seed, s.Replications}, func() ([]*results.Twin, error) {
+		return runner.Twins(s, s.Replications, e.slots)
+	})
+	return twins, err
 }
 
 // open returns the scenario with b as its agents, on seed and reps.
@@ -258,27 +266,17 @@ func (e *evaluator) run(s *scenarios.Scenario) (*results.Summary, []byte, error)
 // evaluate runs b on the search seed and scores it for every policy in
 // ev.Values, unless its run would cost more than maxResults.
 func (e *evaluator) evaluate(ev *Evaluation) error {
-	key := ev.Behaviour.Agent()
-	e.mu.Lock()
-	if e.seen == nil {
-		e.seen = map[string]*memo{}
-	}
-	if m, ok := e.seen[key]; ok {
-		e.mu.Unlock()
-		<-m.done
-		ev.Values = maps.Clone(m.ev.Values)
-		ev.Harm, ev.Regime = maps.Clone(m.ev.Harm), maps.Clone(m.ev.Regime)
-		ev.Results, ev.Skipped = m.ev.Results, m.ev.Skipped
+	m, cached, err := e.seen.get(ev.Behaviour.Agent(), func() (Evaluation, error) {
+		err := e.evaluateOnce(ev)
+		return *ev, err
+	})
+	if cached {
+		ev.Values = maps.Clone(m.Values)
+		ev.Harm, ev.Regime = maps.Clone(m.Harm), maps.Clone(m.Regime)
+		ev.Results, ev.Skipped = m.Results, m.Skipped
 		e.logRun(ev.Behaviour, "the same candidate as an earlier run: its figures, not run again")
-		return m.err
 	}
-	m := &memo{done: make(chan struct{})}
-	e.seen[key] = m
-	e.mu.Unlock()
-	m.err = e.evaluateOnce(ev)
-	m.ev = *ev
-	close(m.done)
-	return m.err
+	return err
 }
 
 // evaluateOnce runs ev's behaviour (see evaluate).
