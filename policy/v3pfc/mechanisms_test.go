@@ -342,6 +342,21 @@ func newGPUOnly(t *testing.T, base string, opts policy.Options) *Policy {
 	return p.(*Policy)
 }
 
+// gpuOnlyWithStatistics returns a v3pfc-boinc GPU-only policy (see
+// newGPUOnly) after 101 samples from different hosts, flushed at a
+// validator pass end, so its version has statistics but no scale yet;
+// now is the time of that pass.
+func gpuOnlyWithStatistics(t *testing.T, opts policy.Options) (p *Policy, now float64) {
+	t.Helper()
+	p = newGPUOnly(t, "v3pfc-boinc", opts)
+	for h := 0; h < 101; h++ {
+		now += 10
+		validate(p, now, result(h, 0, 1000, 1e11, now-1000))
+	}
+	p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now})
+	return p, now
+}
+
 // TestAVCache: the validator credits from its cached copy of the
 // version. When the feeder first scales a GPU-only version (by 0.1), the
 // server's validator keeps paying the unscaled PFC until it writes the
@@ -350,15 +365,7 @@ func newGPUOnly(t *testing.T, base string, opts policy.Options) *Policy {
 // timing continuous the option changes nothing.
 func TestAVCache(t *testing.T) {
 	run := func(opts policy.Options) (before, afterTick, afterPass float64) {
-		p := newGPUOnly(t, "v3pfc-boinc", opts)
-		now := 0.0
-		// 101 samples from different hosts, flushed at a pass end: the
-		// version has statistics but no scale yet.
-		for h := 0; h < 101; h++ {
-			now += 10
-			validate(p, now, result(h, 0, 1000, 1e11, now-1000))
-		}
-		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now})
+		p, now := gpuOnlyWithStatistics(t, opts)
 		before = validate(p, now+1, result(150, 0, 1000, 1e11, now))
 		p.Tick(policy.Tick{Kind: policy.FeederTick, Time: now + 2}) // scale 0.1 is set
 		afterTick = validate(p, now+3, result(151, 0, 1000, 1e11, now))
@@ -427,13 +434,7 @@ func TestAVCacheCreditSampleOnly(t *testing.T) {
 		// PFC/E = 2e7 x 1e11 / 1e13 = 2e5 > 1e4: not sane.
 		{"insane ratio", func(h int, now float64) *policy.Result { return result(h, 0, 2e7, 1e11, now) }},
 	} {
-		p := newGPUOnly(t, "v3pfc-boinc", nil)
-		now := 0.0
-		for h := 0; h < 101; h++ {
-			now += 10
-			validate(p, now, result(h, 0, 1000, 1e11, now-1000))
-		}
-		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now})
+		p, now := gpuOnlyWithStatistics(t, nil)
 		before := validate(p, now+1, result(150, 0, 1000, 1e11, now))
 		p.Tick(policy.Tick{Kind: policy.ValidatorPassEnd, Time: now + 2})
 		p.Tick(policy.Tick{Kind: policy.FeederTick, Time: now + 3}) // scale 0.1 is set
