@@ -361,6 +361,9 @@ type Kind struct {
 	// kind FalsifiedBy, which falsifies it, its cheat figures are an
 	// oracle's. Empty if nothing.
 	Oracle, FalsifiedBy string
+	// UseWhen is one line of advice: when a project should choose the
+	// kind's default instance (the verdict's last column).
+	UseWhen string
 }
 
 // Mechanism is one part of a credit system that an option switches off.
@@ -424,6 +427,8 @@ type Preset struct {
 	Options Options
 	// Standard presets run when a scenario names no policies.
 	Standard bool
+	// UseWhen is one line of advice, as Kind.UseWhen.
+	UseWhen string
 }
 
 var (
@@ -552,6 +557,17 @@ func Standard() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// UseWhen is the advice of the kind or preset name, "" if it has none.
+func UseWhen(name string) string {
+	if p := presets[name]; p != nil {
+		return p.UseWhen
+	}
+	if k := kinds[name]; k != nil {
+		return k.UseWhen
+	}
+	return ""
 }
 
 // Names lists every kind and preset name, sorted.

@@ -28,14 +28,13 @@ func newAttack() *cobra.Command {
 		Short: "search for the worst cheat each policy allows",
 		Long: `Search, for each credit policy of a scenario, the behaviour a cheater can
 choose (agent kind, share of accounts, inflation factor, work fraction,
-threshold, claim) that earns most over honest work: every kind at the
-scenario's own settings, a quasi-random design over each kind's
-parameters, then Nelder-Mead for each policy. Candidates run on the
-scenario's seed (common random numbers), pairs of each policy's most
-profitable kinds combined on one account, then Nelder-Mead for each
-policy. Each policy's most profitable candidates (--confirm-top) and its
-best fixed setting are then run again on fresh seeds, and the worst
-there is reported.
+threshold, claim) that gains most over its honest twin. In order: every
+kind at the scenario's own settings; a quasi-random design over each
+kind's parameters; pairs of each policy's most profitable kinds combined
+on one account; then Nelder-Mead for each policy. Candidates run on the
+scenario's seed (common random numbers). Each policy's most profitable
+candidates (--confirm-top) and its best fixed setting are then run again
+on fresh seeds, and the worst there is reported.
 --budget counts the search's simulated runs. Writes attack.json,
 attack-<policy>.yaml (reproduces the worst case with creditsim run),
 attack-<policy>.png and attack.html.

@@ -170,7 +170,7 @@ Start with 'creditsim run' (the built-in baseline scenario), or
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), &cobra.Command{
+	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), &cobra.Command{
 		Use:   "version",
 		Short: "print the tool's version and revision",
 		Args:  cobra.NoArgs,
@@ -178,11 +178,15 @@ Start with 'creditsim run' (the built-in baseline scenario), or
 			fmt.Fprintf(cmd.OutOrStdout(), "%s (revision %s)\n", runner.Version, runner.Revision())
 		},
 	})
-	root.Version = runner.Version
+	// --version prints what the version command prints.
+	root.Version = runner.Version + " (revision " + runner.Revision() + ")"
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().BoolP("version", "v", false, "print the version and revision")
 	// cobra's completion and help commands print usage and exit 0 for a
 	// shell or a topic they do not know: exit 2, as for any bad input.
 	root.InitDefaultCompletionCmd()
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Short = "print a shell's completion script (bash, fish, powershell, zsh)"
 		c.Args = cobra.NoArgs
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			return fail(cmd, ExitInput, "name a shell: bash, fish, powershell or zsh")
@@ -190,11 +194,17 @@ Start with 'creditsim run' (the built-in baseline scenario), or
 	}
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
-		Short: "Help about any command",
+		Short: "print a command's usage",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, rest, err := root.Find(args)
 			if err != nil || c == nil || len(rest) > 0 {
-				return fail(cmd, ExitInput, "unknown help topic %q (creditsim --help lists the commands)", strings.Join(args, " "))
+				hint := ""
+				if len(args) > 0 {
+					if s := root.SuggestionsFor(args[len(args)-1]); len(s) > 0 {
+						hint = "; did you mean " + strings.Join(s, " or ") + "?"
+					}
+				}
+				return fail(cmd, ExitInput, "unknown help topic %q%s (creditsim --help lists the commands)", strings.Join(args, " "), hint)
 			}
 			return c.Help()
 		},
@@ -462,7 +472,7 @@ func scenarioFigures(cmd *cobra.Command, names []string, workers int) error {
 	var rs []runner.ClaimResult
 	var err error
 	if len(names) == 0 {
-		rs, err = runner.CheckLibrary(workers)
+		rs, err = runner.CheckLibrary(workers, nil)
 	} else {
 		for _, n := range names {
 			var r []runner.ClaimResult

@@ -4,17 +4,20 @@ import (
 	"bytes"
 	"flag"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/plot"
 	"github.com/creditsim/creditsim/scenarios"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/scenario-library.md's table of the library's claims from this run")
+var update = flag.Bool("update", false, "rewrite the generated parts of docs/scenario-library.md, README.md and docs/verdict.png from this run")
 
 const (
 	readmePath   = "../../docs/scenario-library.md"
@@ -43,7 +46,7 @@ func TestLibrary(t *testing.T) {
 			t.Errorf("%s runs %d policy instances, want every standard one", n, len(s.Policies))
 		}
 	}
-	rs, err := CheckLibrary(runtime.GOMAXPROCS(0))
+	rs, err := CheckLibrary(runtime.GOMAXPROCS(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,29 +57,83 @@ func TestLibrary(t *testing.T) {
 				FormatClaimValue(r.Value), bound(r.Claim))
 		}
 	}
-	table := ClaimsTable(rs)
-	readme, err := os.ReadFile(readmePath)
+	embedded(t, readmePath, claimsBegin, claimsFinish, ClaimsTable(rs))
+}
+
+const (
+	frontPage     = "../../README.md"
+	verdictBegin  = "<!-- verdict:begin (creditsim verdict; go test ./internal/runner -run TestVerdict -update) -->\n"
+	verdictFinish = "<!-- verdict:end -->\n"
+	verdictPNG    = "../../docs/verdict.png"
+)
+
+// TestVerdict folds the library's runs (the claims' own) into the
+// verdict and checks that README shows what `creditsim verdict` prints
+// and docs/verdict.png is its picture; -update rewrites both.
+func TestVerdict(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs every built-in scenario")
+	}
+	v, err := LibraryVerdict(runtime.GOMAXPROCS(0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := bytes.Index(readme, []byte(claimsBegin))
-	j := bytes.Index(readme, []byte(claimsFinish))
-	if i < 0 || j < i {
-		t.Fatalf("docs/scenario-library.md has no table of the library's claims between %q and %q", strings.TrimSpace(claimsBegin), strings.TrimSpace(claimsFinish))
+	if len(v.Card.Rows) != len(policy.Standard()) {
+		t.Errorf("%d rows, want one per standard policy (%d)", len(v.Card.Rows), len(policy.Standard()))
 	}
-	got := string(readme[i+len(claimsBegin) : j])
-	if got == table {
+	for i, r := range v.Card.Rows {
+		if v.UseWhen[i] == "" {
+			t.Errorf("%s has no advice (policy UseWhen)", r.Policy)
+		}
+		if math.IsNaN(r.Values[results.ColGain]) {
+			t.Errorf("%s: no gain in any world with cheaters", r.Policy)
+		}
+	}
+	embedded(t, frontPage, verdictBegin, verdictFinish, VerdictText(v))
+	png, err := plot.VerdictPNG(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile(verdictPNG)
+	if err == nil && bytes.Equal(old, png) {
 		return
 	}
 	if *update {
-		out := append(append(append([]byte{}, readme[:i+len(claimsBegin)]...), table...), readme[j:]...)
-		if err := os.WriteFile(readmePath, out, 0o644); err != nil {
+		if err := os.WriteFile(verdictPNG, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Log("docs/scenario-library.md's table of claims rewritten")
+		t.Log("docs/verdict.png rewritten")
 		return
 	}
-	t.Errorf("docs/scenario-library.md's table of the library's claims is not what the runs give; rerun with -update. The runs give:\n%s", table)
+	t.Errorf("docs/verdict.png is not the picture of what the runs give (%v); rerun with -update", err)
+}
+
+// embedded checks that the file at path holds want between the lines
+// begin and end; with -update it writes want there.
+func embedded(t *testing.T, path, begin, end, want string) {
+	t.Helper()
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(doc, []byte(begin))
+	j := bytes.Index(doc, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("%s has no generated text between %q and %q", path, strings.TrimSpace(begin), strings.TrimSpace(end))
+	}
+	if string(doc[i+len(begin):j]) == want {
+		return
+	}
+	if *update {
+		out := append(append(append([]byte{}, doc[:i+len(begin)]...), want...), doc[j:]...)
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s rewritten between its markers", path)
+		return
+	}
+	t.Errorf("%s is not what the runs give between its markers; rerun with -update. The runs give:\n%s", path, want)
 }
 
 // TestLibraryIntervals: every interval in any built-in's summary lies in

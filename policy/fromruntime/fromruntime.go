@@ -32,6 +32,7 @@ const FailedBenchmark = 1e9
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen:  "a stopgap: it pays device speed x time, not work",
 		Name:     "credit-from-runtime",
 		Needs:    []string{"elapsed_time", "flops_estimate"},
 		Doc:      "the validator's credit_from_runtime: flops_estimate x elapsed time per replica, the low average of the claims; no statistics",

@@ -28,6 +28,7 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen:  "every job's work is known when it is created and jobs are replicated",
 		Name:     "credit-from-wu",
 		Needs:    []string{"rsc_fpops_est"},
 		Doc:      "the validator's credit_from_wu: fixed credit per job, set when the workunit is created",

@@ -31,6 +31,7 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen:     "your validator measures the work in each output and replicates jobs to check it",
 		Name:        "post-assigned-credit",
 		Needs:       []string{"output_flops"},
 		Doc:         "the validator's post_assigned_credit: the project sets each result's claim from the work its output shows; the canonical result's claim is granted",

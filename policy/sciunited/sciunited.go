@@ -11,6 +11,7 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen:  "only for accounting across projects (Science United), not a project's credit",
 		Name:     "sciunited",
 		Needs:    []string{policy.NeedsAccountManager},
 		Standard: true,

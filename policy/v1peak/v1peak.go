@@ -30,6 +30,7 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen:  "never for new projects: benchmarks x CPU time pay speed and inflated claims",
 		Name:     "v1peak",
 		Needs:    []string{"cpu_time", "p_fpops", "p_iops"},
 		Doc:      "first credit system: benchmark x CPU time (BOINC's credit page)",

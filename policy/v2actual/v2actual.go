@@ -8,6 +8,7 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen:  "apps count their FLOPs exactly and max_granted_credit caps claims",
 		Name:     "v2actual",
 		Needs:    []string{"counted_flops", "cpu_time", "p_fpops", "p_iops"},
 		Doc:      "second credit system: FLOPs counted by the app x a project factor (the CreditNew design page, versions 2 and 29)",

@@ -12,6 +12,7 @@ import (
 
 func init() {
 	policy.Register(&policy.Kind{
+		UseWhen: "the server's default when apps cannot count FLOPs; replicate jobs against fakes",
 		Name:    "v3pfc",
 		Needs:   []string{"elapsed_time", "flops_estimate", "rsc_fpops_est"},
 		Doc:     "third credit system, CreditNew: peak FLOP count with version and host normalisation (the CreditNew design page, versions 2 and 29; BOINC's server code)",

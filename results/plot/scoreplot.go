@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 
@@ -46,12 +47,26 @@ var scoreShort = [results.NumScoreColumns]string{"host CV", "device", "project",
 // times the bound and beyond; grey for calibration and undefined) and
 // labelled with the value. Nil for a summary without policies.
 func ScorecardPlot(sc *results.Scorecard) (*plot.Plot, error) {
+	return scorecardPlot(sc, "Scorecard: every policy on the scorecard's figures (green = ideal, yellow = at the bound, red = 3 x past it)")
+}
+
+// VerdictPNG draws the verdict's scorecard (each figure at its worst
+// over the worlds) as ScorecardPlot does, as PNG bytes.
+func VerdictPNG(v *results.Verdict) ([]byte, error) {
+	p, err := scorecardPlot(v.Card, fmt.Sprintf("Each system at its worst: fairness over the %d built-in worlds without cheaters, cheating over the %d with them\n(green = ideal, yellow = at the bound, red = 3 x past it)", v.Worlds-v.CheatWorlds, v.CheatWorlds))
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return render(p)
+}
+
+func scorecardPlot(sc *results.Scorecard, title string) (*plot.Plot, error) {
 	if len(sc.Rows) == 0 {
 		return nil, nil
 	}
 	nr := len(sc.Rows)
 	p := plot.New()
-	p.Title.Text = "Scorecard: every policy on the scorecard's figures (green = ideal, yellow = at the bound, red = 3 x past it)"
+	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	var cells plotter.XYLabels
 	var inks []color.Color
