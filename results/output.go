@@ -225,6 +225,16 @@ func (o *OutDir) Abort() {
 // replaces only a regular file: renaming over a device, a link or a pipe
 // would replace the node itself.
 func WriteFileAtomic(path string, data []byte) error {
+	return StreamFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// StreamFileAtomic writes a single file as fill writes it, through a
+// temporary name that is renamed into place only if fill and the close
+// succeed; like WriteFileAtomic, it replaces only a regular file.
+func StreamFileAtomic(path string, fill func(w io.Writer) error) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return Refused("%s is not a regular file; creditsim replaces only regular files", path)
 	}
@@ -232,7 +242,14 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	// CreateTemp makes the file 0600; outputs are 0644, as WriteFile
+	// makes them under the usual umask.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := fill(f); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return err

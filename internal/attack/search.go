@@ -734,12 +734,19 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 		}
 	}
 	var wg sync.WaitGroup
+	done := 0
 	for _, b := range order {
 		r := distinct[b.Agent()]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r.sum, r.yaml, r.err = e.summary(b, seed, reps)
+			if e.opts.Log != nil {
+				e.mu.Lock()
+				done++
+				fmt.Fprintf(e.opts.Log, "  confirmed %d of %d: %s (%d replications)\n", done, len(order), b, reps)
+				e.mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()

@@ -472,7 +472,12 @@ func scenarioFigures(cmd *cobra.Command, names []string, workers int) error {
 	var rs []runner.ClaimResult
 	var err error
 	if len(names) == 0 {
-		rs, err = runner.CheckLibrary(workers, nil)
+		stderr := cmd.ErrOrStderr()
+		progress := stepProgress(stderr, "scenarios --figures")
+		rs, err = runner.CheckLibrary(workers, progress)
+		if progress != nil {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
 	} else {
 		for _, n := range names {
 			var r []runner.ClaimResult

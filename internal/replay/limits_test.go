@@ -1,11 +1,13 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/creditsim/creditsim/policy"
+	"github.com/klauspost/compress/gzip"
 )
 
 // traceText is a small trace: its header (as edit leaves it) and rows.
@@ -93,5 +95,43 @@ func TestReplayLimits(t *testing.T) {
 	// The trace itself reads.
 	if _, err := Read("x.csv", strings.NewReader(traceText(t, nil, okRow))); err != nil {
 		t.Errorf("a well-formed trace: %v", err)
+	}
+}
+
+// TestGzipInput: a compressed input reads as its text does, an error in
+// it names its line as in the text, and a truncated or corrupt one is
+// refused as such, with no rows taken from it.
+func TestGzipInput(t *testing.T) {
+	zip := func(s string) []byte {
+		var b bytes.Buffer
+		z := gzip.NewWriter(&b)
+		z.Write([]byte(s))
+		z.Close()
+		return b.Bytes()
+	}
+	good := traceText(t, nil, okRow)
+	in, err := Read("x.csv.gz", bytes.NewReader(zip(good)))
+	if err != nil || len(in.Rows) != 1 {
+		t.Fatalf("compressed trace: %d rows, %v", len(in.Rows), err)
+	}
+	bad := traceText(t, nil, okRow, strings.Replace(okRow, "1,1,", "2,x,", 1))
+	_, errText := Read("x.csv.gz", strings.NewReader(bad))
+	_, errZip := Read("x.csv.gz", bytes.NewReader(zip(bad)))
+	if errText == nil || errZip == nil || errText.Error() != errZip.Error() {
+		t.Errorf("a bad row: compressed %v, text %v; want the same error", errZip, errText)
+	}
+	z := zip(strings.Repeat(good, 50))
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"truncated", z[:len(z)/2]},
+		{"corrupt", append(append([]byte{}, z[:20]...), bytes.Repeat([]byte{0xff}, 200)...)},
+		{"magic only", []byte{0x1f, 0x8b}},
+	} {
+		_, err := Read("x.csv.gz", bytes.NewReader(c.data))
+		if err == nil || !strings.Contains(err.Error(), "gzip") || !strings.Contains(err.Error(), "x.csv.gz") {
+			t.Errorf("%s: %v, want an error naming the file and gzip", c.name, err)
+		}
 	}
 }

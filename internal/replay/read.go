@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bufio"
+
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/creditsim/creditsim/internal/suggest"
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/creditsim/creditsim/policy"
 )
@@ -87,8 +89,20 @@ const maxShown = 80
 
 // Read reads either form, telling them apart by the first line that is
 // not a comment: a header of named columns is the CSV form, ten numbers
-// the credit_test_data form.
+// the credit_test_data form. Either may be gzip-compressed (run --trace
+// FILE.gz writes it so), told by gzip's magic number.
 func Read(file string, r io.Reader) (*Input, error) {
+	pr := bufio.NewReader(r)
+	if magic, _ := pr.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		z, err := gzip.NewReader(pr)
+		if err != nil {
+			return nil, &Error{File: file, Reason: "gzip: " + err.Error()}
+		}
+		defer z.Close()
+		r = &gzipErrors{z}
+	} else {
+		r = pr
+	}
 	br := bufio.NewReaderSize(&lineLimit{r: r}, 1<<16)
 	var head []string
 	for {
@@ -121,6 +135,18 @@ func Read(file string, r io.Reader) (*Input, error) {
 		}
 		return readCreditTest(file, rest)
 	}
+}
+
+// gzipErrors says that a failed read of a compressed input failed in
+// its compression (a truncated or corrupt file), not in its text.
+type gzipErrors struct{ r io.Reader }
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("gzip: %w", err)
+	}
+	return n, err
 }
 
 // MaxLine bounds a line of a replay input, so that a file without line

@@ -1,9 +1,11 @@
 package replay_test
 
 import (
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/creditsim/creditsim/internal/replay"
@@ -18,11 +20,18 @@ import (
 // run's.
 func roundTrip(t *testing.T, name string, sets ...string) {
 	t.Helper()
+	roundTripAs(t, "trace.csv", name, sets...)
+}
+
+// roundTripAs is roundTrip with the trace written to a file of that
+// name (a .gz one compressed).
+func roundTripAs(t *testing.T, file, name string, sets ...string) {
+	t.Helper()
 	s, err := scenarios.Open(name, append([]string{"replications=1"}, sets...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	trace := filepath.Join(t.TempDir(), "trace.csv")
+	trace := filepath.Join(t.TempDir(), file)
 	if _, err := runner.Run(s, runner.Options{Trace: trace}); err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +40,16 @@ func roundTrip(t *testing.T, name string, sets ...string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	magic := make([]byte, 2)
+	if _, err := io.ReadFull(f, magic); err != nil {
+		t.Fatal(err)
+	}
+	if gz := magic[0] == 0x1f && magic[1] == 0x8b; gz != strings.HasSuffix(file, ".gz") {
+		t.Fatalf("%s: gzip-compressed %v", file, gz)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
 	in, err := replay.Read(trace, f)
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +101,8 @@ func roundTrip(t *testing.T, name string, sets ...string) {
 }
 
 func TestTraceRoundTrip(t *testing.T) {
+	// run --trace FILE.gz compresses it, and replay reads it back.
+	roundTripAs(t, "trace.csv.gz", "baseline", "hosts.initial=40", "duration=10d", "warmup=2d")
 	if testing.Short() {
 		roundTrip(t, "baseline", "hosts.initial=40", "duration=10d", "warmup=2d")
 		return

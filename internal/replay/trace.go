@@ -1,40 +1,52 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/csv"
+	"bufio"
 	"encoding/json"
+	"io"
 	"math"
-	"sort"
 	"strconv"
+	"strings"
 
+	"github.com/creditsim/creditsim/internal/chunked"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/sim"
 )
 
 // Tracer records every result of a run as the policies saw it, for
 // run --trace: it is the engine's Tracer (the events, in the policies'
-// order) and an Observer (the truth of each finished result).
+// order) and an Observer (the truth of each finished result). Rows are
+// kept by result ID, which the engine hands out densely from 0.
 type Tracer struct {
 	policies []string
-	rows     map[int64]*Row
-	seq      int64
+	// In chunks: a run's rows reach hundreds of megabytes, which a
+	// slice would copy each time it grows.
+	rows   chunked.Slice[Row]
+	has    chunked.Slice[bool]
+	credit chunked.Slice[float64] // len(policies) per row; NaN until validated
+	seq    int64
 }
 
 // NewTracer returns a tracer for a run of the named policies.
 func NewTracer(policies []string) *Tracer {
-	return &Tracer{policies: policies, rows: map[int64]*Row{}}
+	return &Tracer{policies: policies}
 }
 
+// row is result r's row. Precondition: r.ID >= 0 (the engine's IDs).
 func (t *Tracer) row(r *policy.Result) *Row {
-	x := t.rows[r.ID]
-	if x == nil {
-		n := newRow()
-		x = &n
-		x.Credit = map[string]float64{}
-		t.rows[r.ID] = x
+	i := int(r.ID)
+	if i >= t.rows.Len() {
+		t.rows.Grow(i + 1)
+		t.has.Grow(i + 1)
+		np := len(t.policies)
+		for k := t.credit.Len(); k < (i+1)*np; k++ {
+			t.credit.Push(math.NaN())
+		}
 	}
-	return x
+	if !*t.has.At(i) {
+		*t.rows.At(i), *t.has.At(i) = newRow(), true
+	}
+	return t.rows.At(i)
 }
 
 // copyView keeps what a policy reads of r.
@@ -75,10 +87,11 @@ func (t *Tracer) Validated(v *policy.Validation, credit []float64) {
 			copyView(x, r)
 			rank++
 			x.ValidatedTime, x.ValidatedSeq, x.ValidatedRank, x.Late = v.Time, t.seq, rank, v.Late
-			for p, name := range t.policies {
-				x.Credit[name] = 0
+			for p := range t.policies {
+				c := t.credit.At(int(r.ID)*len(t.policies) + p)
+				*c = 0
 				if r.ValidateState == policy.Valid {
-					x.Credit[name] = credit[p]
+					*c = credit[p]
 				}
 			}
 		}
@@ -90,24 +103,28 @@ func (t *Tracer) Tick(policy.Tick) {}
 
 // ResultDone implements sim.Observer: the FLOPs really done.
 func (t *Tracer) ResultDone(r *sim.Record) {
-	if x := t.rows[r.View.ID]; x != nil {
-		x.TrueFlops = r.Flops
+	if i := int(r.View.ID); i < t.has.Len() && *t.has.At(i) {
+		t.rows.At(i).TrueFlops = r.Flops
 	}
 }
 
 // Day implements sim.Observer.
 func (t *Tracer) Day(*sim.DayState) {}
 
-// CSV writes the trace: the header line with the server's periods, the
-// run's end and the world, then a row per result in result-ID order.
-func (t *Tracer) CSV(h Header) ([]byte, error) {
+// Write writes the trace to w: the header line with the server's
+// periods, the run's end and the world, then a row per result in
+// result-ID order.
+func (t *Tracer) Write(w io.Writer, h Header) error {
 	h.Policies = t.policies
-	rows := make([]*Row, 0, len(t.rows))
-	for _, r := range t.rows {
-		rows = append(rows, r)
+	var ids []int
+	for i := 0; i < t.has.Len(); i++ {
+		if *t.has.At(i) {
+			ids = append(ids, i)
+		}
 	}
-	sort.Slice(rows, func(a, b int) bool { return rows[a].ResultID < rows[b].ResultID })
-	return WriteCSV(rows, &h, t.policies)
+	np := len(t.policies)
+	return writeCSV(w, len(ids), func(k int) *Row { return t.rows.At(ids[k]) },
+		func(k, p int) float64 { return *t.credit.At(ids[k]*np + p) }, &h, t.policies)
 }
 
 // traceColumns are the columns a trace writes, in order.
@@ -117,38 +134,27 @@ var traceColumns = []string{"result_id", "workunit_id", "app_id", "app_version_i
 	"runtime_outlier", "rsc_fpops_est", "rsc_fpops_bound", "p_ncpus", "p_fpops", "p_iops", "p_ngpus", "p_gpu_fpops",
 	"consecutive_valid", "max_jobs_per_day", "true_flops"}
 
-// WriteCSV writes rows in the CSV form, with a trace header when h is
-// set and a credit.<policy> column per name.
-func WriteCSV(rows []*Row, h *Header, credits []string) ([]byte, error) {
-	var b bytes.Buffer
+// writeCSV writes n rows (row(k), with credit(k, p) for the policy
+// credits[p]) in the CSV form, with a trace header when h is set and a
+// credit.<policy> column per name (NaN: empty). No field needs quoting:
+// numbers, outcome and state names, and policy names (a safe set).
+func writeCSV(out io.Writer, n int, row func(k int) *Row, credit func(k, p int) float64, h *Header, credits []string) error {
+	b := bufio.NewWriterSize(out, 1<<16)
 	if h != nil {
 		j, err := json.Marshal(h)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.WriteString(headerPrefix)
 		b.Write(j)
 		b.WriteByte('\n')
 	}
-	w := csv.NewWriter(&b)
 	head := append([]string(nil), traceColumns...)
 	for _, p := range credits {
 		head = append(head, creditPrefix+p)
 	}
-	w.Write(head)
-	f := func(x float64) string {
-		if math.IsNaN(x) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	i := func(x int64) string { return strconv.FormatInt(x, 10) }
-	b2i := func(x bool) string {
-		if x {
-			return "1"
-		}
-		return "0"
-	}
+	b.WriteString(strings.Join(head, ","))
+	b.WriteByte('\n')
 	outcome := map[policy.Outcome]string{}
 	for k, v := range outcomeNames {
 		outcome[v] = k
@@ -157,22 +163,71 @@ func WriteCSV(rows []*Row, h *Header, credits []string) ([]byte, error) {
 	for k, v := range validateNames {
 		state[v] = k
 	}
-	for _, r := range rows {
-		rec := []string{i(r.ResultID), i(r.WorkunitID), i(r.AppID), i(r.VersionID), i(r.HostID), i(r.UserID), i(r.TeamID),
-			f(r.SentTime), f(r.ReceivedTime), f(r.ValidatedTime), i(r.SentSeq), i(r.ReportedSeq), i(r.ValidatedSeq), i(r.ValidatedRank),
-			outcome[r.Outcome], state[r.ValidateState], b2i(r.Late), f(r.ElapsedTime), f(r.CPUTime), f(r.FlopsEstimate),
-			f(r.CountedFlops), f(r.OutputFlops), b2i(r.RuntimeOutlier), f(r.RscFpopsEst), f(r.RscFpopsBound),
-			strconv.Itoa(r.NCPUs), f(r.PFpops), f(r.PIops), strconv.Itoa(r.NGPUs), f(r.GPUPeak),
-			strconv.Itoa(r.HAVConsecutiveValid), strconv.Itoa(r.HAVMaxJobsDay), f(r.TrueFlops)}
-		for _, p := range credits {
-			c, ok := r.Credit[p]
-			if !ok {
-				c = math.NaN()
-			}
-			rec = append(rec, f(c))
+	var line []byte
+	f := func(x float64) {
+		if !math.IsNaN(x) {
+			line = strconv.AppendFloat(line, x, 'g', -1, 64)
 		}
-		w.Write(rec)
+		line = append(line, ',')
 	}
-	w.Flush()
-	return b.Bytes(), w.Error()
+	i := func(x int64) {
+		line = strconv.AppendInt(line, x, 10)
+		line = append(line, ',')
+	}
+	bit := func(x bool) {
+		if x {
+			line = append(line, '1', ',')
+		} else {
+			line = append(line, '0', ',')
+		}
+	}
+	str := func(x string) {
+		line = append(line, x...)
+		line = append(line, ',')
+	}
+	for k := 0; k < n; k++ {
+		r := row(k)
+		line = line[:0]
+		i(r.ResultID)
+		i(r.WorkunitID)
+		i(r.AppID)
+		i(r.VersionID)
+		i(r.HostID)
+		i(r.UserID)
+		i(r.TeamID)
+		f(r.SentTime)
+		f(r.ReceivedTime)
+		f(r.ValidatedTime)
+		i(r.SentSeq)
+		i(r.ReportedSeq)
+		i(r.ValidatedSeq)
+		i(r.ValidatedRank)
+		str(outcome[r.Outcome])
+		str(state[r.ValidateState])
+		bit(r.Late)
+		f(r.ElapsedTime)
+		f(r.CPUTime)
+		f(r.FlopsEstimate)
+		f(r.CountedFlops)
+		f(r.OutputFlops)
+		bit(r.RuntimeOutlier)
+		f(r.RscFpopsEst)
+		f(r.RscFpopsBound)
+		i(int64(r.NCPUs))
+		f(r.PFpops)
+		f(r.PIops)
+		i(int64(r.NGPUs))
+		f(r.GPUPeak)
+		i(int64(r.HAVConsecutiveValid))
+		i(int64(r.HAVMaxJobsDay))
+		f(r.TrueFlops)
+		for p := range credits {
+			f(credit(k, p))
+		}
+		line[len(line)-1] = '\n'
+		if _, err := b.Write(line); err != nil {
+			return err
+		}
+	}
+	return b.Flush()
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/creditsim/creditsim/results/report"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/klauspost/compress/gzip"
 )
 
 // ErrOutputExists is returned when the output folder exists without Force.
@@ -194,11 +195,26 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		names[i] = p.Name
 	}
 	if tracer != nil {
-		b, err := tracer.CSV(replay.Header{ValidatorPeriod: float64(s.Server.ValidatorPeriod), FeederPeriod: float64(s.Server.FeederPeriod),
-			End: float64(s.Duration), World: outs[0].sim.World()})
-		if err == nil {
-			err = results.WriteFileAtomic(opts.Trace, b)
-		}
+		h := replay.Header{ValidatorPeriod: float64(s.Server.ValidatorPeriod), FeederPeriod: float64(s.Server.FeederPeriod),
+			End: float64(s.Duration), World: outs[0].sim.World()}
+		err := results.StreamFileAtomic(opts.Trace, func(w io.Writer) error {
+			if !strings.HasSuffix(opts.Trace, ".gz") {
+				return tracer.Write(w, h)
+			}
+			// The text is formatted on one core while it is compressed on
+			// another, at gzip's fastest level: a trace is written once.
+			z, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+			if err != nil {
+				return err
+			}
+			pr, pw := io.Pipe()
+			go func() { pw.CloseWithError(tracer.Write(pw, h)) }()
+			if _, err := io.Copy(z, pr); err != nil {
+				pr.CloseWithError(err) // stops the writer
+				return err
+			}
+			return z.Close()
+		})
 		if err != nil {
 			return nil, fmt.Errorf("trace %s: %w", opts.Trace, err)
 		}
