@@ -71,17 +71,25 @@ func (c *Collector) PolicyFigures(p int) Figures {
 
 // deviceNeutrality pools apps that have both kinds of results.
 func deviceNeutrality(in *figureInputs) float64 {
-	var cpu, gpu sums
-	for _, a := range in.c.apps[in.p] {
-		if a[0].D > 0 && a[1].D > 0 {
-			cpu.add(a[0].G, a[0].D)
-			gpu.add(a[1].G, a[1].D)
-		}
-	}
-	if cpu.D > 0 && gpu.D > 0 && cpu.G > 0 {
-		return gpu.ratio() / cpu.ratio()
+	cpu, gpu := in.c.DeviceGD(in.p)
+	if cpu > 0 && gpu >= 0 {
+		return gpu / cpu
 	}
 	return math.NaN()
+}
+
+// DeviceGD is policy p's G/D over the CPU and over the GPU results of
+// the apps that have results of both kinds (ΣG/ΣD of each, pooled over
+// those apps): device neutrality is gpu / cpu. NaN where there are none.
+func (c *Collector) DeviceGD(p int) (cpu, gpu float64) {
+	var cs, gs sums
+	for _, a := range c.apps[p] {
+		if a[0].D > 0 && a[1].D > 0 {
+			cs.add(a[0].G, a[0].D)
+			gs.add(a[1].G, a[1].D)
+		}
+	}
+	return cs.ratio(), gs.ratio()
 }
 
 func hostCV(in *figureInputs) float64 {

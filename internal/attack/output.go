@@ -54,7 +54,7 @@ func Write(rep *Report, dir string, force bool, protect ...string) error {
 			title += fmt.Sprintf(" (%d too costly, not run)", skipped)
 		}
 		png, perr := plot.AttackSearch(title,
-			"x honest (cheat ratio; credit per host-day for fakes)", Bound, pts, float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
+			"gain over the honest twin (1 = gained nothing), log scale", Bound, pts, float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
 		if perr != nil && err == nil {
 			err = perr
 		}

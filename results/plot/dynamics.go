@@ -128,6 +128,9 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 			p.Add(l)
 			p.Legend.Add(label, l)
 		}
+		if i == hostScales {
+			logWhenWide(p, series[i], order[i])
+		}
 		panels = append(panels, p)
 	}
 	jobs, err := jobPanel(c, k)
@@ -149,6 +152,25 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 		return nil, err
 	}
 	return stack(panels)
+}
+
+// logWhenWide gives panel p a log Y axis when the named series' values
+// are all positive and span more than 5 x: fakes whose Scale(H) sits at
+// its cap of 10 would otherwise press honest hosts' near 1 flat.
+func logWhenWide(p *plot.Plot, series map[string]plotter.XYs, names []string) {
+	lo, hi := math.Inf(1), 0.0
+	for _, n := range names {
+		for _, xy := range series[n] {
+			if !(xy.Y > 0) || math.IsInf(xy.Y, 0) {
+				return
+			}
+			lo, hi = min(lo, xy.Y), max(hi, xy.Y)
+		}
+	}
+	if hi/lo > 5 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+	}
 }
 
 // jobPanel plots every valid job of the sample hosts: granted credit

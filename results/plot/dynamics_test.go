@@ -19,3 +19,25 @@ func TestOrdinalSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestLogTicks: a log axis gets at least three labels and at most
+// maxLabels, from a span of less than a decade to one of 290 decades
+// (a 1e287 claim beside credits of 1).
+func TestLogTicks(t *testing.T) {
+	for _, c := range []struct{ lo, hi float64 }{
+		{0.8, 15}, {1, 10}, {0.9, 1.3}, {1, 1000}, {0.01, 1000}, {1e-3, 1e290}, {3e-5, 7e12},
+	} {
+		var labels []string
+		for _, tk := range (logTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+			if tk.Value < c.lo || tk.Value > c.hi {
+				t.Errorf("[%g, %g]: tick %g outside the axis", c.lo, c.hi, tk.Value)
+			}
+		}
+		if len(labels) < 3 || len(labels) > maxLabels {
+			t.Errorf("[%g, %g]: labels %v, want 3 to %d", c.lo, c.hi, labels, maxLabels)
+		}
+	}
+}

@@ -6,11 +6,9 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -87,21 +85,21 @@ func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plo
 		p, err); err != nil {
 		return nil, err
 	}
-	p, err = deviceBoxes(pts, names)
-	if err := add("device-neutrality.png", "Device neutrality",
-		"Per-host G/D of honest hosts by the device that did most of their work: CPU and GPU boxes at the same height mean device neutrality (1 = the GPU/CPU ratio in the summary).",
+	p, err = deviceDots(cols, s, names)
+	if err := addWith(renderSideLegend, "device-neutrality.png", "Device neutrality",
+		"Per policy, the G/D (granted over deserved credit, pooled) of the CPU results (square) and of the GPU results (triangle) of the apps that have versions of both kinds, geometric means over replications; the number above is their ratio, the device-neutrality figure of the summary and scorecard (1 = a GPU FLOP pays as a CPU FLOP).",
 		p, err); err != nil {
 		return nil, err
 	}
-	p, err = efficiencyScatter(pts, names)
-	if err := addWith(renderSideLegend, "gd-efficiency.png", "G/D against efficiency",
-		"Each honest host's G/D against its mean efficiency (actual over peak FLOPS): a system that pays for work done shows no slope; one that pays for peak speed x time pays inefficient hosts more.",
-		p, err); err != nil {
-		return nil, err
+	if png, err := efficiencyTiles(pts, names); err != nil {
+		return nil, fmt.Errorf("gd-efficiency.png: %w", err)
+	} else if png != nil {
+		out = append(out, Plot{File: "gd-efficiency.png", Title: "G/D against efficiency", PNG: png,
+			Caption: "Each honest host's G/D against its mean efficiency (actual over peak FLOPS), one panel per policy on the same axes: a system that pays for work done shows no slope; one that pays for peak speed x time pays inefficient hosts more."})
 	}
 	p, err = projectBars(cols, names)
 	if err := addWith(renderSideLegend, "project-neutrality.png", "Project neutrality",
-		"Each project's G/D (granted over deserved credit of its counted results) per policy, log scale: a policy is project-neutral when its marks stand level across projects (the summary's figure is the largest over the smallest). Values beyond 0.01 to 1000 are drawn at the edge.",
+		"Each project's G/D (granted over deserved credit of its counted results) per policy, log scale: a policy is project-neutral when its marks stand level across projects (the summary's figure is the largest over the smallest). Values beyond 0.01 to 1000 are drawn at the edge with their value written by them.",
 		p, err); err != nil {
 		return nil, err
 	}
@@ -288,7 +286,7 @@ type logTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (logTicks) Ticks(min, max float64) []plot.Tick {
-	if d := (decadeTicks{}).Ticks(min, max); len(d) >= 2 {
+	if d := (decadeTicks{}).Ticks(min, max); len(d) >= 3 {
 		return d
 	}
 	// A narrow range: 1-2-5 steps, or finer when they give too few.
@@ -324,7 +322,7 @@ func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.P
 		if err != nil {
 			return nil, err
 		}
-		b.FillColor = seriesColor(k)
+		b.FillColor = lighter(policyColor(names, k))
 		p.Add(b)
 		any = true
 	}
@@ -336,47 +334,81 @@ func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.P
 	return p, nil
 }
 
-func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
-	both := false
-	for _, h := range pts[0] {
-		if h.gpu {
-			both = true
-			break
+// deviceDots draws, per policy, the G/D of the CPU results and of the
+// GPU results of the apps that have both (geometric means over
+// replications), joined, with the device-neutrality figure (GPU over
+// CPU, as the summary has it) written above: the picture shows the
+// figure the scorecard reports. Nil when no app has both kinds.
+func deviceDots(cols []*results.Collector, s *results.Summary, names []string) (*plot.Plot, error) {
+	p := newPlot("Device neutrality: G/D of CPU and GPU results of the apps that have both", "", "G/D (granted / deserved credit), log scale")
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = logTicks{}
+	edge := edgeMarks{lo: cheatLow, hi: cheatHigh}
+	var figs plotter.XYLabels
+	var cpuXY, gpuXY plotter.XYs
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k, name := range names {
+		var lc, lg float64
+		n := 0
+		for _, c := range cols {
+			cpu, gpu := c.DeviceGD(k)
+			if cpu > 0 && gpu > 0 {
+				lc, lg, n = lc+math.Log(cpu), lg+math.Log(gpu), n+1
+			}
 		}
+		if n == 0 {
+			continue
+		}
+		x := float64(k)
+		yc := edge.clamp(x-0.15, math.Exp(lc/float64(n)))
+		yg := edge.clamp(x+0.15, math.Exp(lg/float64(n)))
+		lo, hi = min(lo, yc, yg), max(hi, yc, yg)
+		cpuXY = append(cpuXY, plotter.XY{X: x - 0.15, Y: yc})
+		gpuXY = append(gpuXY, plotter.XY{X: x + 0.15, Y: yg})
+		join, err := plotter.NewLine(plotter.XYs{{X: x - 0.15, Y: yc}, {X: x + 0.15, Y: yg}})
+		if err != nil {
+			return nil, err
+		}
+		join.Color = policyColor(names, k)
+		join.Width = vg.Points(2)
+		p.Add(join)
+		figs.XYs = append(figs.XYs, plotter.XY{X: x, Y: max(yc, yg)})
+		figs.Labels = append(figs.Labels, results.FormatScore(float64(s.Policies[name].DeviceNeutrality)))
 	}
-	if !both {
+	if len(cpuXY) == 0 {
 		return nil, nil
 	}
-	p := newPlot("Device neutrality: per-host G/D by device", "", "G/D (granted / deserved credit)")
-	r := newGDRange(pts)
-	for c, label := range []string{"CPU hosts", "GPU hosts"} {
-		added := false
-		for k := range names {
-			var v plotter.Values
-			for _, h := range pts[k] {
-				if h.gpu == (c == 1) {
-					v = append(v, r.clamp(h.gd))
-				}
-			}
-			if len(v) == 0 {
-				continue
-			}
-			b, err := plotter.NewBoxPlot(vg.Points(14), float64(k), v)
-			if err != nil {
-				return nil, err
-			}
-			b.Offset = vg.Points(float64(16*(2*c-1)) / 2)
-			b.FillColor = seriesColor(c)
-			p.Add(b)
-			added = true
+	for _, d := range []struct {
+		xy    plotter.XYs
+		label string
+		shape draw.GlyphDrawer
+	}{{cpuXY, "CPU results", draw.BoxGlyph{}}, {gpuXY, "GPU results", draw.PyramidGlyph{}}} {
+		sc, err := plotter.NewScatter(d.xy)
+		if err != nil {
+			return nil, err
 		}
-		if added {
-			p.Legend.Add(label, swatch{seriesColor(c)})
-		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4), Shape: d.shape}
+		p.Add(sc)
+		p.Legend.Add(d.label, sc)
+	}
+	l, err := plotter.NewLabels(figs)
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = vg.Points(9)
+		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YBottom
+	}
+	l.Offset = vg.Point{Y: vg.Points(7)}
+	p.Add(l)
+	if err := edge.add(p); err != nil {
+		return nil, err
 	}
 	p.NominalX(names...)
-	r.apply(p)
-	p.Y.Max *= 3 // room for the legend
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	p.Y.Min, p.Y.Max = lo/2, hi*3 // room for the figures above
 	return p, nil
 }
 
@@ -384,12 +416,13 @@ func deviceBoxes(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 // policy.
 const maxHostDots = 3000
 
-func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
-	p := newPlot("Honest hosts: G/D against efficiency", "host efficiency (actual / peak FLOPS)", "G/D (granted / deserved credit)")
+// efficiencyTiles draws each honest host's G/D against its efficiency,
+// one small panel per policy on the same axes (a dozen policies in one
+// panel hide one another), in the policy's colour.
+func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 	// The box plots' robust log range: one host paid 1000 x does not
 	// flatten the others onto a line.
 	r := newGDRange(pts)
-	any := false
 	// Thousands of dots per policy read as well as all of them (a 100,000
 	// host run would draw a million); past maxHostDots every stride-th
 	// host is drawn, the same hosts for every policy.
@@ -397,9 +430,13 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 	if len(pts) > 0 {
 		stride = max(1, (len(pts[0])+maxHostDots-1)/maxHostDots)
 	}
-	if stride > 1 {
-		p.Title.Text += fmt.Sprintf(" (every %d%s host)", stride, ordinalSuffix(stride))
+	effMax := 0.0
+	for _, ps := range pts {
+		for _, h := range ps {
+			effMax = max(effMax, h.eff)
+		}
 	}
+	var panels []*plot.Plot
 	for k, name := range names {
 		var xy plotter.XYs
 		for i := 0; i < len(pts[k]); i += stride {
@@ -409,24 +446,60 @@ func efficiencyScatter(pts [][]hostPoint, names []string) (*plot.Plot, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		sc, err := marks(xy, k, vg.Points(1.5))
+		p := newPlot(name, "", "")
+		p.Title.TextStyle.Font.Size = vg.Points(10)
+		sc, err := marks(xy, names, k, vg.Points(1.3))
 		if err != nil {
 			return nil, err
 		}
 		p.Add(sc)
-		p.Legend.Add(name, sc)
-		any = true
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Min, p.Y.Max = r.lo, r.hi
+		p.Y.Tick.Marker = logTicks{}
+		p.X.Min, p.X.Max = 0, max(effMax*1.05, 0.1)
+		panels = append(panels, p)
 	}
-	if !any {
+	if len(panels) == 0 {
 		return nil, nil
 	}
-	r.apply(p)
-	p.X.Tick.Label.Rotation = 0
-	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XCenter, draw.YTop
-	if r.off > 0 {
-		p.Title.Text = strings.Replace(p.Title.Text, "hosts off-scale", "points off-scale", 1)
+	const cols = 4
+	rows := (len(panels) + cols - 1) / cols
+	title := "Honest hosts: G/D (log scale) against efficiency (actual / peak FLOPS), one panel per policy"
+	if stride > 1 {
+		title += fmt.Sprintf("; every %d%s host", stride, ordinalSuffix(stride))
 	}
-	return p, nil
+	if r.off > 0 {
+		title += fmt.Sprintf("; %d points off-scale, drawn at the edge", r.off)
+	}
+	height := vg.Points(36) + vg.Length(rows)*vg.Inch*1.9
+	c, err := draw.NewFormattedCanvas(plotW+2*vg.Inch, height, "png")
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	head := panels[0].Title.TextStyle
+	head.Font.Size = vg.Points(12)
+	head.XAlign, head.YAlign = draw.XCenter, draw.YTop
+	dc.FillText(head, vg.Point{X: dc.Center().X, Y: dc.Max.Y - vg.Points(6)}, title)
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+		for j := range grid[i] {
+			if k := i*cols + j; k < len(panels) {
+				grid[i][j] = panels[k]
+			}
+		}
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(30), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
+	canvases := plot.Align(grid, tiles, dc)
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	return encode(c)
 }
 
 func projectBars(cols []*results.Collector, names []string) (*plot.Plot, error) {
@@ -462,14 +535,14 @@ func projectBars(cols []*results.Collector, names []string) (*plot.Plot, error) 
 	return p, err
 }
 
-// marks returns a scatter of xy in series k's colour and shape.
-func marks(xy plotter.XYs, k int, radius vg.Length) (*plotter.Scatter, error) {
+// marks returns a scatter of xy in policy names[k]'s colour and shape.
+func marks(xy plotter.XYs, names []string, k int, radius vg.Length) (*plotter.Scatter, error) {
 	sc, err := plotter.NewScatter(xy)
 	if err != nil {
 		return nil, err
 	}
-	sc.GlyphStyle.Color = seriesColor(k)
-	sc.GlyphStyle.Shape = plotutil.Shape(k)
+	sc.GlyphStyle.Color = policyColor(names, k)
+	sc.GlyphStyle.Shape = policyShape(names, k)
 	sc.GlyphStyle.Radius = radius
 	return sc, nil
 }
@@ -481,6 +554,54 @@ const (
 	cheatLow  = 0.01
 	cheatHigh = 1000
 )
+
+// edgeMarks clamps values to [lo, hi], the axis' range, and keeps those
+// it clamped so that their values can be written by their marks at the
+// edge: one absurd value must not flatten the others, nor vanish.
+type edgeMarks struct {
+	lo, hi      float64
+	top, bottom plotter.XYLabels
+}
+
+// clamp returns v within [lo, hi], noting a v outside at x.
+func (e *edgeMarks) clamp(x, v float64) float64 {
+	y := min(max(v, e.lo), e.hi)
+	switch {
+	case v > e.hi:
+		label := results.FormatScore(v)
+		if math.IsInf(v, 1) {
+			label = "unbounded"
+		}
+		e.top.XYs = append(e.top.XYs, plotter.XY{X: x, Y: y})
+		e.top.Labels = append(e.top.Labels, label)
+	case v < e.lo:
+		e.bottom.XYs = append(e.bottom.XYs, plotter.XY{X: x, Y: y})
+		e.bottom.Labels = append(e.bottom.Labels, results.FormatScore(v))
+	}
+	return y
+}
+
+// add writes the clamped values beside their marks: to the right of the
+// mark, level with it, in a size that reads ("0", "unbounded", "2e+03").
+func (e *edgeMarks) add(p *plot.Plot) error {
+	for _, l := range []plotter.XYLabels{e.top, e.bottom} {
+		if len(l.XYs) == 0 {
+			continue
+		}
+		labels, err := plotter.NewLabels(l)
+		if err != nil {
+			return err
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].Font.Size = vg.Points(9)
+			labels.TextStyle[i].XAlign = draw.XLeft
+			labels.TextStyle[i].YAlign = draw.YCenter
+		}
+		labels.Offset = vg.Point{X: vg.Points(6)}
+		p.Add(labels)
+	}
+	return nil
+}
 
 // cheatBars draws each agent kind's gain over the honest twin per
 // policy against the one bound, 1.1; nil without a twin.
@@ -505,7 +626,7 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	p.Y.Scale = plot.LogScale{}
 	lo, hi := 0.5, 2.0
 	step := 0.7 / float64(len(names))
-	var top, bottom plotter.XYLabels // values past the axis, drawn at its edges
+	edge := edgeMarks{lo: cheatLow, hi: cheatHigh}
 	for k, name := range names {
 		ps := s.Policies[name]
 		var xy plotter.XYs
@@ -518,15 +639,7 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 				continue
 			}
 			pos := float64(i) + step*(float64(k)-float64(len(names)-1)/2)
-			y := min(max(x, cheatLow), cheatHigh)
-			switch {
-			case x > cheatHigh:
-				top.XYs = append(top.XYs, plotter.XY{X: pos, Y: y})
-				top.Labels = append(top.Labels, results.FormatScore(x))
-			case x < cheatLow:
-				bottom.XYs = append(bottom.XYs, plotter.XY{X: pos, Y: y})
-				bottom.Labels = append(bottom.Labels, results.FormatScore(x))
-			}
+			y := edge.clamp(pos, x)
 			lo, hi = min(lo, y), max(hi, y)
 			xy = append(xy, plotter.XY{X: pos, Y: y})
 		}
@@ -537,33 +650,14 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = seriesColor(k)
-		sc.GlyphStyle.Shape = plotutil.Shape(k)
+		sc.GlyphStyle.Color = policyColor(names, k)
+		sc.GlyphStyle.Shape = policyShape(names, k)
 		sc.GlyphStyle.Radius = vg.Points(4)
 		p.Add(sc)
 		p.Legend.Add(name, sc)
 	}
-	// Level with the axis, centred under a marker at the top edge and
-	// over one at the bottom, so neither covers it.
-	for _, e := range []struct {
-		labels plotter.XYLabels
-		align  draw.YAlignment
-		dy     vg.Length
-	}{{top, draw.YTop, -vg.Points(7)}, {bottom, draw.YBottom, vg.Points(7)}} {
-		if len(e.labels.XYs) == 0 {
-			continue
-		}
-		l, err := plotter.NewLabels(e.labels)
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.TextStyle {
-			l.TextStyle[i].Font.Size = vg.Points(8)
-			l.TextStyle[i].XAlign = draw.XCenter
-			l.TextStyle[i].YAlign = e.align
-		}
-		l.Offset = vg.Point{Y: e.dy}
-		p.Add(l)
+	if err := edge.add(p); err != nil {
+		return nil, err
 	}
 	bound := plotter.NewFunction(func(float64) float64 { return results.CheatBound })
 	bound.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
@@ -579,40 +673,49 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	return p, nil
 }
 
-// decadeTicks labels each power of ten in the axis' range, so a log axis
-// has a handful of readable labels whatever its span.
+// decadeTicks labels powers of ten in the axis' range, so a log axis has
+// a handful of readable labels whatever its span: every decade up to
+// maxLabels of them, else every second, fifth, tenth... decade, the
+// others marked without a label (at most 60 marks in all).
 type decadeTicks struct{}
+
+// maxLabels is the most labels a log axis gets.
+const maxLabels = 8
 
 // Ticks implements plot.Ticker.
 func (decadeTicks) Ticks(min, max float64) []plot.Tick {
-	var out []plot.Tick
-	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
-		v := math.Pow(10, e)
-		if v >= min && v <= max {
-			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
+		return nil
+	}
+	lo, hi := math.Ceil(math.Log10(min)), math.Floor(math.Log10(max))
+	n := hi - lo + 1
+	step := 1.0
+	for _, s := range []float64{1, 2, 5, 10, 20, 50, 100} {
+		if step = s; n/s <= maxLabels {
+			break
 		}
+	}
+	marks := 1.0
+	if n/step > 60 {
+		marks = step // too many decades to mark each one
+	}
+	var out []plot.Tick
+	for e := math.Ceil(lo/marks) * marks; e <= hi; e += marks {
+		t := plot.Tick{Value: math.Pow(10, e)}
+		if t.Value < min || t.Value > max {
+			continue // Pow's rounding at the ends
+		}
+		if math.Mod(e, step) == 0 {
+			t.Label = strconv.FormatFloat(t.Value, 'g', -1, 64)
+		}
+		out = append(out, t)
 	}
 	return out
 }
 
-// seriesColor is plotutil's palette for the first series, then darker
-// and lighter variants, so that a dozen series never repeat a colour.
-func seriesColor(k int) color.Color {
-	c := plotutil.Color(k % len(plotutil.SoftColors))
-	if k < len(plotutil.SoftColors) {
-		return c
-	}
-	r, g, b, _ := c.RGBA()
-	f := 0.6
-	if (k/len(plotutil.SoftColors))%2 == 0 {
-		f = 1.3
-	}
-	ch := func(x uint32) uint8 { return uint8(min(255, float64(x>>8)*f)) }
-	return color.RGBA{R: ch(r), G: ch(g), B: ch(b), A: 255}
-}
-
 // racPlot draws the sample hosts' RAC in GFLOPS at the policy's scale
-// against their true GFLOPS.
+// against their true GFLOPS, on a log axis: a fake host's RAC may be a
+// hundred times an honest one's, which a linear axis flattens.
 func racPlot(c *results.Collector, k int, name string) (*plot.Plot, error) {
 	sample := c.Sim().SampleHosts()
 	days := c.Days()
@@ -620,11 +723,33 @@ func racPlot(c *results.Collector, k int, name string) (*plot.Plot, error) {
 		return nil, nil
 	}
 	scale := c.Sim().Policies()[k].Scale()
-	p := newPlot("RAC of sample hosts under "+name, "day", "GFLOPS (RAC / scale)")
+	p := newPlot("RAC of sample hosts under "+name, "day", "GFLOPS (RAC / scale), log scale")
+	// The floor: a tenth of the slowest true speed (or of the smallest
+	// RAC once it is positive); RAC below it, as at the start, is drawn
+	// on it.
+	floor, top := math.Inf(1), 0.0
+	for j, h := range sample {
+		if t := c.TrueGFLOPS(h); t > 0 && !math.IsInf(t, 0) {
+			floor, top = min(floor, t/10), max(top, t)
+		}
+		for _, d := range days {
+			if v := d.RAC[k][j] / scale; v > 0 && !math.IsInf(v, 0) {
+				floor, top = min(floor, v), max(top, v)
+			}
+		}
+	}
+	if math.IsInf(floor, 1) {
+		return nil, nil // nothing positive to draw
+	}
+	floor = max(floor, top*1e-6)
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = logTicks{}
+	p.Y.Min, p.Y.Max = floor, top*1.5
+	dashes := []vg.Length{vg.Points(4), vg.Points(3)}
 	for j, h := range sample {
 		var xy plotter.XYs
 		for _, d := range days {
-			xy = append(xy, plotter.XY{X: float64(d.Day), Y: d.RAC[k][j] / scale})
+			xy = append(xy, plotter.XY{X: float64(d.Day), Y: min(max(d.RAC[k][j]/scale, floor), p.Y.Max)})
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
@@ -633,13 +758,16 @@ func racPlot(c *results.Collector, k int, name string) (*plot.Plot, error) {
 		l.Color = seriesColor(j)
 		p.Add(l)
 		p.Legend.Add(sampleLabel(c, h), l)
-		if truth := c.TrueGFLOPS(h); !math.IsNaN(truth) {
+		if truth := c.TrueGFLOPS(h); truth > 0 && !math.IsInf(truth, 0) {
 			f := plotter.NewFunction(func(float64) float64 { return truth })
 			f.Color = seriesColor(j)
-			f.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			f.Dashes = dashes
 			p.Add(f)
 		}
 	}
+	key := plotter.NewFunction(func(float64) float64 { return math.NaN() })
+	key.Color, key.Dashes = color.Gray{Y: 60}, dashes
+	p.Legend.Add("dashed: the host's true GFLOPS", key)
 	p.X.Min, p.X.Max = 0, float64(days[len(days)-1].Day)
 	if err := markDays([]*plot.Plot{p}, c.Window()); err != nil {
 		return nil, err

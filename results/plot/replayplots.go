@@ -2,6 +2,7 @@ package plot
 
 import (
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -16,8 +17,9 @@ const maxGroups = 30
 // at values[k][g] (policy k, group g), on a log axis. For ratios (how a
 // policy's credit compares with what the project granted) a line marks
 // 1 and values past 0.01 to 1000 are drawn at the edge; other values
-// (credit per hour) are drawn as they are. NaN and values <= 0 are not
-// drawn. Nil when nothing can be drawn.
+// (credit per hour) keep to four decades either side of their median.
+// A value past the range (0 included) is drawn at its edge with its
+// value written by it; NaN is not drawn. Nil when nothing can be drawn.
 func GroupRatios(title, yLabel string, groups, names []string, values [][]float64, ratios bool) ([]byte, error) {
 	ref := ""
 	if ratios {
@@ -39,24 +41,43 @@ func groupDots(title, yLabel string, groups, names []string, values [][]float64,
 	n := min(len(groups), maxGroups)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	step := 0.7 / float64(max(1, len(names)))
+	// Ratios keep to 0.01 to 1000; other values to four decades either
+	// side of their geometric median, so that one policy paying 1e287
+	// does not flatten the others. Values past the range are drawn at
+	// its edge with their value.
+	edge := edgeMarks{lo: cheatLow, hi: cheatHigh}
+	if !clamp {
+		var logs []float64
+		for k := range names {
+			for g := 0; g < n; g++ {
+				if v := values[k][g]; v > 0 && !math.IsInf(v, 0) {
+					logs = append(logs, math.Log10(v))
+				}
+			}
+		}
+		if len(logs) == 0 {
+			return nil, nil
+		}
+		sort.Float64s(logs)
+		m := math.Pow(10, logs[len(logs)/2])
+		edge.lo, edge.hi = m/1e4, m*1e4
+	}
 	for k, name := range names {
 		var xy plotter.XYs
 		for g := 0; g < n; g++ {
 			v := values[k][g]
-			if !(v > 0) || math.IsInf(v, 0) {
+			if !(v >= 0) || math.IsInf(v, -1) {
 				continue
 			}
-			y := v
-			if clamp {
-				y = min(max(v, cheatLow), cheatHigh)
-			}
+			x := float64(g) + step*(float64(k)-float64(len(names)-1)/2)
+			y := edge.clamp(x, v)
 			lo, hi = min(lo, y), max(hi, y)
-			xy = append(xy, plotter.XY{X: float64(g) + step*(float64(k)-float64(len(names)-1)/2), Y: y})
+			xy = append(xy, plotter.XY{X: x, Y: y})
 		}
 		if len(xy) == 0 {
 			continue
 		}
-		sc, err := marks(xy, k, vg.Points(3.5))
+		sc, err := marks(xy, names, k, vg.Points(3.5))
 		if err != nil {
 			return nil, err
 		}
@@ -72,6 +93,9 @@ func groupDots(title, yLabel string, groups, names []string, values [][]float64,
 		one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(one)
 		p.Legend.Add(ref, one)
+	}
+	if err := edge.add(p); err != nil {
+		return nil, err
 	}
 	p.NominalX(groups[:n]...)
 	p.X.Tick.Label.Rotation = math.Pi / 6

@@ -85,8 +85,12 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		p.Y.Tick.Marker = logTicks{}
 		floor = lo / 2
 	}
+	names := make([]string, len(series))
 	for k, s := range series {
-		c := seriesColor(k)
+		names[k] = s.Name
+	}
+	for k, s := range series {
+		c := policyColor(names, k)
 		var line, band plotter.XYs
 		var upper plotter.XYs
 		for i := range x {
@@ -120,9 +124,9 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		}
 		l.Color = c
 		l.Width = vg.Points(1.5)
-		l.Dashes = plotutil.Dashes(k)
+		l.Dashes = plotutil.Dashes(policySlot(names, k))
 		pts.Color = c
-		pts.Shape = plotutil.Shape(k)
+		pts.Shape = policyShape(names, k)
 		name := s.Name
 		if j := sameAs(series, k); j >= 0 {
 			// Drawn over an identical series: say so, and draw it larger
