@@ -16,8 +16,11 @@ type Scorecard struct {
 	Rows []ScoreRow
 	// Best[c] is the row index with the best value of column c (-1: none).
 	Best [NumScoreColumns]int
-	// Verdict is a few sentences written from the figures.
+	// Verdict is a few sentences written from the figures; the first
+	// Short of them are the answer in brief (the fairest system and the
+	// least cheatable), the rest say each behaviour's outcome.
 	Verdict []string
+	Short   int
 	// Replications is how many replications the figures come from.
 	Replications int
 }
@@ -207,6 +210,10 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 		line += "; " + strings.Join(need, "; ")
 	}
 	out = append(out, line+".")
+	if least := sc.leastCheatable(); least != "" {
+		out = append(out, least)
+	}
+	sc.Short = len(out)
 	kinds := map[string]bool{}
 	for _, p := range s.Policies {
 		for k := range p.Gain {
@@ -253,8 +260,12 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 	}
 	out = append(out, "Honest G/D is calibration, not accuracy: it reflects each system's Cobblestone scale and the assumed host efficiency.")
 	if sc.Replications < MinIntervalReplications {
-		out = append(out, fmt.Sprintf("%d replication(s): no 95%% intervals (they need at least %d); run more for firm conclusions.",
-			sc.Replications, MinIntervalReplications))
+		reps := "One replication"
+		if sc.Replications != 1 {
+			reps = fmt.Sprintf("%d replications", sc.Replications)
+		}
+		out = append(out, fmt.Sprintf("%s: no 95%% intervals (they need at least %d); run more for firm conclusions.",
+			reps, MinIntervalReplications))
 	}
 	return out
 }
@@ -291,6 +302,36 @@ func FormatScore(x float64) string {
 		return "unbounded"
 	}
 	return fmt.Sprintf("%.3g", x)
+}
+
+// leastCheatable says which systems hold every behaviour of the world to
+// the bound, or else which has the smallest worst gain; "" without gains.
+func (sc *Scorecard) leastCheatable() string {
+	var held, least []string
+	lowest := math.Inf(1)
+	for _, r := range sc.Rows {
+		g := r.Values[ColGain]
+		if math.IsNaN(g) {
+			continue
+		}
+		if g <= CheatBound {
+			held = append(held, r.Policy)
+		}
+		label := fmt.Sprintf("%s (worst gain %s, %s)", r.Policy, FormatScore(g), r.GainKind)
+		switch {
+		case g < lowest*0.99:
+			lowest, least = g, []string{label}
+		case g <= lowest*1.01:
+			least = append(least, label)
+		}
+	}
+	switch {
+	case len(least) == 0:
+		return ""
+	case len(held) > 0:
+		return fmt.Sprintf("Every behaviour here is held to the 1.1 bound (gain over the honest twin) by %s.", andList(held))
+	}
+	return fmt.Sprintf("No system holds every behaviour here to the 1.1 bound (gain over the honest twin); the least cheatable: %s.", andList(least))
 }
 
 // Text writes the scorecard for a terminal: best values marked *, values

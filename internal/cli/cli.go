@@ -378,8 +378,12 @@ func progressLine(w io.Writer, name string) func(float64, int, int) {
 
 func printHeadline(w io.Writer, oc *runner.Outcome) {
 	s := oc.Summary
-	fmt.Fprintf(w, "%s: %d replication(s), seed %d, %g days (%g warm-up), D at %g credits/GFLOPS-day\n\n",
-		s.Scenario, s.Replications, s.Seed, float64(s.SimulatedDays), float64(s.WarmupDays), float64(s.CobblestonePerGFLOPSDay))
+	reps := "one replication"
+	if s.Replications != 1 {
+		reps = fmt.Sprintf("%d replications", s.Replications)
+	}
+	fmt.Fprintf(w, "%s: %s, seed %d, %g days (%g warm-up), D at %g credits/GFLOPS-day\n\n",
+		s.Scenario, reps, s.Seed, float64(s.SimulatedDays), float64(s.WarmupDays), float64(s.CobblestonePerGFLOPSDay))
 	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
 	for _, warn := range s.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

@@ -19,6 +19,7 @@ type scoreCell struct {
 type scoreHTMLRow struct {
 	Policy string
 	Cells  []scoreCell
+	Scale  string // Cobblestones per GFLOPS-day, as the terminal's scorecard has it
 }
 
 type reportRow struct {
@@ -27,18 +28,22 @@ type reportRow struct {
 }
 
 type reportData struct {
-	S           *results.Summary
-	Score       *results.Scorecard
-	ScoreHead   []struct{ Name, Ideal string }
-	TableHead   []string
-	ScoreRows   []scoreHTMLRow
-	Outcomes    []struct{ Name, Value string }
-	Description string
-	Rows        []reportRow
-	Defs        []struct{ Name, Text string }
-	Plots       []plot.Plot
-	Scenario    string
-	MinReps     int
+	S            *results.Summary
+	Score        *results.Scorecard
+	ScoreHead    []struct{ Name, Ideal string }
+	TableHead    []string
+	ScoreRows    []scoreHTMLRow
+	Outcomes     []struct{ Name, Value string }
+	Description  string
+	Rows         []reportRow
+	Defs         []struct{ Name, Text string }
+	Plots        []plot.Plot
+	Scenario     string
+	MinReps      int
+	Replications string // "one replication", "3 replications"
+	// Brief and Details are the scorecard's verdict: the answer in
+	// brief above its table, each behaviour's outcome below it.
+	Brief, Details []string
 }
 
 // cell writes a figure's value and interval: a ratio (not Additive)
@@ -76,18 +81,21 @@ td.bad,p.bad{color:#b00020}th[colspan]{text-align:center}
 </style></head><body>
 <h1>creditsim report: {{.S.Scenario}}</h1>
 <p>{{.Description}}</p>
-<p>{{.S.Replications}} replication(s), seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
+<p>{{.Replications}}, seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
 {{.S.CountedResults}} of {{.S.Results}} results counted. D is credited at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
 {{if ge .S.Replications .MinReps}}Values are means over replications with 95% intervals in brackets; an interval is cut to its figure's range (at 0, or at the days simulated) where the t-interval leaves it.{{else}}Values are means over replications. No 95% intervals: an interval needs at least {{.MinReps}} replications (from two, it rests on one degree of freedom and says next to nothing).{{end}}</p>
 {{range .S.Warnings}}<p class="bad"><b>Warning:</b> {{.}}</p>
 {{end}}<section id="scorecard">
 <h2>Scorecard</h2>
+<p><b>In short:</b></p>
+<ul>{{range .Brief}}<li>{{.}}</li>{{end}}</ul>
 <p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off), against the CreditNew design's bound of 1.1, the one bound for every kind, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality or harm outside [1/1.1, 1.1], or a gain above 1.1.</p>
-<table><tr><th rowspan="2">policy</th><th colspan="3">fairness</th><th colspan="3">cheat resistance</th><th>calibration</th></tr>
+<table><tr><th rowspan="2">policy</th><th colspan="3">fairness</th><th colspan="3">cheat resistance</th><th>calibration</th><th rowspan="2">scale<br><small>Cobblestones per GFLOPS-day</small></th></tr>
 <tr>{{range .ScoreHead}}<th>{{.Name}}<br><small>ideal {{.Ideal}}</small></th>{{end}}</tr>
-{{range .ScoreRows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{if .Best}}<b>{{.Text}}</b>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
+{{range .ScoreRows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{if .Best}}<b>{{.Text}}</b>{{else}}{{.Text}}{{end}}</td>{{end}}<td>{{.Scale}}</td></tr>
 {{end}}</table>
-<ul>{{range .Score.Verdict}}<li>{{.}}</li>{{end}}</ul>
+{{if .Details}}<p>Behaviour by behaviour:</p>
+<ul>{{range .Details}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </section>
 <h2>Headline figures</h2>
 <table><tr><th>policy</th>{{range .TableHead}}<th>{{.}}</th>{{end}}</tr>
@@ -112,8 +120,12 @@ td.bad,p.bad{color:#b00020}th[colspan]{text-align:center}
 // output folder) and the scenario as run.
 func Report(s *results.Summary, names []string, description string, plots []plot.Plot, scenario []byte) ([]byte, error) {
 	d := reportData{S: s, Description: description, Defs: results.Glossary(), Plots: plots, Scenario: string(scenario),
-		MinReps: results.MinIntervalReplications}
+		MinReps: results.MinIntervalReplications, Replications: "one replication"}
+	if s.Replications != 1 {
+		d.Replications = strconv.Itoa(s.Replications) + " replications"
+	}
 	d.Score = results.NewScorecard(s, names)
+	d.Brief, d.Details = d.Score.Verdict[:d.Score.Short], d.Score.Verdict[d.Score.Short:]
 	for _, c := range results.ScoreColumns {
 		d.ScoreHead = append(d.ScoreHead, struct{ Name, Ideal string }{c.Name, c.Ideal()})
 	}
@@ -125,7 +137,7 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 		}
 	}
 	for i, r := range d.Score.Rows {
-		row := scoreHTMLRow{Policy: r.Policy}
+		row := scoreHTMLRow{Policy: r.Policy, Scale: results.FormatScore(r.Scale)}
 		for c := 0; c < results.NumScoreColumns; c++ {
 			t := results.FormatScore(r.Values[c])
 			if c == results.ColGain && r.GainKind != "" {
