@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 
@@ -63,14 +64,14 @@ var Columns = []Column{
 		return fmt.Errorf("want valid, invalid, init or a validate_state code 0 to 5")
 	}},
 	{Name: "late", Doc: "1 if validated after its workunit's canonical result", set: num(func(r *Row, v float64) { r.Late = v != 0 })},
-	{Name: "elapsed_time", Doc: "result.elapsed_time", set: num(func(r *Row, v float64) { r.ElapsedTime = v })},
-	{Name: "cpu_time", Doc: "result.cpu_time", set: num(func(r *Row, v float64) { r.CPUTime = v })},
+	{Name: "elapsed_time", Doc: "result.elapsed_time", set: num(func(r *Row, v float64) { r.ElapsedTime = v }), ranged: true, lo: -MaxSpan, hi: MaxSpan}, // a client may report a negative time; it is stored as 0
+	{Name: "cpu_time", Doc: "result.cpu_time", set: num(func(r *Row, v float64) { r.CPUTime = v }), ranged: true, lo: 0, hi: MaxSpan},
 	{Name: "flops_estimate", Doc: "result.flops_estimate", set: num(func(r *Row, v float64) { r.FlopsEstimate = v })},
-	{Name: "counted_flops", Doc: "FLOPs the app counted (not a BOINC column: claimed_credit / COBBLESTONE_SCALE where apps count)", set: num(func(r *Row, v float64) { r.CountedFlops = v })},
-	{Name: "output_flops", Doc: "work the output shows, as the project measures it (post-assigned credit)", set: num(func(r *Row, v float64) { r.OutputFlops = v })},
+	{Name: "counted_flops", Doc: "FLOPs the app counted (not a BOINC column: claimed_credit / COBBLESTONE_SCALE where apps count)", set: num(func(r *Row, v float64) { r.CountedFlops = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
+	{Name: "output_flops", Doc: "work the output shows, as the project measures it (post-assigned credit)", set: num(func(r *Row, v float64) { r.OutputFlops = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
 	{Name: "runtime_outlier", Doc: "result.runtime_outlier", set: num(func(r *Row, v float64) { r.RuntimeOutlier = v != 0 })},
-	{Name: "rsc_fpops_est", Doc: "workunit.rsc_fpops_est", set: num(func(r *Row, v float64) { r.RscFpopsEst = v })},
-	{Name: "rsc_fpops_bound", Doc: "workunit.rsc_fpops_bound", set: num(func(r *Row, v float64) { r.RscFpopsBound = v })},
+	{Name: "rsc_fpops_est", Doc: "workunit.rsc_fpops_est", set: num(func(r *Row, v float64) { r.RscFpopsEst = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
+	{Name: "rsc_fpops_bound", Doc: "workunit.rsc_fpops_bound", set: num(func(r *Row, v float64) { r.RscFpopsBound = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
 	{Name: "p_ncpus", Doc: "host.p_ncpus", set: num(func(r *Row, v float64) { r.NCPUs = int(v) }), whole: true, lo: 0, hi: maxCount},
 	{Name: "p_fpops", Doc: "host.p_fpops", set: num(func(r *Row, v float64) { r.PFpops = v })},
 	{Name: "p_iops", Doc: "host.p_iops", set: num(func(r *Row, v float64) { r.PIops = v })},
@@ -79,9 +80,9 @@ var Columns = []Column{
 	{Name: "consecutive_valid", Doc: "host_app_version.consecutive_valid when credit was granted", set: num(func(r *Row, v float64) { r.HAVConsecutiveValid = int(v) }), whole: true, lo: 0, hi: maxCount},
 	{Name: "max_jobs_per_day", Doc: "host_app_version.max_jobs_per_day", set: num(func(r *Row, v float64) { r.HAVMaxJobsDay = int(v) }), whole: true, lo: 0, hi: maxCount},
 	{Name: "plan_class", Doc: "app_version.plan_class (cuda/nvidia, ati/amd, intel, apple: a GPU version)", text: func(r *Row, s string) error { r.PlanClass = s; return nil }},
-	{Name: "claimed_credit", Doc: "result.claimed_credit", set: num(func(r *Row, v float64) { r.Claimed = v })},
-	{Name: "granted_credit", Doc: "result.granted_credit", set: num(func(r *Row, v float64) { r.Granted = v })},
-	{Name: "true_flops", Doc: "a trace's truth: FLOPs really done (ignored)", set: num(func(r *Row, v float64) { r.TrueFlops = v })},
+	{Name: "claimed_credit", Doc: "result.claimed_credit", set: num(func(r *Row, v float64) { r.Claimed = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
+	{Name: "granted_credit", Doc: "result.granted_credit", set: num(func(r *Row, v float64) { r.Granted = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
+	{Name: "true_flops", Doc: "a trace's truth: FLOPs really done (ignored)", set: num(func(r *Row, v float64) { r.TrueFlops = v }), ranged: true, lo: 0, hi: math.MaxFloat64},
 }
 
 // creditPrefix marks a trace's truth columns of each policy's credit.

@@ -209,6 +209,14 @@ func setField(r *Row, c *Column, s string) string {
 		return "not a finite number"
 	case c.whole && (v != math.Trunc(v) || v < c.lo || v > c.hi):
 		return fmt.Sprintf("want a whole number from %g to %g", c.lo, c.hi)
+	case c.ranged && (v < c.lo || v > c.hi):
+		if c.hi == MaxSpan {
+			return fmt.Sprintf("want %.0f to %.0f seconds (20 years, the longest a replay covers)", c.lo, c.hi)
+		}
+		if c.hi == math.MaxFloat64 {
+			return fmt.Sprintf("want a number of at least %g", c.lo)
+		}
+		return fmt.Sprintf("want a number from %g to %g", c.lo, c.hi)
 	}
 	c.set(r, v)
 	return ""

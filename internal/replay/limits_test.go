@@ -135,3 +135,55 @@ func TestGzipInput(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayValues: values no BOINC database or client report can hold
+// are refused with the line, column, field and value: times a job took
+// beyond the 20 years a replay covers, negative CPU time, credit or FLOP
+// counts, a result received before it was sent, a credit column named
+// twice. Absurd but possible values (a benchmark of 1e308, a negative
+// elapsed time a client reported) are modelled, not refused.
+func TestReplayValues(t *testing.T) {
+	const head = "result_id,workunit_id,app_id,app_version_id,host_id,user_id,team_id,sent_time,received_time,outcome,validate_state,elapsed_time,cpu_time,flops_estimate,rsc_fpops_est,granted_credit,p_fpops,counted_flops\n"
+	const ok = "1,1,0,0,1,1,0,100,2000,success,valid,500,500,1e9,1e13,10,1e9,1e13"
+	set := func(field, value string) string {
+		names := strings.Split(strings.TrimSpace(head), ",")
+		f := strings.Split(ok, ",")
+		for i, n := range names {
+			if n == field {
+				f[i] = value
+			}
+		}
+		return head + strings.Join(f, ",") + "\n"
+	}
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"elapsed 1e308", set("elapsed_time", "1e308"), `x.csv:2:38: elapsed_time: "1e308": want -630720000 to 630720000 seconds`},
+		{"cpu time 1e308", set("cpu_time", "1e308"), `cpu_time: "1e308": want 0 to 630720000 seconds`},
+		{"negative cpu time", set("cpu_time", "-3"), `cpu_time: "-3": want 0 to 630720000 seconds`},
+		{"negative granted credit", set("granted_credit", "-5"), `granted_credit: "-5": want a number of at least 0`},
+		{"negative counted FLOPs", set("counted_flops", "-1e13"), `counted_flops: "-1e13": want a number of at least 0`},
+		{"negative estimate", set("rsc_fpops_est", "-1"), `rsc_fpops_est: "-1": want a number of at least 0`},
+		{"received before sent", set("sent_time", "3000"), `x.csv:2: received_time: "2000": before the result's sent_time, 3000`},
+		{"a credit column twice", strings.Replace(head, "counted_flops", "credit.v1peak,credit.v1peak", 1) + strings.Replace(ok, ",1e13\n", "", 1) + ",1,2\n", `header: "credit.v1peak": column named twice`},
+	} {
+		_, err := Read("x.csv", strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	negCredit := strings.Replace(head, "counted_flops", "credit.v1peak", 1) + strings.TrimSuffix(ok, "1e13") + "-2\n"
+	if _, err := Read("x.csv", strings.NewReader(negCredit)); err == nil || !strings.Contains(err.Error(), `credit.v1peak: "-2": want a number of at least 0`) {
+		t.Errorf("a negative credit.v1peak: %v", err)
+	}
+	for _, c := range []struct{ name, text string }{
+		{"a benchmark of 1e308", set("p_fpops", "1e308")},
+		{"a negative benchmark (a failed one)", set("p_fpops", "-1")},
+		{"a negative elapsed time a client reported", set("elapsed_time", "-3")},
+		{"a count of 1e304 (a one-time claim)", set("counted_flops", "1e304")},
+	} {
+		if _, err := Read("x.csv", strings.NewReader(c.text)); err != nil {
+			t.Errorf("%s refused: %v", c.name, err)
+		}
+	}
+}

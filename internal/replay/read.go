@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -201,11 +202,9 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 		text, at := sc.Text(), 0
 		for i, name := range creditTestFields {
 			at += strings.Index(text[at:], f[i])
-			v, err := strconv.ParseFloat(f[i], 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{File: file, Line: line, Column: at + 1, Field: name, Value: f[i], Reason: "not a finite number"}
+			if reason := setField(&row, column(name), f[i]); reason != "" {
+				return nil, &Error{File: file, Line: line, Column: at + 1, Field: name, Value: f[i], Reason: reason}
 			}
-			column(name).set(&row, v)
 			at += len(f[i])
 		}
 		// credit_test_data holds valid results only.
@@ -276,6 +275,10 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			for i, name := range rec {
 				name = strings.TrimSpace(name)
 				if p, ok := strings.CutPrefix(name, creditPrefix); ok {
+					if slices.Contains(in.Credits, p) {
+						_, col := cr.FieldPos(i)
+						return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "column named twice"}
+					}
 					in.Credits = append(in.Credits, p)
 					credit = append(credit, len(in.Credits)-1)
 					cols = append(cols, nil)
@@ -325,7 +328,14 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, &Error{File: file, Line: line, Column: col, Field: creditPrefix + in.Credits[credit[i]], Value: s, Reason: "not a finite number"}
 			}
+			if v < 0 {
+				return nil, &Error{File: file, Line: line, Column: col, Field: creditPrefix + in.Credits[credit[i]], Value: s, Reason: "want a number of at least 0"}
+			}
 			row.Credit[in.Credits[credit[i]]] = v
+		}
+		if row.ReceivedTime > 0 && row.SentTime > 0 && row.ReceivedTime < row.SentTime {
+			return nil, &Error{File: file, Line: line, Field: "received_time", Value: strconv.FormatFloat(row.ReceivedTime, 'g', -1, 64),
+				Reason: "before the result's sent_time, " + strconv.FormatFloat(row.SentTime, 'g', -1, 64)}
 		}
 		if first, ok := seen[row.ResultID]; ok {
 			return nil, &Error{File: file, Line: line, Field: "result_id", Value: strconv.FormatInt(row.ResultID, 10),

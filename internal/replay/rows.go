@@ -55,9 +55,10 @@ type Column struct {
 	// text columns (plan_class) and enumerations parse their own text.
 	text func(r *Row, s string) error
 	// whole columns hold whole numbers in [lo, hi]: IDs (a 64-bit ID's
-	// range) and counts.
-	whole  bool
-	lo, hi float64
+	// range) and counts; ranged ones any number in [lo, hi] (times a job
+	// took, credit, FLOP counts: none below 0).
+	whole, ranged bool
+	lo, hi        float64
 }
 
 // Outcome and validate-state names in the CSV form (BOINC's numeric codes
