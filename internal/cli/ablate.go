@@ -68,6 +68,11 @@ each scorecard figure and its change without each mechanism.`,
 			if dir == "" {
 				dir = filepath.Join("out", "ablate-"+s.Name+"-"+name)
 			}
+			unlock, err := lockPlace(cmd, dir)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots,
 				CommandLine: append([]string{"creditsim"}, argv...),
 				Extra: func(sum *results.Summary, _ []string) (map[string][]byte, error) {

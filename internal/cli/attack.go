@@ -95,6 +95,11 @@ writes what an unsharded attack writes.`,
 				if err := results.CheckOutDir(dir, force, protect...); err != nil {
 					return fail(cmd, ExitInput, "%v", err)
 				}
+				unlock, err := lockPlace(cmd, dir)
+				if err != nil {
+					return err
+				}
+				defer unlock()
 			}
 			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, ConfirmTop: confirmTop, Jobs: jobs, MaxCost: maxCost}
 			if pols != "" {

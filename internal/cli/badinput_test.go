@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/creditsim/creditsim/results"
 )
 
 // TestBadScenarios runs every file in testdata/bad through "creditsim
@@ -23,9 +25,16 @@ func TestBadSweeps(t *testing.T) {
 	badInputs(t, "testdata/badsweep", 15, "sweep", "")
 }
 
+// TestBadReplays does the same for replay inputs in testdata/badreplay:
+// CSV and TSV files, credit_test_data and traces, each with the one-line
+// error naming file, line, column, field and value that it must get.
+func TestBadReplays(t *testing.T) {
+	badInputs(t, "testdata/badreplay", 150, "replay", "")
+}
+
 func badInputs(t *testing.T, dir string, atLeast int, command, again string) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(files) < atLeast {
 		t.Fatalf("only %d bad inputs in %s, want at least %d", len(files), dir, atLeast)
 	}
@@ -68,5 +77,28 @@ func badInputs(t *testing.T, dir string, atLeast int, command, again string) {
 				t.Errorf("%s: exit %d, %q", again, code, stderr.String())
 			}
 		})
+	}
+}
+
+// TestSecondRunRefused: a run to a place another run is writing is
+// refused at its start with exit 2, and writes nothing there.
+func TestSecondRunRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	unlock, err := results.LockPlace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	for _, args := range [][]string{
+		{"run", "--quick", "-o", dir},
+		{"ablate", "--policy", "v3pfc-boinc", "--set", "hosts.initial=20", "-o", dir},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, &stdout, &stderr); code != ExitInput || !strings.Contains(stderr.String(), "another creditsim run is writing "+dir) {
+			t.Errorf("%v: exit %d, %q; want 2 and the place named", args, code, stderr.String())
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%v: %s exists", args, dir)
+		}
 	}
 }

@@ -220,6 +220,21 @@ func jobsFlag(cmd *cobra.Command, j int) error {
 	return nil
 }
 
+// lockPlace takes the lock of the output place dir for the command's
+// run (results.LockPlace): a second run to the same place is refused at
+// its start (exit 2). Shards of one sweep or attack share their folder
+// by design and do not take it.
+func lockPlace(cmd *cobra.Command, dir string) (unlock func(), err error) {
+	unlock, err = results.LockPlace(dir)
+	if err != nil {
+		if errors.Is(err, results.ErrOutputExists) {
+			return nil, fail(cmd, ExitInput, "%v", err)
+		}
+		return nil, fail(cmd, ExitRun, "%v", err)
+	}
+	return unlock, nil
+}
+
 // openScenario loads a scenario with its overrides and checks its size
 // against maxResults; on failure it has printed the error (exit 2).
 func openScenario(cmd *cobra.Command, arg string, over []string, maxResults float64) (*scenarios.Scenario, error) {
@@ -312,6 +327,11 @@ report.html to the output folder, and prints the scorecard.`,
 			if dir == "" {
 				dir = filepath.Join("out", s.Name)
 			}
+			unlock, err := lockPlace(cmd, dir)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			stderr := cmd.ErrOrStderr()
 			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace,
 				CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: noTwin}

@@ -127,6 +127,11 @@ replay.json, plots and report.html to the output folder.`,
 			if dir == "" {
 				dir = filepath.Join("out", "replay-"+strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
 			}
+			unlock, err := lockPlace(cmd, dir)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			od, err := results.NewOutDir(dir, force, file)
 			if err != nil {
 				return fail(cmd, ExitInput, "%v", err)

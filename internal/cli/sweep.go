@@ -60,6 +60,13 @@ shards with creditsim merge.`,
 			if dir == "" {
 				dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
 			}
+			if n == 0 {
+				unlock, err := lockPlace(cmd, dir)
+				if err != nil {
+					return err
+				}
+				defer unlock()
+			}
 			opts := sweep.Options{Out: dir, Jobs: jobs, Shard: i, Shards: n, Resume: resume, Force: force,
 				Protect: []string{args[0], sw.BasePath()}}
 			if !quiet {

@@ -192,6 +192,15 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 }
 
 // setField stores the text s of column c in r; it returns why it cannot.
+// wholeText writes a bound of whole numbers as digits up to 1e15
+// (2147483648, not 2.147483648e+09), beyond as %g (9.2e+18).
+func wholeText(v float64) string {
+	if math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return fmt.Sprintf("%g", v)
+}
+
 func setField(r *Row, c *Column, s string) string {
 	s = strings.TrimSpace(s)
 	if c.text != nil {
@@ -208,7 +217,7 @@ func setField(r *Row, c *Column, s string) string {
 	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
 		return "not a finite number"
 	case c.whole && (v != math.Trunc(v) || v < c.lo || v > c.hi):
-		return fmt.Sprintf("want a whole number from %g to %g", c.lo, c.hi)
+		return fmt.Sprintf("want a whole number from %s to %s", wholeText(c.lo), wholeText(c.hi))
 	case c.ranged && (v < c.lo || v > c.hi):
 		if c.hi == MaxSpan {
 			return fmt.Sprintf("want %.0f to %.0f seconds (20 years, the longest a replay covers)", c.lo, c.hi)

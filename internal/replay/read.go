@@ -187,6 +187,7 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 2*MaxLine) // lineLimit refuses a longer line first
 	line := 0
+	seen := map[int64]int{} // result ID -> line
 	for sc.Scan() {
 		line++
 		t := strings.TrimSpace(sc.Text())
@@ -207,6 +208,11 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 			}
 			at += len(f[i])
 		}
+		if first, ok := seen[row.ResultID]; ok {
+			return nil, &Error{File: file, Line: line, Field: "result_id", Value: strconv.FormatInt(row.ResultID, 10),
+				Reason: fmt.Sprintf("also on line %d: each result once", first)}
+		}
+		seen[row.ResultID] = line
 		// credit_test_data holds valid results only.
 		row.Outcome, row.ValidateState = policy.Success, policy.Valid
 		row.Granted = math.NaN()
@@ -349,6 +355,12 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 		}
 		span.add(&row, line)
 		in.Rows = append(in.Rows, row)
+	}
+	// Comments after the last row are seen only here.
+	for k, t := range comments {
+		if strings.HasPrefix(t, headerPrefix) {
+			return nil, &Error{File: file, Line: commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
+		}
 	}
 	if err := span.check(file, in.Header); err != nil {
 		return nil, err
