@@ -68,7 +68,20 @@ func TestSlurmArraySweep(t *testing.T) {
 	// sweep and a folder of this test; the array and the resources fit a
 	// 2-CPU node (the script asks for 8 CPUs and 8 GB per task); without
 	// -q each task says which shard it ran.
-	sweepFile := filepath.Join(repo, "scenarios", "sweeps", "gpu-inflators.yaml")
+	// The example sweep at a third of its hosts: the test checks the
+	// plumbing (shards from the array index, the merge), not the figures,
+	// and runs the sweep twice.
+	example, err := os.ReadFile(filepath.Join(repo, "scenarios", "sweeps", "gpu-inflators.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(example, []byte("hosts.initial=300")) {
+		t.Fatal("the example sweep no longer sets hosts.initial=300; update this test")
+	}
+	sweepFile := filepath.Join(dir, "gpu-inflators.yaml")
+	if err := os.WriteFile(sweepFile, bytes.Replace(example, []byte("hosts.initial=300"), []byte("hosts.initial=100"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "sweep")
 	script, merge := readmeSlurm(t, filepath.Join(repo, "docs", "sweeps.md"))
 	for _, r := range [][2]string{

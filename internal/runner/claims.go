@@ -57,7 +57,7 @@ func CheckClaims(name string, workers int) ([]ClaimResult, error) {
 	}
 	// The run as the file has it keeps its twins whenever the world has
 	// agents: the verdict reads its gains, and shares the run.
-	twin[""] = twin[""] || len(s.Hosts.Agents) > 0
+	twin[""] = twin[""] || cheats(s)
 	for _, k := range sets {
 		wg.Add(1)
 		go func(k string) {
