@@ -169,14 +169,7 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 	if len(sc.Rows) == 0 {
 		return nil
 	}
-	best := 0
-	for i := range sc.Rows {
-		a, _ := fairness(&sc.Rows[i])
-		b, _ := fairness(&sc.Rows[best])
-		if a < b {
-			best = i
-		}
-	}
+	best := fairestRow(sc.Rows)
 	r := &sc.Rows[best]
 	var parts []string
 	for _, c := range fairnessColumns {
@@ -210,7 +203,10 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 		line += "; " + strings.Join(need, "; ")
 	}
 	out = append(out, line+".")
-	if least := sc.leastCheatable(); least != "" {
+	if least := sc.cheatSummary("here", func(i int) string {
+		r := sc.Rows[i]
+		return fmt.Sprintf("%s (worst gain %s, %s)", r.Policy, FormatScore(r.Values[ColGain]), r.GainKind)
+	}); least != "" {
 		out = append(out, least)
 	}
 	sc.Short = len(out)
@@ -304,12 +300,27 @@ func FormatScore(x float64) string {
 	return fmt.Sprintf("%.3g", x)
 }
 
-// leastCheatable says which systems hold every behaviour of the world to
-// the bound, or else which has the smallest worst gain; "" without gains.
-func (sc *Scorecard) leastCheatable() string {
+// fairestRow is the index of the row whose worst fairness figure is
+// nearest its ideal (the first of equals). Precondition: rows not empty.
+func fairestRow(rows []ScoreRow) int {
+	best := 0
+	for i := range rows {
+		a, _ := fairness(&rows[i])
+		b, _ := fairness(&rows[best])
+		if a < b {
+			best = i
+		}
+	}
+	return best
+}
+
+// cheatSummary says which systems hold every behaviour (of where: "here",
+// "of the worlds") to the bound, or else which has the smallest worst
+// gain, each named by label(i); "" when no row has a gain.
+func (sc *Scorecard) cheatSummary(where string, label func(i int) string) string {
 	var held, least []string
 	lowest := math.Inf(1)
-	for _, r := range sc.Rows {
+	for i, r := range sc.Rows {
 		g := r.Values[ColGain]
 		if math.IsNaN(g) {
 			continue
@@ -317,21 +328,20 @@ func (sc *Scorecard) leastCheatable() string {
 		if g <= CheatBound {
 			held = append(held, r.Policy)
 		}
-		label := fmt.Sprintf("%s (worst gain %s, %s)", r.Policy, FormatScore(g), r.GainKind)
 		switch {
 		case g < lowest*0.99:
-			lowest, least = g, []string{label}
+			lowest, least = g, []string{label(i)}
 		case g <= lowest*1.01:
-			least = append(least, label)
+			least = append(least, label(i))
 		}
 	}
 	switch {
 	case len(least) == 0:
 		return ""
 	case len(held) > 0:
-		return fmt.Sprintf("Every behaviour here is held to the 1.1 bound (gain over the honest twin) by %s.", andList(held))
+		return fmt.Sprintf("Every behaviour %s is held to the 1.1 bound (gain over the honest twin) by %s.", where, andList(held))
 	}
-	return fmt.Sprintf("No system holds every behaviour here to the 1.1 bound (gain over the honest twin); the least cheatable: %s.", andList(least))
+	return fmt.Sprintf("No system holds every behaviour %s to the 1.1 bound (gain over the honest twin); the least cheatable: %s.", where, andList(least))
 }
 
 // Text writes the scorecard for a terminal: best values marked *, values

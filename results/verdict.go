@@ -130,14 +130,7 @@ func (v *Verdict) sentences(ws *Summary) []string {
 		return nil
 	}
 	var out []string
-	best := 0
-	for i := range sc.Rows {
-		a, _ := fairness(&sc.Rows[i])
-		b, _ := fairness(&sc.Rows[best])
-		if a < b {
-			best = i
-		}
-	}
+	best := fairestRow(sc.Rows)
 	var fairest []string
 	bd, _ := fairness(&sc.Rows[best])
 	for i := range sc.Rows {
@@ -159,28 +152,11 @@ func (v *Verdict) sentences(ws *Summary) []string {
 		}
 	}
 	out = append(out, line+".")
-	var held, least []string
-	lowest := math.Inf(1)
-	for i, row := range sc.Rows {
-		g := row.Values[ColGain]
-		if !Defined(g) && !math.IsInf(g, 1) {
-			continue
-		}
-		if g <= CheatBound {
-			held = append(held, row.Policy)
-		}
-		label := fmt.Sprintf("%s (%s %s in %s)", row.Policy, FormatScore(g), row.GainKind, v.From[i][ColGain])
-		switch {
-		case g < lowest*0.99:
-			lowest, least = g, []string{label}
-		case g <= lowest*1.01:
-			least = append(least, label)
-		}
-	}
-	if len(held) == 0 {
-		out = append(out, fmt.Sprintf("No system holds every cheating behaviour of the worlds to the 1.1 bound (gain over the honest twin); the least cheatable: %s.", andList(least)))
-	} else {
-		out = append(out, fmt.Sprintf("Every cheating behaviour of the worlds is held to the 1.1 bound (gain over the honest twin) by %s.", andList(held)))
+	if line := sc.cheatSummary("of the worlds", func(i int) string {
+		r := sc.Rows[i]
+		return fmt.Sprintf("%s (%s %s in %s)", r.Policy, FormatScore(r.Values[ColGain]), r.GainKind, v.From[i][ColGain])
+	}); line != "" {
+		out = append(out, line)
 	}
 	for _, row := range sc.Rows {
 		if o := ws.Policies[row.Policy].Oracle; o != "" {

@@ -67,7 +67,7 @@ func TestNewVerdict(t *testing.T) {
 	worlds[3].Summary.Policies["a"].Oracle = "o"
 	worlds[2].Summary.Policies["b"].Gain["fake_results"] = 1.3
 	text = NewVerdict(worlds, []string{"a", "b"}, func(string) string { return "" }, 300).Markdown()
-	for _, want := range []string{"a is an oracle in these worlds: o.", "No system holds every cheating behaviour", "the least cheatable: b (1.3 fake_results in fakes)"} {
+	for _, want := range []string{"a is an oracle in these worlds: o.", "No system holds every behaviour of the worlds", "the least cheatable: b (1.3 fake_results in fakes)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verdict lacks %q:\n%s", want, text)
 		}
