@@ -19,10 +19,16 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the generated parts of docs/scenario-library.md, README.md and docs/verdict.png from this run")
 
+// The generated parts of the docs: the claims table, README's verdict
+// and its picture, each between its markers.
 const (
-	readmePath   = "../../docs/scenario-library.md"
-	claimsBegin  = "<!-- scenario-claims:begin (creditsim scenarios --figures; go test ./internal/runner -run TestLibrary -update) -->\n"
-	claimsFinish = "<!-- scenario-claims:end -->\n"
+	readmePath    = "../../docs/scenario-library.md"
+	claimsBegin   = "<!-- scenario-claims:begin (creditsim scenarios --figures; go test ./internal/runner -run TestLibrary -update) -->\n"
+	claimsFinish  = "<!-- scenario-claims:end -->\n"
+	frontPage     = "../../README.md"
+	verdictBegin  = "<!-- verdict:begin (creditsim verdict; go test ./internal/runner -run TestVerdict -update) -->\n"
+	verdictFinish = "<!-- verdict:end -->\n"
+	verdictPNG    = "../../docs/verdict.png"
 )
 
 // TestLibrary runs every built-in scenario at the claim size and checks
@@ -59,13 +65,6 @@ func TestLibrary(t *testing.T) {
 	}
 	embedded(t, readmePath, claimsBegin, claimsFinish, ClaimsTable(rs))
 }
-
-const (
-	frontPage     = "../../README.md"
-	verdictBegin  = "<!-- verdict:begin (creditsim verdict; go test ./internal/runner -run TestVerdict -update) -->\n"
-	verdictFinish = "<!-- verdict:end -->\n"
-	verdictPNG    = "../../docs/verdict.png"
-)
 
 // TestVerdict folds the library's runs (the claims' own) into the
 // verdict and checks that README shows what `creditsim verdict` prints
