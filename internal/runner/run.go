@@ -93,81 +93,106 @@ func Window(s *scenarios.Scenario) results.Window {
 }
 
 // Run simulates every replication of s and writes the outputs to
-// opts.Out. Outputs do not depend on Workers.
+// opts.Out. Outputs do not depend on Workers. Its stages: check the
+// places it will write, simulate (each replication and its honest twin
+// as jobs of a pool), write the trace, summarise, write the outputs.
 func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	start := time.Now()
 	resolved, sum, err := scenarios.Resolved(s)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Out != "" {
-		// The output place is checked before anything runs.
-		if err := results.CheckOutDir(opts.Out, opts.Force, opts.Protect...); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Trace != "" {
-		if err := checkTrace(opts.Trace, opts.Out, opts.Force, opts.Protect); err != nil {
-			return nil, err
-		}
-	}
-	var tracer *replay.Tracer
-	if opts.Trace != "" {
-		names := make([]string, len(s.Policies))
-		for i, p := range s.Policies {
-			names[i] = p.Name
-		}
-		tracer = replay.NewTracer(names)
+	if err := checkPlaces(opts); err != nil {
+		return nil, err
 	}
 	win := Window(s)
 	if win.To <= win.From {
 		return nil, fmt.Errorf("nothing can be counted: warm-up (%gd) plus the longest delay bound leave no time before the end (%gd)",
 			float64(s.Warmup)/boinc.SecondsPerDay, float64(s.Duration)/boinc.SecondsPerDay)
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	names := make([]string, len(s.Policies))
+	for i, p := range s.Policies {
+		names[i] = p.Name
 	}
-	// A scenario with agents runs each replication's honest twin too, as
-	// a job of its own (twinJob).
-	withTwin := len(s.Hosts.Agents) > 0 && !opts.NoTwin
-	given := withTwin && len(opts.Twins) == s.Replications
+	var tracer *replay.Tracer
+	if opts.Trace != "" {
+		tracer = replay.NewTracer(names)
+	}
+	sm, err := simulate(s, opts, win, tracer)
+	if err != nil {
+		return nil, err
+	}
+	if tracer != nil {
+		if err := writeTrace(s, opts.Trace, tracer, sm.outs[0].sim); err != nil {
+			return nil, err
+		}
+	}
+	summary := summarize(s, sum, win, sm, names)
+	oc := &Outcome{Summary: summary, Policies: names}
+	for _, o := range sm.outs {
+		oc.RepWall = append(oc.RepWall, o.wall)
+	}
+	if opts.Out == "" {
+		oc.Wall = time.Since(start)
+		return oc, nil
+	}
+	if err := writeOutputs(s, opts, resolved, sm, oc, start); err != nil {
+		return nil, err
+	}
+	return oc, nil
+}
+
+// checkPlaces checks the output folder and the trace's path before
+// anything runs.
+func checkPlaces(opts Options) error {
+	if opts.Out != "" {
+		if err := results.CheckOutDir(opts.Out, opts.Force, opts.Protect...); err != nil {
+			return err
+		}
+	}
+	if opts.Trace != "" {
+		return checkTrace(opts.Trace, opts.Out, opts.Force, opts.Protect)
+	}
+	return nil
+}
+
+// simulation is what simulate made: each replication's engine and
+// collector, and what simulating cost.
+type simulation struct {
+	outs     []repOut
+	withTwin bool // each replication has its honest twin (set on outs' collectors)
+	workers  int
+	cpu      float64 // CPU seconds spent simulating
+	peak     usage.Peak
+}
+
+// simulate runs every replication of s, and with agents each one's
+// honest twin as a job of its own (twinJob) unless opts gives the twins
+// or skips them; replication 1 feeds tracer if set.
+func simulate(s *scenarios.Scenario, opts Options, win results.Window, tracer *replay.Tracer) (*simulation, error) {
+	sm := &simulation{workers: opts.Workers, withTwin: len(s.Hosts.Agents) > 0 && !opts.NoTwin}
+	if sm.workers <= 0 {
+		sm.workers = runtime.GOMAXPROCS(0)
+	}
+	given := sm.withTwin && len(opts.Twins) == s.Replications
 	perRep := 1
-	if withTwin && !given {
+	if sm.withTwin && !given {
 		perRep = 2
 	}
-	outs := make([]repOut, s.Replications)
+	sm.outs = make([]repOut, s.Replications)
 	twins := make([]*results.Twin, s.Replications)
 	if given {
 		copy(twins, opts.Twins)
 	}
 	errs := make([]error, s.Replications*perRep)
+	tell := progressOf(opts.Progress, s.Replications*perRep, perRep)
 	// The cost of simulating, apart from writing: CPU time (the machine
 	// may be shared) and the live heap at its largest, sampled once a
 	// simulated day in every replication.
-	var peak usage.Peak
 	cpu0 := usage.CPUSeconds()
-	var mu sync.Mutex
-	progress := make([]float64, s.Replications*perRep)
-	tell := func(r int, f float64) {
-		if opts.Progress == nil {
-			return
-		}
-		mu.Lock()
-		progress[r] = f
-		t, done := 0.0, 0
-		for _, x := range progress {
-			t += x
-			if x >= 1 {
-				done++
-			}
-		}
-		opts.Progress(t/float64(len(progress)), done/perRep, len(progress)/perRep)
-		mu.Unlock()
-	}
-	inParallel(s.Replications*perRep, workers, opts.Slots, func(j int) {
+	inParallel(s.Replications*perRep, sm.workers, opts.Slots, func(j int) {
 		r := j / perRep
-		prog := func(f float64) { peak.Sample(); tell(j, f) }
+		prog := func(f float64) { sm.peak.Sample(); tell(j, f) }
 		if perRep == 2 && j%perRep == twinJob {
 			twins[r], errs[j] = runTwin(s, r, win, prog)
 		} else {
@@ -175,11 +200,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			if r == 0 {
 				tr = tracer
 			}
-			outs[r], errs[j] = runOne(s, r, win, prog, tr)
+			sm.outs[r], errs[j] = runOne(s, r, win, prog, tr)
 		}
 		tell(j, 1)
 	})
-	simCPU := usage.CPUSeconds() - cpu0
+	sm.cpu = usage.CPUSeconds() - cpu0
 	// The replications' released records are garbage now, but the
 	// collector would wait for the heap to grow by a quarter of what was
 	// live before taking them back: collect now, so that the outputs are
@@ -190,37 +215,71 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	names := make([]string, len(s.Policies))
-	for i, p := range s.Policies {
-		names[i] = p.Name
-	}
-	if tracer != nil {
-		h := replay.Header{ValidatorPeriod: float64(s.Server.ValidatorPeriod), FeederPeriod: float64(s.Server.FeederPeriod),
-			End: float64(s.Duration), World: outs[0].sim.World()}
-		err := results.StreamFileAtomic(opts.Trace, func(w io.Writer) error {
-			if !strings.HasSuffix(opts.Trace, ".gz") {
-				return tracer.Write(w, h)
-			}
-			// The text is formatted on one core while it is compressed on
-			// another, at gzip's fastest level: a trace is written once.
-			z, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-			if err != nil {
-				return err
-			}
-			pr, pw := io.Pipe()
-			go func() { pw.CloseWithError(tracer.Write(pw, h)) }()
-			if _, err := io.Copy(z, pr); err != nil {
-				pr.CloseWithError(err) // stops the writer
-				return err
-			}
-			return z.Close()
-		})
-		if err != nil {
-			return nil, fmt.Errorf("trace %s: %w", opts.Trace, err)
+	if sm.withTwin {
+		for r := range sm.outs {
+			sm.outs[r].col.SetTwin(twins[r])
 		}
 	}
+	return sm, nil
+}
+
+// progressOf returns a function that records job j's fraction done and
+// tells report (if set) the mean over the jobs, with whole replications
+// done out of all (perRep jobs each).
+func progressOf(report func(fraction float64, done, total int), jobs, perRep int) func(j int, f float64) {
+	if report == nil {
+		return func(int, float64) {}
+	}
+	var mu sync.Mutex
+	progress := make([]float64, jobs)
+	return func(j int, f float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		progress[j] = f
+		t, done := 0.0, 0
+		for _, x := range progress {
+			t += x
+			if x >= 1 {
+				done++
+			}
+		}
+		report(t/float64(len(progress)), done/perRep, len(progress)/perRep)
+	}
+}
+
+// writeTrace writes the trace of replication 1 to path, gzip-compressed
+// if the name ends in .gz.
+func writeTrace(s *scenarios.Scenario, path string, tracer *replay.Tracer, first *sim.Sim) error {
+	h := replay.Header{ValidatorPeriod: float64(s.Server.ValidatorPeriod), FeederPeriod: float64(s.Server.FeederPeriod),
+		End: float64(s.Duration), World: first.World()}
+	err := results.StreamFileAtomic(path, func(w io.Writer) error {
+		if !strings.HasSuffix(path, ".gz") {
+			return tracer.Write(w, h)
+		}
+		// The text is formatted on one core while it is compressed on
+		// another, at gzip's fastest level: a trace is written once.
+		z, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		if err != nil {
+			return err
+		}
+		pr, pw := io.Pipe()
+		go func() { pw.CloseWithError(tracer.Write(pw, h)) }()
+		if _, err := io.Copy(z, pr); err != nil {
+			pr.CloseWithError(err) // stops the writer
+			return err
+		}
+		return z.Close()
+	})
+	if err != nil {
+		return fmt.Errorf("trace %s: %w", path, err)
+	}
+	return nil
+}
+
+// summarize builds summary.json's content from the replications.
+func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simulation, names []string) *results.Summary {
 	summary := &results.Summary{
-		Tool: Version, Scenario: s.Name, ScenarioSHA256: sum, Seed: s.Seed, Replications: s.Replications,
+		Tool: Version, Scenario: s.Name, ScenarioSHA256: sha, Seed: s.Seed, Replications: s.Replications,
 		CobblestonePerGFLOPSDay: results.Num(s.ReferenceScale),
 		SimulatedDays:           results.Num(float64(s.Duration) / boinc.SecondsPerDay),
 		WarmupDays:              results.Num(float64(s.Warmup) / boinc.SecondsPerDay),
@@ -230,173 +289,191 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	}
 	summary.Twin = "none (no agents)"
 	switch {
-	case withTwin:
+	case sm.withTwin:
 		summary.Twin = "ran"
-		for r := range outs {
-			outs[r].col.SetTwin(twins[r])
-		}
 	case len(s.Hosts.Agents) > 0:
 		summary.Twin = "skipped (--no-twin)"
 	}
 	var estErr, outcomes, regimes []results.Figures
-	for _, o := range outs {
+	var validated int64
+	for _, o := range sm.outs {
 		regimes = append(regimes, o.col.Regime(o.sim.Quorums()))
 		summary.Results += o.sim.Results()
 		summary.Events += o.sim.Events()
 		summary.CountedResults += o.col.Counted()
 		estErr = append(estErr, results.Figures{"e": o.col.RuntimeEstimateError()})
 		outcomes = append(outcomes, o.col.Outcomes())
-	}
-	summary.RuntimeEstimateError = results.Num(results.AggregateArithmetic(estErr)["e"].Mean)
-	summary.Outcomes = map[string]results.Num{}
-	for k, a := range results.AggregateArithmetic(outcomes) {
-		summary.Outcomes[k] = results.Num(a.Mean)
-	}
-	var validated int64
-	for _, o := range outs {
 		for _, q := range o.sim.Quorums() {
 			validated += q[0]
 		}
 	}
+	summary.RuntimeEstimateError = results.Num(results.AggregateArithmetic(estErr)["e"].Mean)
+	summary.Outcomes = means(outcomes)
+	summary.Regime = means(regimes)
 	if validated == 0 && summary.Results > 0 {
 		summary.Warnings = append(summary.Warnings, noValidation(s))
 	}
-	summary.Regime = map[string]results.Num{}
-	for k, a := range results.AggregateArithmetic(regimes) {
-		summary.Regime[k] = results.Num(a.Mean)
-	}
 	for p, name := range names {
 		var reps []results.Figures
-		for _, o := range outs {
+		for _, o := range sm.outs {
 			reps = append(reps, o.col.PolicyFigures(p))
 		}
-		ps := results.NewPolicySummary(outs[0].scales[p], float64(s.Duration)/boinc.SecondsPerDay, reps)
+		ps := results.NewPolicySummary(sm.outs[0].scales[p], float64(s.Duration)/boinc.SecondsPerDay, reps)
 		ps.Requires, ps.Oracle = policy.Needed(s.Policies[p].Spec(), agentKinds(s))
 		summary.Policies[name] = ps
 	}
-	oc := &Outcome{Summary: summary, Policies: names}
-	for _, o := range outs {
-		oc.RepWall = append(oc.RepWall, o.wall)
+	return summary
+}
+
+// means is each figure's arithmetic mean over replications.
+func means(reps []results.Figures) map[string]results.Num {
+	out := map[string]results.Num{}
+	for k, a := range results.AggregateArithmetic(reps) {
+		out[k] = results.Num(a.Mean)
 	}
-	if opts.Out == "" {
-		oc.Wall = time.Since(start)
-		return oc, nil
-	}
+	return out
+}
+
+// writeOutputs writes the run's files into a temporary folder and moves
+// it into place: tables, plots and report, summary.json, the caller's
+// extra files, run-info.json. Nothing is left behind on an error.
+func writeOutputs(s *scenarios.Scenario, opts Options, resolved []byte, sm *simulation, oc *Outcome, start time.Time) error {
 	dir, err := results.NewOutDir(opts.Out, opts.Force, opts.Protect...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	write := func(name string, data []byte) {
-		if err == nil {
-			err = dir.Write(name, data)
+	w := &outWriter{dir: dir}
+	summary, names := oc.Summary, oc.Policies
+	w.write("scenario.resolved.yaml", resolved)
+	writeTables(w, sm.outs, names)
+	if !opts.NoPlots && w.err == nil {
+		cols := make([]*results.Collector, len(sm.outs))
+		for r, o := range sm.outs {
+			cols[r] = o.col
+		}
+		plots, err := plot.Plots(cols, names, summary)
+		w.fail(err)
+		for _, pl := range plots {
+			w.write(pl.File, pl.PNG)
+		}
+		if w.err == nil {
+			html, err := report.Report(summary, names, s.Description, plots, resolved)
+			w.fail(err)
+			w.write("report.html", html)
 		}
 	}
-	// The two tables that grow with the world (a row per host, a row per
-	// user, project and day) are streamed to their files, not built whole.
-	stream := func(name string, fill func(w *csv.Writer)) {
-		if err == nil {
-			err = dir.Stream(name, func(f io.Writer) error {
-				w := csv.NewWriter(f)
-				fill(w)
-				w.Flush()
-				return w.Error()
-			})
+	js, err := results.JSON(summary)
+	w.fail(err)
+	w.write("summary.json", js)
+	if opts.Extra != nil && w.err == nil {
+		files, err := opts.Extra(summary, names)
+		w.fail(err)
+		for _, name := range results.SortedKeys(files) {
+			w.write(name, files[name])
 		}
 	}
-	write("scenario.resolved.yaml", resolved)
-	stream("hosts.csv", func(w *csv.Writer) {
-		w.Write(results.HostHeader(names))
+	oc.Wall = time.Since(start)
+	ij, _ := results.JSON(runInfo(opts, sm, oc))
+	w.write("run-info.json", ij)
+	if w.err != nil {
+		dir.Abort()
+		return w.err
+	}
+	if err := dir.Commit(); err != nil {
+		dir.Abort()
+		return err
+	}
+	return nil
+}
+
+// outWriter writes files into an output folder until the first error,
+// which it keeps.
+type outWriter struct {
+	dir *results.OutDir
+	err error
+}
+
+func (w *outWriter) fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+func (w *outWriter) write(name string, data []byte) {
+	if w.err == nil {
+		w.err = w.dir.Write(name, data)
+	}
+}
+
+// stream writes one of the tables that grow with the world (a row per
+// host, a row per user, project and day) as fill makes it, not whole.
+func (w *outWriter) stream(name string, fill func(cw *csv.Writer)) {
+	if w.err == nil {
+		w.err = w.dir.Stream(name, func(f io.Writer) error {
+			cw := csv.NewWriter(f)
+			fill(cw)
+			cw.Flush()
+			return cw.Error()
+		})
+	}
+}
+
+// writeTables writes hosts.csv, sample-jobs.csv, and per policy its time
+// series and (Science United) its history.
+func writeTables(w *outWriter, outs []repOut, names []string) {
+	w.stream("hosts.csv", func(cw *csv.Writer) {
+		cw.Write(results.HostHeader(names))
 		for r, o := range outs {
-			o.col.HostRows(w, r, names)
+			o.col.HostRows(cw, r, names)
 		}
 	})
-	write("sample-jobs.csv", outs[0].col.SampleJobs(names))
+	w.write("sample-jobs.csv", outs[0].col.SampleJobs(names))
 	for p, name := range names {
-		write("timeseries-"+name+".csv", outs[0].col.TimeSeries(p))
+		w.write("timeseries-"+name+".csv", outs[0].col.TimeSeries(p))
 		if _, ok := outs[0].sim.Policies()[p].(policy.Historian); ok {
-			stream("history-"+name+".csv", func(w *csv.Writer) {
+			w.stream("history-"+name+".csv", func(cw *csv.Writer) {
 				var line []string
 				for r, o := range outs {
 					h := o.sim.Policies()[p].(policy.Historian)
 					if r == 0 {
-						w.Write(append([]string{"replication"}, h.HistoryHeader()...))
+						cw.Write(append([]string{"replication"}, h.HistoryHeader()...))
 					}
 					rep := strconv.Itoa(r)
 					for row := range h.History {
 						line = append(append(line[:0], rep), row...)
-						w.Write(line)
+						cw.Write(line)
 					}
 				}
 			})
 		}
 	}
-	if !opts.NoPlots && err == nil {
-		cols := make([]*results.Collector, len(outs))
-		for r, o := range outs {
-			cols[r] = o.col
-		}
-		plots, perr := plot.Plots(cols, names, summary)
-		if perr != nil {
-			err = perr
-		}
-		for _, pl := range plots {
-			write(pl.File, pl.PNG)
-		}
-		if err == nil {
-			html, herr := report.Report(summary, names, s.Description, plots, resolved)
-			if herr != nil {
-				err = herr
-			}
-			write("report.html", html)
-		}
-	}
-	js, jerr := results.JSON(summary)
-	if jerr != nil && err == nil {
-		err = jerr
-	}
-	write("summary.json", js)
-	if opts.Extra != nil && err == nil {
-		files, xerr := opts.Extra(summary, names)
-		if xerr != nil {
-			err = xerr
-		}
-		for _, name := range results.SortedKeys(files) {
-			write(name, files[name])
-		}
-	}
-	oc.Wall = time.Since(start)
-	info := map[string]any{"tool": Version, "go": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0), "workers": workers,
-		"wall_seconds": oc.Wall.Seconds(), "results": summary.Results, "events": summary.Events,
-		"results_per_second": float64(summary.Results) / oc.Wall.Seconds()}
+}
+
+// runInfo is run-info.json: what the run cost and what made it.
+func runInfo(opts Options, sm *simulation, oc *Outcome) map[string]any {
+	sum := oc.Summary
+	info := map[string]any{"tool": Version, "go": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0), "workers": sm.workers,
+		"wall_seconds": oc.Wall.Seconds(), "results": sum.Results, "events": sum.Events,
+		"results_per_second": float64(sum.Results) / oc.Wall.Seconds()}
 	var reps []float64
 	for _, d := range oc.RepWall {
 		reps = append(reps, d.Seconds())
 	}
 	info["replication_wall_seconds"] = reps
-	info["simulation_cpu_seconds"] = simCPU
-	if simCPU > 0 {
-		info["results_per_cpu_second"] = float64(summary.Results) / simCPU
+	info["simulation_cpu_seconds"] = sm.cpu
+	if sm.cpu > 0 {
+		info["results_per_cpu_second"] = float64(sum.Results) / sm.cpu
 	}
-	info["peak_live_heap_bytes"] = peak.Bytes()
+	info["peak_live_heap_bytes"] = sm.peak.Bytes()
 	var engine int64
-	for _, o := range outs {
+	for _, o := range sm.outs {
 		engine = max(engine, o.engine)
 	}
 	info["peak_engine_bytes"] = engine
 	info["peak_rss_bytes"] = usage.PeakRSS()
 	info["command_line"] = opts.CommandLine
 	info["revision"] = Revision()
-	ij, _ := results.JSON(info)
-	write("run-info.json", ij)
-	if err != nil {
-		dir.Abort()
-		return nil, err
-	}
-	if err := dir.Commit(); err != nil {
-		dir.Abort()
-		return nil, err
-	}
-	return oc, nil
+	return info
 }
 
 func runOne(s *scenarios.Scenario, r int, win results.Window, progress func(float64), tr *replay.Tracer) (repOut, error) {
