@@ -68,15 +68,52 @@ type Outputs map[string][]byte
 // it), plots and report.html.
 func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Outputs, error) {
 	out := Outputs{}
-	cmp := "granted_credit"
-	if !in.Has["granted_credit"] {
-		cmp = "claimed_credit"
-		if !in.Has["claimed_credit"] {
-			cmp = ""
-		}
+	cmp := compared(in)
+	out["replay-results.csv"] = resultsCSV(in, o)
+	groupsOf := groups(in, o, cmp)
+	for _, name := range []string{"versions", "apps"} {
+		out["replay-"+name+".csv"] = groupCSV(groupsOf[name], o.Policies, false)
 	}
-	np := len(o.Policies)
-	// Per result.
+	endRAC(in, o, groupsOf)
+	for _, name := range []string{"hosts", "users"} {
+		out["replay-"+name+".csv"] = groupCSV(groupsOf[name], o.Policies, true)
+	}
+	s := summary(in, o, groupsOf["apps"], cmp, notRun, tool)
+	j, err := results.JSON(s)
+	if err != nil {
+		return nil, err
+	}
+	out["replay.json"] = j
+	plots, err := replayPlots(o, groupsOf, cmp)
+	if err != nil {
+		return nil, err
+	}
+	for _, pl := range plots {
+		out[pl.File] = pl.PNG
+	}
+	html, err := report(s, o.Policies, plots)
+	if err != nil {
+		return nil, err
+	}
+	out["report.html"] = html
+	return out, nil
+}
+
+// compared is the column each policy's credit is compared with: the
+// credit the project granted, else claimed, else "" (none).
+func compared(in *Input) string {
+	switch {
+	case in.Has["granted_credit"]:
+		return "granted_credit"
+	case in.Has["claimed_credit"]:
+		return "claimed_credit"
+	}
+	return ""
+}
+
+// resultsCSV is replay-results.csv: each result with the project's
+// credit and every policy's.
+func resultsCSV(in *Input, o *Outcome) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	head := []string{"result_id", "workunit_id", "host_id", "user_id", "app_id", "app_version_id", "validate_state", "claimed_credit", "granted_credit"}
@@ -93,15 +130,19 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 		rec := []string{strconv.FormatInt(r.ResultID, 10), strconv.FormatInt(r.WorkunitID, 10), strconv.FormatInt(r.HostID, 10),
 			strconv.FormatInt(r.UserID, 10), strconv.FormatInt(r.AppID, 10), strconv.FormatInt(r.VersionID, 10),
 			[]string{"init", "valid", "invalid"}[r.ValidateState], f(r.Claimed), f(r.Granted)}
-		for p := 0; p < np; p++ {
+		for p := range o.Policies {
 			rec = append(rec, f(o.Credit[i][p]))
 		}
 		w.Write(rec)
 	}
 	w.Flush()
-	out["replay-results.csv"] = b.Bytes()
+	return b.Bytes()
+}
 
-	// Groups.
+// groups sums the results by app version, app, host and user (each list
+// in ID order); hosts and users get room for their RAC.
+func groups(in *Input, o *Outcome, cmp string) map[string][]*Group {
+	np := len(o.Policies)
 	type keyed struct {
 		name string
 		key  func(i int) (int64, string)
@@ -129,14 +170,11 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 			g := byID[id]
 			if g == nil {
 				g = &Group{ID: id, Label: label, Credit: make([]float64, np)}
-				if cmp == "" {
+				if cmp == "" || !in.Has["granted_credit"] {
 					g.Granted = math.NaN()
 				}
 				if !in.Has["claimed_credit"] {
 					g.Claimed = math.NaN()
-				}
-				if !in.Has["granted_credit"] {
-					g.Granted = math.NaN()
 				}
 				byID[id] = g
 				list = append(list, g)
@@ -161,11 +199,12 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 			}
 		}
 		groupsOf[k.name] = list
-		if !k.rac {
-			out["replay-"+k.name+".csv"] = groupCSV(list, o.Policies, false)
-		}
 	}
-	// RAC at the end, per host and user.
+	return groupsOf
+}
+
+// endRAC sets each host's and user's RAC at the end of the replay.
+func endRAC(in *Input, o *Outcome, groupsOf map[string][]*Group) {
 	for _, pair := range []struct {
 		name  string
 		racs  [][]policy.RAC
@@ -187,14 +226,16 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 				id = in.Rows[i].UserID
 			}
 			g := byID[id]
-			for p := 0; p < np; p++ {
+			for p := range o.Policies {
 				g.RAC[p] = pair.racs[p][d].Decayed(o.End, policy.CreditHalfLife)
 			}
 		}
-		out["replay-"+pair.name+".csv"] = groupCSV(groupsOf[pair.name], o.Policies, true)
 	}
+}
 
-	// Summary.
+// summary is replay.json: the totals per policy against the compared
+// column, per app, and per CPU and elapsed hour.
+func summary(in *Input, o *Outcome, apps []*Group, cmp string, notRun map[string]string, tool string) *Summary {
 	s := &Summary{Tool: tool, Input: in.File, Form: in.Form, Results: len(in.Rows), Compared: cmp,
 		Policies: map[string]*PolicySummary{}, NotRun: notRun}
 	if s.NotRun == nil {
@@ -209,8 +250,8 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 		s.Absent = append(s.Absent, fig+": needs the deserved credit (the FLOPs really done), which no project records")
 	}
 	var total Group
-	total.Credit = make([]float64, np)
-	for _, g := range groupsOf["apps"] {
+	total.Credit = make([]float64, len(o.Policies))
+	for _, g := range apps {
 		total.Results += g.Results
 		total.CPUHours += g.CPUHours
 		total.ElapsedHours += g.ElapsedHours
@@ -231,18 +272,18 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 		ps := &PolicySummary{TotalCredit: results.Num(total.Credit[p]), VsCompared: results.Num(total.Credit[p] / ref),
 			ByApp: map[string]results.Num{}, PerCPUHour: results.Num(total.Credit[p] / total.CPUHours),
 			PerElapsed: results.Num(total.Credit[p] / total.ElapsedHours)}
-		for _, g := range groupsOf["apps"] {
+		for _, g := range apps {
 			ps.ByApp[strconv.FormatInt(g.ID, 10)] = results.Num(g.Credit[p])
 		}
 		s.Policies[name] = ps
 	}
-	j, err := results.JSON(s)
-	if err != nil {
-		return nil, err
-	}
-	out["replay.json"] = j
+	return s
+}
 
-	// Plots.
+// replayPlots draws each policy's credit over the compared column per
+// app version and per host (when there is one to compare with), and per
+// CPU and elapsed hour by app version.
+func replayPlots(o *Outcome, groupsOf map[string][]*Group, cmp string) ([]plot.Plot, error) {
 	var plots []plot.Plot
 	versions := groupsOf["versions"]
 	labels := make([]string, len(versions))
@@ -262,30 +303,29 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 		}
 		return v
 	}
+	perPolicy := func(of func(p int) []float64) [][]float64 {
+		var vals [][]float64
+		for p := range o.Policies {
+			vals = append(vals, of(p))
+		}
+		return vals
+	}
 	add := func(file, title, caption string, png []byte, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
 		if png != nil {
-			out[file] = png
 			plots = append(plots, plot.Plot{File: file, Title: title, Caption: caption, PNG: png})
 		}
 		return nil
 	}
 	if cmp != "" {
-		var vals [][]float64
-		for p := range o.Policies {
-			vals = append(vals, ratio(versions, p))
-		}
+		vals := perPolicy(func(p int) []float64 { return ratio(versions, p) })
 		png, err := plot.GroupRatios("Credit per app version over the project's "+cmp, "policy credit / "+cmp, labels, o.Policies, vals, true)
 		if err := add("replay-versions.png", "Per app version", "Each policy's total credit for an app version's results over what the project's "+cmp+" was for them: 1 = the policy would have paid the same.", png, err); err != nil {
 			return nil, err
 		}
-		hosts := groupsOf["hosts"]
-		vals = vals[:0]
-		for p := range o.Policies {
-			vals = append(vals, ratio(hosts, p))
-		}
+		vals = perPolicy(func(p int) []float64 { return ratio(groupsOf["hosts"], p) })
 		png, err = plot.RatioBoxes("Per host: policy credit over "+cmp, "policy credit / "+cmp, o.Policies, vals)
 		if err := add("replay-hosts.png", "Per host", "The distribution over hosts of each policy's total credit over the project's "+cmp+" for the same results: a narrow box at 1 means the policy would pay every host as the project did.", png, err); err != nil {
 			return nil, err
@@ -296,25 +336,19 @@ func Write(in *Input, o *Outcome, notRun map[string]string, tool string) (Output
 		hours      func(g *Group) float64
 	}{{"replay-cpu-hour.png", "CPU hour", func(g *Group) float64 { return g.CPUHours }},
 		{"replay-elapsed-hour.png", "elapsed hour", func(g *Group) float64 { return g.ElapsedHours }}} {
-		var vals [][]float64
-		for p := range o.Policies {
+		vals := perPolicy(func(p int) []float64 {
 			v := make([]float64, len(versions))
 			for i, g := range versions {
 				v[i] = g.Credit[p] / rate.hours(g)
 			}
-			vals = append(vals, v)
-		}
+			return v
+		})
 		png, err := plot.GroupRatios("Credit per "+rate.what+" by app version", "credit per "+rate.what, labels, o.Policies, vals, false)
 		if err := add(rate.file, "Credit per "+rate.what, "What each policy pays per "+rate.what+" of each app version's results: a VM app whose CPUs idle is paid per elapsed hour by runtime and peak-FLOP credit.", png, err); err != nil {
 			return nil, err
 		}
 	}
-	html, err := report(s, o.Policies, plots)
-	if err != nil {
-		return nil, err
-	}
-	out["report.html"] = html
-	return out, nil
+	return plots, nil
 }
 
 func groupCSV(gs []*Group, policies []string, rac bool) []byte {
