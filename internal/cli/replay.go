@@ -18,6 +18,107 @@ import (
 	"github.com/creditsim/creditsim/results"
 )
 
+// readReplayInput reads a replay's input: a database (file is a DSN;
+// since, until and app select from it) or a file. It returns the input
+// and the name its messages use; on failure it has printed the error.
+func readReplayInput(cmd *cobra.Command, file, since, until, app string) (*replay.Input, string, error) {
+	if !replay.IsDSN(file) {
+		if since != "" || until != "" || app != "" {
+			return nil, "", fail(cmd, ExitInput, "--since, --until and --app select from a database; %s is a file", file)
+		}
+		fi, err := os.Stat(file)
+		switch {
+		case err != nil:
+			return nil, "", fail(cmd, ExitInput, "%v", err)
+		case !fi.Mode().IsRegular():
+			return nil, "", fail(cmd, ExitInput, "%s: not a regular file", file)
+		}
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, "", fail(cmd, ExitInput, "%v", err)
+		}
+		defer f.Close()
+		in, err := replay.Read(file, f)
+		if err != nil {
+			return nil, "", failPlain(cmd, ExitInput, err)
+		}
+		return in, file, nil
+	}
+	var q replay.DBQuery
+	for _, d := range []struct {
+		flag, text string
+		t          *time.Time
+	}{{"since", since, &q.Since}, {"until", until, &q.Until}} {
+		if d.text == "" {
+			continue
+		}
+		var err error
+		if *d.t, err = parseDate(d.text); err != nil {
+			return nil, "", fail(cmd, ExitInput, "flag --%s: %q: want a date (2026-10-01) or a time (2026-10-01T12:00:00Z)", d.flag, d.text)
+		}
+	}
+	if since != "" && until != "" && !q.Since.Before(q.Until) {
+		return nil, "", fail(cmd, ExitInput, "flag --since: %q is not before --until %q: no result could match", since, until)
+	}
+	q.App = app
+	in, err := replay.ReadDB(file, q)
+	if err != nil {
+		return nil, "", failPlain(cmd, ExitInput, err)
+	}
+	return in, "database", nil
+}
+
+// replayPolicies picks the policies to replay: those named (each must be
+// one the input can feed), else every standard one it can feed, with why
+// the others cannot run. Names and specs come sorted by name.
+func replayPolicies(cmd *cobra.Command, in *replay.Input, file, pols string) (names []string, specs []policy.Spec, notRun map[string]string, err error) {
+	var wanted []policy.Spec
+	if pols != "" {
+		list, err := policyList(pols)
+		if err != nil {
+			return nil, nil, nil, fail(cmd, ExitInput, "%v", err)
+		}
+		for _, p := range list {
+			wanted = append(wanted, policy.Spec{Name: p})
+		}
+	} else {
+		for _, n := range policy.Standard() {
+			wanted = append(wanted, policy.Spec{Name: n})
+		}
+	}
+	notRun = map[string]string{}
+	for _, sp := range wanted {
+		k, opts, err := policy.Resolve(sp)
+		if err != nil {
+			return nil, nil, nil, fail(cmd, ExitInput, "flag --policies: %v", err)
+		}
+		if ok, why := replay.Supported(k, opts, in); !ok {
+			if pols != "" {
+				return nil, nil, nil, fail(cmd, ExitInput, "%s cannot run on %s: %s", sp.Name, file, why)
+			}
+			notRun[sp.Name] = why
+			continue
+		}
+		names, specs = append(names, sp.Name), append(specs, sp)
+	}
+	sort.Strings(names)
+	sort.Slice(specs, func(a, b int) bool { return specs[a].Name < specs[b].Name })
+	if len(names) == 0 {
+		return nil, nil, nil, fail(cmd, ExitInput, "%s: no policy can run on this input (%d columns)", file, len(in.Has))
+	}
+	return names, specs, notRun, nil
+}
+
+// writeAll writes the files in name order and commits the folder.
+func writeAll(od *results.OutDir, files map[string][]byte) error {
+	for _, k := range results.SortedKeys(files) {
+		if err := od.Write(k, files[k]); err != nil {
+			return err
+		}
+	}
+	return od.Commit()
+}
+
 func newReplay() *cobra.Command {
 	var (
 		out, pols         string
@@ -43,85 +144,13 @@ replay.json, plots and report.html to the output folder.`,
   creditsim replay 'boinc:secret@tcp(db:3306)/boinc' --since 2026-10-01 --app einstein`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file := args[0]
-			var in *replay.Input
-			if replay.IsDSN(file) {
-				var q replay.DBQuery
-				var err error
-				for _, d := range []struct {
-					flag, text string
-					t          *time.Time
-				}{{"since", since, &q.Since}, {"until", until, &q.Until}} {
-					if d.text == "" {
-						continue
-					}
-					if *d.t, err = parseDate(d.text); err != nil {
-						return fail(cmd, ExitInput, "flag --%s: %q: want a date (2026-10-01) or a time (2026-10-01T12:00:00Z)", d.flag, d.text)
-					}
-				}
-				q.App = app
-				if in, err = replay.ReadDB(file, q); err != nil {
-					return failPlain(cmd, ExitInput, err)
-				}
-				file = "database"
-			} else {
-				if since != "" || until != "" || app != "" {
-					return fail(cmd, ExitInput, "--since, --until and --app select from a database; %s is a file", file)
-				}
-				fi, err := os.Stat(file)
-				switch {
-				case err != nil:
-					return fail(cmd, ExitInput, "%v", err)
-				case !fi.Mode().IsRegular():
-					return fail(cmd, ExitInput, "%s: not a regular file", file)
-				}
-				f, err := os.Open(file)
-				if err != nil {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				in, err = replay.Read(file, f)
-				f.Close()
-				if err != nil {
-					return failPlain(cmd, ExitInput, err)
-				}
+			in, file, err := readReplayInput(cmd, args[0], since, until, app)
+			if err != nil {
+				return err
 			}
-			// Which policies: those named, else the standard set and the
-			// trace's own; each must be one the input can feed.
-			var wanted []policy.Spec
-			if pols != "" {
-				names, err := policyList(pols)
-				if err != nil {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				for _, p := range names {
-					wanted = append(wanted, policy.Spec{Name: p})
-				}
-			} else {
-				for _, n := range policy.Standard() {
-					wanted = append(wanted, policy.Spec{Name: n})
-				}
-			}
-			notRun := map[string]string{}
-			var names []string
-			var specs []policy.Spec
-			for _, sp := range wanted {
-				k, opts, err := policy.Resolve(sp)
-				if err != nil {
-					return fail(cmd, ExitInput, "flag --policies: %v", err)
-				}
-				if ok, why := replay.Supported(k, opts, in); !ok {
-					if pols != "" {
-						return fail(cmd, ExitInput, "%s cannot run on %s: %s", sp.Name, file, why)
-					}
-					notRun[sp.Name] = why
-					continue
-				}
-				names, specs = append(names, sp.Name), append(specs, sp)
-			}
-			sort.Strings(names)
-			sort.Slice(specs, func(a, b int) bool { return specs[a].Name < specs[b].Name })
-			if len(names) == 0 {
-				return fail(cmd, ExitInput, "%s: no policy can run on this input (%d columns)", file, len(in.Has))
+			names, specs, notRun, err := replayPolicies(cmd, in, file, pols)
+			if err != nil {
+				return err
 			}
 			dir := out
 			if dir == "" {
@@ -143,19 +172,7 @@ replay.json, plots and report.html to the output folder.`,
 			}
 			outs, err := replay.Write(in, o, notRun, runner.Version)
 			if err == nil {
-				var keys []string
-				for k := range outs {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
-					if err = od.Write(k, outs[k]); err != nil {
-						break
-					}
-				}
-			}
-			if err == nil {
-				err = od.Commit()
+				err = writeAll(od, outs)
 			}
 			if err != nil {
 				od.Abort()
