@@ -14,15 +14,110 @@ import (
 	"github.com/creditsim/creditsim/scenarios"
 )
 
+// attackFlags are attack's flags.
+type attackFlags struct {
+	out, pols, shard      string
+	sets, from            []string
+	budget, confirm, jobs int
+	confirmTop            int
+	force, quiet          bool
+	maxResults, maxCost   float64
+}
+
+// check refuses flag values out of their range before anything runs.
+func (a *attackFlags) check(cmd *cobra.Command) error {
+	if err := jobsFlag(cmd, a.jobs); err != nil {
+		return err
+	}
+	changed := cmd.Flags().Changed
+	switch {
+	case changed("budget") && (a.budget < 1 || a.budget > attack.MaxBudget):
+		return fail(cmd, ExitInput, "flag --budget: %d: must be 1 to %d", a.budget, attack.MaxBudget)
+	case changed("max-cost") && !(a.maxCost >= 1 && a.maxCost <= attack.MaxMaxCost):
+		return fail(cmd, ExitInput, "flag --max-cost: %g: must be 1 to %g (times the scenario's own results)", a.maxCost, attack.MaxMaxCost)
+	case !(a.maxResults > 0):
+		return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", a.maxResults)
+	case changed("confirm-top") && a.confirmTop < 1:
+		return fail(cmd, ExitInput, "flag --confirm-top: %d: at least the most profitable candidate is confirmed", a.confirmTop)
+	case changed("confirm") && (a.confirm < 3 || a.confirm > attack.MaxConfirm):
+		return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on 3 to %d replications", a.confirm, attack.MaxConfirm)
+	}
+	return nil
+}
+
+// options are the search's options for the scenario arg.
+func (a *attackFlags) options(cmd *cobra.Command, arg string) (attack.Options, error) {
+	opts := attack.Options{Scenario: arg, Sets: a.sets, Budget: a.budget, Confirm: a.confirm, ConfirmTop: a.confirmTop, Jobs: a.jobs, MaxCost: a.maxCost}
+	if a.pols != "" {
+		names, err := policyList(a.pols)
+		if err != nil {
+			return opts, fail(cmd, ExitInput, "%v", err)
+		}
+		opts.Policies = names
+	}
+	if !a.quiet {
+		opts.Log = cmd.ErrOrStderr()
+	}
+	return opts, nil
+}
+
+// failAttack prints an attack's error: exit 2 for bad input, else 1.
+func failAttack(cmd *cobra.Command, err error) error {
+	var in *attack.InputError
+	if errors.As(err, &in) {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	return fail(cmd, ExitRun, "%v", err)
+}
+
+// attackShard runs shard k of n of the first phase into dir.
+func attackShard(cmd *cobra.Command, opts attack.Options, k, n int, dir string, quiet bool) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fail(cmd, ExitInput, "%s exists and is not a folder: a shard writes its file into a folder", dir)
+	}
+	sh, err := attack.RunShard(opts, k, n)
+	if err != nil {
+		return failAttack(cmd, err)
+	}
+	path, err := attack.WriteShard(sh, dir)
+	if err != nil {
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if !quiet {
+		fmt.Fprintf(cmd.OutOrStdout(), "shard %d/%d done: wrote %s; when every shard is done, run the same attack with --from %s\n", k, n, path, dir)
+	}
+	return nil
+}
+
+// attackWhole runs the search (its first phase from a.from's shards, if
+// given) and writes its folder.
+func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir string, protect []string) error {
+	if len(a.from) > 0 {
+		var err error
+		if opts.From, err = attack.ReadShards(a.from); err != nil {
+			return failAttack(cmd, err)
+		}
+	}
+	rep, err := attack.Run(opts)
+	if err != nil {
+		return failAttack(cmd, err)
+	}
+	if err := attack.Write(rep, dir, a.force, protect...); err != nil {
+		if errors.Is(err, runner.ErrOutputExists) {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if !a.quiet {
+		w := cmd.OutOrStdout()
+		fmt.Fprint(w, attack.Table(rep))
+		fmt.Fprintf(w, "\nwrote %s (attack.json, attack.html, a YAML and a plot per policy)\n", dir)
+	}
+	return nil
+}
+
 func newAttack() *cobra.Command {
-	var (
-		out, pols, shard      string
-		sets, from            []string
-		budget, confirm, jobs int
-		confirmTop            int
-		force, quiet          bool
-		maxResults, maxCost   float64
-	)
+	var a attackFlags
 	cmd := &cobra.Command{
 		Use:   "attack [FILE|NAME]",
 		Short: "search for the worst cheat each policy allows",
@@ -51,48 +146,33 @@ writes what an unsharded attack writes.`,
   creditsim attack cheaters --from /shared/attack -o out/attack-cheaters`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := jobsFlag(cmd, jobs); err != nil {
+			if err := a.check(cmd); err != nil {
 				return err
-			}
-			if cmd.Flags().Changed("budget") && (budget < 1 || budget > attack.MaxBudget) {
-				return fail(cmd, ExitInput, "flag --budget: %d: must be 1 to %d", budget, attack.MaxBudget)
-			}
-			if cmd.Flags().Changed("max-cost") && !(maxCost >= 1 && maxCost <= attack.MaxMaxCost) {
-				return fail(cmd, ExitInput, "flag --max-cost: %g: must be 1 to %g (times the scenario's own results)", maxCost, attack.MaxMaxCost)
-			}
-			if !(maxResults > 0) {
-				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
-			}
-			if cmd.Flags().Changed("confirm-top") && confirmTop < 1 {
-				return fail(cmd, ExitInput, "flag --confirm-top: %d: at least the most profitable candidate is confirmed", confirmTop)
-			}
-			if cmd.Flags().Changed("confirm") && (confirm < 3 || confirm > attack.MaxConfirm) {
-				return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on 3 to %d replications", confirm, attack.MaxConfirm)
 			}
 			arg := ""
 			if len(args) == 1 {
 				arg = args[0]
 			}
-			s, err := openScenario(cmd, arg, sets, maxResults)
+			s, err := openScenario(cmd, arg, a.sets, a.maxResults)
 			if err != nil {
 				return err
 			}
-			dir := out
+			dir := a.out
 			if dir == "" {
 				dir = filepath.Join("out", "attack-"+s.Name)
 			}
 			k, n := 0, 0
-			if len(from) == 0 {
-				if k, n, err = shardOf(shard, 0, os.Getenv); err != nil {
+			if len(a.from) == 0 {
+				if k, n, err = shardOf(a.shard, 0, os.Getenv); err != nil {
 					return fail(cmd, ExitInput, "%v", err)
 				}
-			} else if shard != "" {
+			} else if a.shard != "" {
 				return fail(cmd, ExitInput, "--shard and --from: a shard runs its part of the first phase; --from joins the shards afterwards")
 			}
 			// The shards' folders are inputs of the join: never replaced.
-			protect := append(inputFiles(arg), from...)
+			protect := append(inputFiles(arg), a.from...)
 			if n == 0 {
-				if err := results.CheckOutDir(dir, force, protect...); err != nil {
+				if err := results.CheckOutDir(dir, a.force, protect...); err != nil {
 					return fail(cmd, ExitInput, "%v", err)
 				}
 				unlock, err := lockPlace(cmd, dir)
@@ -101,77 +181,29 @@ writes what an unsharded attack writes.`,
 				}
 				defer unlock()
 			}
-			opts := attack.Options{Scenario: arg, Sets: sets, Budget: budget, Confirm: confirm, ConfirmTop: confirmTop, Jobs: jobs, MaxCost: maxCost}
-			if pols != "" {
-				names, err := policyList(pols)
-				if err != nil {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				opts.Policies = names
-			}
-			if !quiet {
-				opts.Log = cmd.ErrOrStderr()
-			}
-			failAttack := func(err error) error {
-				var in *attack.InputError
-				if errors.As(err, &in) {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				return fail(cmd, ExitRun, "%v", err)
+			opts, err := a.options(cmd, arg)
+			if err != nil {
+				return err
 			}
 			if n > 0 {
-				if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-					return fail(cmd, ExitInput, "%s exists and is not a folder: a shard writes its file into a folder", dir)
-				}
-				sh, err := attack.RunShard(opts, k, n)
-				if err != nil {
-					return failAttack(err)
-				}
-				path, err := attack.WriteShard(sh, dir)
-				if err != nil {
-					return fail(cmd, ExitRun, "%v", err)
-				}
-				if !quiet {
-					fmt.Fprintf(cmd.OutOrStdout(), "shard %d/%d done: wrote %s; when every shard is done, run the same attack with --from %s\n", k, n, path, dir)
-				}
-				return nil
+				return attackShard(cmd, opts, k, n, dir, a.quiet)
 			}
-			if len(from) > 0 {
-				if opts.From, err = attack.ReadShards(from); err != nil {
-					return failAttack(err)
-				}
-			}
-			rep, err := attack.Run(opts)
-			if err != nil {
-				return failAttack(err)
-			}
-			if err := attack.Write(rep, dir, force, protect...); err != nil {
-				if errors.Is(err, runner.ErrOutputExists) {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				return fail(cmd, ExitRun, "%v", err)
-			}
-			if !quiet {
-				w := cmd.OutOrStdout()
-				fmt.Fprint(w, attack.Table(rep))
-				fmt.Fprintf(w, "\nwrote %s (attack.json, attack.html, a YAML and a plot per policy)\n", dir)
-			}
-			return nil
+			return attackWhole(cmd, opts, &a, dir, protect)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/attack-<scenario>)")
-	f.StringVar(&pols, "policies", "", "search only against these policy instances, comma-separated (default: the scenario's)")
-	f.StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
-	f.StringVar(&shard, "shard", "", "run shard i of n of the first phase (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with CREDITSIM_SHARD_COUNT")
-	f.StringArrayVar(&from, "from", nil, "take the first phase from the shard files in this folder; repeatable")
-	f.IntVar(&budget, "budget", attack.DefaultBudget, "simulated runs of the search (the confirmation runs are extra)")
-	f.Float64Var(&maxCost, "max-cost", attack.DefaultMaxCost, "do not run a candidate estimated to send more than this many times the scenario's own results (at least 1)")
-	f.IntVar(&confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
-	f.IntVar(&confirmTop, "confirm-top", attack.DefaultConfirmTop, "confirm each policy's this many most profitable candidates (and its best fixed setting) on fresh seeds; the worst there is reported")
-	f.IntVarP(&jobs, "jobs", "j", 0, "runs in parallel (default: all cores)")
-	f.BoolVar(&force, "force", false, "replace an existing output folder")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a scenario estimated to send more results than this per run")
+	f.StringVarP(&a.out, "out", "o", "", "output folder (default ./out/attack-<scenario>)")
+	f.StringVar(&a.pols, "policies", "", "search only against these policy instances, comma-separated (default: the scenario's)")
+	f.StringArrayVar(&a.sets, "set", nil, "override a scenario field, path=value; repeatable")
+	f.StringVar(&a.shard, "shard", "", "run shard i of n of the first phase (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with CREDITSIM_SHARD_COUNT")
+	f.StringArrayVar(&a.from, "from", nil, "take the first phase from the shard files in this folder; repeatable")
+	f.IntVar(&a.budget, "budget", attack.DefaultBudget, "simulated runs of the search (the confirmation runs are extra)")
+	f.Float64Var(&a.maxCost, "max-cost", attack.DefaultMaxCost, "do not run a candidate estimated to send more than this many times the scenario's own results (at least 1)")
+	f.IntVar(&a.confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
+	f.IntVar(&a.confirmTop, "confirm-top", attack.DefaultConfirmTop, "confirm each policy's this many most profitable candidates (and its best fixed setting) on fresh seeds; the worst there is reported")
+	f.IntVarP(&a.jobs, "jobs", "j", 0, "runs in parallel (default: all cores)")
+	f.BoolVar(&a.force, "force", false, "replace an existing output folder")
+	f.BoolVarP(&a.quiet, "quiet", "q", false, "print nothing but errors")
+	f.Float64Var(&a.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a scenario estimated to send more results than this per run")
 	return cmd
 }
