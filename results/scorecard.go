@@ -165,10 +165,45 @@ func tie(s *Summary, a, b *ScoreRow, c int) bool {
 }
 
 func (sc *Scorecard) verdict(s *Summary) []string {
-	var out []string
 	if len(sc.Rows) == 0 {
 		return nil
 	}
+	out := []string{sc.fairestLine(s)}
+	if least := sc.cheatSummary("here", func(i int) string {
+		r := sc.Rows[i]
+		return fmt.Sprintf("%s (worst gain %s, %s)", r.Policy, FormatScore(r.Values[ColGain]), r.GainKind)
+	}); least != "" {
+		out = append(out, least)
+	}
+	sc.Short = len(out)
+	switch {
+	case s.Twin == "skipped (--no-twin)":
+		out = append(out, "Cheat resistance not measured: the honest twins were skipped (--no-twin).")
+	case s.Twin != "ran":
+		out = append(out, "No agents in this world: cheat resistance is not measured (worst_account_ratio here is host spread, not cheating).")
+	}
+	out = append(out, sc.kindLines(s)...)
+	for _, row := range sc.Rows {
+		if o := s.Policies[row.Policy].Oracle; o != "" {
+			out = append(out, fmt.Sprintf("%s is an oracle here: %s.", row.Policy, o))
+		}
+	}
+	out = append(out, "Honest G/D is calibration, not accuracy: it reflects each system's Cobblestone scale and the assumed host efficiency.")
+	if sc.Replications < MinIntervalReplications {
+		reps := "One replication"
+		if sc.Replications != 1 {
+			reps = fmt.Sprintf("%d replications", sc.Replications)
+		}
+		out = append(out, fmt.Sprintf("%s: no 95%% intervals (they need at least %d); run more for firm conclusions.",
+			reps, MinIntervalReplications))
+	}
+	return out
+}
+
+// fairestLine names the fairest system by its worst fairness figure, the
+// systems that tie with it (their figures on its deciding column within
+// each other's intervals, or 1% without intervals), and what each needs.
+func (sc *Scorecard) fairestLine(s *Summary) string {
 	best := fairestRow(sc.Rows)
 	r := &sc.Rows[best]
 	var parts []string
@@ -177,9 +212,6 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 			parts = append(parts, ScoreColumns[c].Name+" "+FormatScore(r.Values[c]))
 		}
 	}
-	// Systems whose figure and the fairest's lie within each other's
-	// intervals on its deciding column (within 1% without intervals) tie
-	// with it.
 	fairest := []string{r.Policy}
 	if _, c := fairness(r); c >= 0 {
 		for i := range sc.Rows {
@@ -193,23 +225,17 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 		line = fmt.Sprintf("Fairest: %s tie (%s for %s; each within the other's 95%% interval, or 1%% without one), judged by the worst fairness figure",
 			andList(fairest), strings.Join(parts, ", "), r.Policy)
 	}
-	var need []string
 	for _, p := range fairest {
 		if n := s.Policies[p].Requires; n != "" {
-			need = append(need, p+" needs "+n)
+			line += "; " + p + " needs " + n
 		}
 	}
-	if len(need) > 0 {
-		line += "; " + strings.Join(need, "; ")
-	}
-	out = append(out, line+".")
-	if least := sc.cheatSummary("here", func(i int) string {
-		r := sc.Rows[i]
-		return fmt.Sprintf("%s (worst gain %s, %s)", r.Policy, FormatScore(r.Values[ColGain]), r.GainKind)
-	}); least != "" {
-		out = append(out, least)
-	}
-	sc.Short = len(out)
+	return line + "."
+}
+
+// kindLines say for each cheating kind present which systems hold it to
+// the bound and which do not, with their gains.
+func (sc *Scorecard) kindLines(s *Summary) []string {
 	kinds := map[string]bool{}
 	for _, p := range s.Policies {
 		for k := range p.Gain {
@@ -218,12 +244,8 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 			}
 		}
 	}
-	switch {
-	case s.Twin == "skipped (--no-twin)":
-		out = append(out, "Cheat resistance not measured: the honest twins were skipped (--no-twin).")
-	case s.Twin != "ran":
-		out = append(out, "No agents in this world: cheat resistance is not measured (worst_account_ratio here is host spread, not cheating).")
-	}
+	var out []string
+	const held = "the 1.1 bound (gain over the honest twin)"
 	for _, k := range SortedKeys(kinds) {
 		var resist, fail []string
 		for _, row := range sc.Rows {
@@ -238,7 +260,6 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 				fail = append(fail, label)
 			}
 		}
-		const held = "the 1.1 bound (gain over the honest twin)"
 		switch {
 		case len(resist) == 0 && len(fail) == 0:
 		case len(resist) == 0:
@@ -248,20 +269,6 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 		default:
 			out = append(out, fmt.Sprintf("%s: held to %s by %s; not by %s.", k, held, names(resist), strings.Join(fail, ", ")))
 		}
-	}
-	for _, row := range sc.Rows {
-		if o := s.Policies[row.Policy].Oracle; o != "" {
-			out = append(out, fmt.Sprintf("%s is an oracle here: %s.", row.Policy, o))
-		}
-	}
-	out = append(out, "Honest G/D is calibration, not accuracy: it reflects each system's Cobblestone scale and the assumed host efficiency.")
-	if sc.Replications < MinIntervalReplications {
-		reps := "One replication"
-		if sc.Replications != 1 {
-			reps = fmt.Sprintf("%d replications", sc.Replications)
-		}
-		out = append(out, fmt.Sprintf("%s: no 95%% intervals (they need at least %d); run more for firm conclusions.",
-			reps, MinIntervalReplications))
 	}
 	return out
 }

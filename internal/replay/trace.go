@@ -164,65 +164,10 @@ func writeCSV(out io.Writer, n int, row func(k int) *Row, credit func(k, p int) 
 		state[v] = k
 	}
 	var line []byte
-	f := func(x float64) {
-		if !math.IsNaN(x) {
-			line = strconv.AppendFloat(line, x, 'g', -1, 64)
-		}
-		line = append(line, ',')
-	}
-	i := func(x int64) {
-		line = strconv.AppendInt(line, x, 10)
-		line = append(line, ',')
-	}
-	bit := func(x bool) {
-		if x {
-			line = append(line, '1', ',')
-		} else {
-			line = append(line, '0', ',')
-		}
-	}
-	str := func(x string) {
-		line = append(line, x...)
-		line = append(line, ',')
-	}
 	for k := 0; k < n; k++ {
-		r := row(k)
-		line = line[:0]
-		i(r.ResultID)
-		i(r.WorkunitID)
-		i(r.AppID)
-		i(r.VersionID)
-		i(r.HostID)
-		i(r.UserID)
-		i(r.TeamID)
-		f(r.SentTime)
-		f(r.ReceivedTime)
-		f(r.ValidatedTime)
-		i(r.SentSeq)
-		i(r.ReportedSeq)
-		i(r.ValidatedSeq)
-		i(r.ValidatedRank)
-		str(outcome[r.Outcome])
-		str(state[r.ValidateState])
-		bit(r.Late)
-		f(r.ElapsedTime)
-		f(r.CPUTime)
-		f(r.FlopsEstimate)
-		f(r.CountedFlops)
-		f(r.OutputFlops)
-		bit(r.RuntimeOutlier)
-		f(r.RscFpopsEst)
-		f(r.RscFpopsBound)
-		i(int64(r.NCPUs))
-		f(r.PFpops)
-		f(r.PIops)
-		i(int64(r.NGPUs))
-		f(r.GPUPeak)
-		i(int64(r.HAVConsecutiveValid))
-		i(int64(r.HAVMaxJobsDay))
-		f(r.TrueFlops)
+		line = appendRow(line[:0], row(k), outcome, state)
 		for p := range credits {
-			f(credit(k, p))
+			line = appendFloat(line, credit(k, p))
 		}
 		line[len(line)-1] = '\n'
 		if _, err := b.Write(line); err != nil {
@@ -230,4 +175,49 @@ func writeCSV(out io.Writer, n int, row func(k int) *Row, credit func(k, p int) 
 		}
 	}
 	return b.Flush()
+}
+
+// appendRow appends r's trace columns to line, each followed by a comma.
+func appendRow(line []byte, r *Row, outcome map[policy.Outcome]string, state map[policy.ValidateState]string) []byte {
+	for _, x := range []int64{r.ResultID, r.WorkunitID, r.AppID, r.VersionID, r.HostID, r.UserID, r.TeamID} {
+		line = appendInt(line, x)
+	}
+	for _, x := range []float64{r.SentTime, r.ReceivedTime, r.ValidatedTime} {
+		line = appendFloat(line, x)
+	}
+	for _, x := range []int64{r.SentSeq, r.ReportedSeq, r.ValidatedSeq, r.ValidatedRank} {
+		line = appendInt(line, x)
+	}
+	line = append(append(line, outcome[r.Outcome]...), ',')
+	line = append(append(line, state[r.ValidateState]...), ',')
+	line = appendBit(line, r.Late)
+	for _, x := range []float64{r.ElapsedTime, r.CPUTime, r.FlopsEstimate, r.CountedFlops, r.OutputFlops} {
+		line = appendFloat(line, x)
+	}
+	line = appendBit(line, r.RuntimeOutlier)
+	line = appendFloat(appendFloat(line, r.RscFpopsEst), r.RscFpopsBound)
+	line = appendInt(line, int64(r.NCPUs))
+	line = appendFloat(appendFloat(line, r.PFpops), r.PIops)
+	line = appendInt(line, int64(r.NGPUs))
+	line = appendFloat(line, r.GPUPeak)
+	line = appendInt(appendInt(line, int64(r.HAVConsecutiveValid)), int64(r.HAVMaxJobsDay))
+	return appendFloat(line, r.TrueFlops)
+}
+
+// appendFloat, appendInt and appendBit append a value and a comma; NaN
+// is an empty field.
+func appendFloat(line []byte, x float64) []byte {
+	if !math.IsNaN(x) {
+		line = strconv.AppendFloat(line, x, 'g', -1, 64)
+	}
+	return append(line, ',')
+}
+
+func appendInt(line []byte, x int64) []byte { return append(strconv.AppendInt(line, x, 10), ',') }
+
+func appendBit(line []byte, x bool) []byte {
+	if x {
+		return append(line, '1', ',')
+	}
+	return append(line, '0', ',')
 }

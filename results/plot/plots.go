@@ -462,8 +462,6 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 	if len(panels) == 0 {
 		return nil, nil
 	}
-	const cols = 4
-	rows := (len(panels) + cols - 1) / cols
 	title := "Honest hosts: G/D (log scale) against efficiency (actual / peak FLOPS), one panel per policy"
 	if stride > 1 {
 		title += fmt.Sprintf("; every %d%s host", stride, ordinalSuffix(stride))
@@ -471,6 +469,14 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 	if r.off > 0 {
 		title += fmt.Sprintf("; %d points off-scale, drawn at the edge", r.off)
 	}
+	return tiles(panels, title)
+}
+
+// tiles draws panels four to a row under one title, aligned on a grid,
+// as PNG bytes.
+func tiles(panels []*plot.Plot, title string) ([]byte, error) {
+	const cols = 4
+	rows := (len(panels) + cols - 1) / cols
 	height := vg.Points(36) + vg.Length(rows)*vg.Inch*1.9
 	c, err := draw.NewFormattedCanvas(plotW+2*vg.Inch, height, "png")
 	if err != nil {
@@ -490,8 +496,8 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 			}
 		}
 	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(30), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
-	canvases := plot.Align(grid, tiles, dc)
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(30), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
+	canvases := plot.Align(grid, t, dc)
 	for i := range grid {
 		for j, p := range grid[i] {
 			if p != nil {
