@@ -5,4 +5,6 @@
 //
 // Its subpackage rng derives the independent random streams the
 // simulation's components draw from.
+//
+// Imports (layer 0): none.
 package boinc

@@ -15,4 +15,6 @@
 // Where golden vectors exist the functions reproduce them bit for bit
 // (update_average within a relative 1e-12, the difference being Go's
 // math.Exp against glibc's exp).
+//
+// Imports (layer 2): boinc, internal/suggest.
 package policy

@@ -10,4 +10,6 @@
 // Output floats carry 12 significant digits so that identical runs give
 // identical bytes on every machine; a figure that cannot be computed is
 // null, never NaN or Inf.
+//
+// Imports (layer 5): boinc, internal/chunked, internal/hugepage, internal/prefetch, model/hosts, policy, sim.
 package results

@@ -6,4 +6,6 @@
 // naming the file, line, field and value. Overrides given as --set
 // path=value apply to the YAML tree before decoding, so they are checked
 // like the file itself.
+//
+// Imports (layer 3): boinc, internal/suggest, model/hosts, model/jobs, model/param, policy.
 package scenarios

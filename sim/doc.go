@@ -10,4 +10,6 @@
 // Dispatch rules (daily quota, error-rate punishment, adaptive
 // replication, consecutive valid results) follow the BOINC server code
 // and are never a policy's business.
+//
+// Imports (layer 4): boinc, boinc/rng, internal/chunked, internal/hugepage, internal/prefetch, model/hosts, model/jobs, policy.
 package sim

@@ -20,4 +20,6 @@
 // policy is then run again on fresh seeds (the scenario's seed + 1, with
 // several replications), so that a lucky draw is not reported as a
 // weakness; that run is what the report gives, with its 95% interval.
+//
+// Imports (layer 10): boinc, internal/runner, model/hosts, results, results/plot, scenarios.
 package attack

@@ -9,4 +9,6 @@
 // reused for the next, larger one. A chunked array never copies and
 // never moves an element, at the price of one more load per access (the
 // chunk's address, which stays in cache).
+//
+// Imports (layer 1): internal/hugepage.
 package chunked

@@ -1,10 +1,3 @@
-// Package cli is creditsim's command line: flags, wiring and exit codes,
-// with no simulation logic. It is a package (not only package main) so
-// that script tests can run the real command in-process.
-//
-// It is built on spf13/cobra, which gives every command its own help
-// (creditsim help CMD, CMD -h), suggestions for mistyped commands, flag
-// errors that name the flag, and shell completion.
 package cli
 
 import (

@@ -6,4 +6,6 @@
 // pages only when the program asks, and Go's runtime does not ask for
 // its heap. The advice changes how memory is paged, never its contents,
 // so results do not depend on it; elsewhere it does nothing.
+//
+// Imports (layer 0): none.
 package hugepage

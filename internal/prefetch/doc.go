@@ -8,4 +8,6 @@
 // A prefetch is only a hint: it never faults, never changes memory and
 // so never changes a result. On amd64 it is PREFETCHT0; elsewhere Line
 // does nothing.
+//
+// Imports (layer 0): none.
 package prefetch

@@ -9,4 +9,6 @@
 // carries the server's periods and the world in a header line, so its
 // replay regenerates the feeder, validator and day ticks and gives each
 // job-based policy exactly the credit the run gave.
+//
+// Imports (layer 8): boinc, internal/chunked, internal/suggest, policy, results, results/plot, sim.
 package replay

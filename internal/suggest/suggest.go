@@ -1,4 +1,3 @@
-// Package suggest finds the name a user most likely meant.
 package suggest
 
 import "strings"

@@ -4,4 +4,6 @@
 // and the live heap as of the last garbage collection, sampled to find
 // its peak. SetRunGC sets the garbage collector as a simulation process
 // runs it.
+//
+// Imports (layer 0): none.
 package usage

@@ -7,4 +7,6 @@
 // Host i is drawn only from its own random stream, and user u from its
 // own, so adding hosts to a scenario leaves the existing hosts unchanged.
 // Nothing here knows about credit.
+//
+// Imports (layer 2): boinc, boinc/rng, model/param.
 package hosts

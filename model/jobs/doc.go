@@ -6,4 +6,6 @@
 //
 // Workunit k of an app is drawn only from its own random stream, so the
 // job sequence does not depend on which hosts ask for work.
+//
+// Imports (layer 2): boinc, boinc/rng, model/param.
 package jobs

@@ -1,6 +1,3 @@
-// Package all links every credit system into a program: importing it
-// registers each kind and preset with package policy, so a command (or a
-// test) names one import instead of one per system.
 package all
 
 import (

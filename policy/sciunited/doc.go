@@ -13,4 +13,6 @@
 // count) are reset to defaults. A host that lies about its speed below
 // those limits gets the whole lie, and one that computes nothing at all
 // but runs still earns: the seed accepts both, and the figures show them.
+//
+// Imports (layer 3): policy.
 package sciunited

@@ -18,4 +18,6 @@
 // by default); its --max_claimed_credit, which made a result claiming
 // more invalid, is the scenario's server option of that name, as it
 // changes validity.
+//
+// Imports (layer 3): policy.
 package v2actual

@@ -26,4 +26,6 @@
 // workunit's rsc_fpops_est. Under the server presets AV samples wait for
 // the end of a validator pass and scales change at feeder ticks (600 s);
 // under the design presets both change at once.
+//
+// Imports (layer 3): internal/hugepage, internal/prefetch, policy.
 package v3pfc

@@ -4,4 +4,6 @@
 // and heat maps. It reads what results computed and decides only how it
 // looks: log axes where values span decades, values past a sane range
 // drawn at the edge with their value, reference lines at 1 and 1.1.
+//
+// Imports (layer 6): boinc, model/hosts, results.
 package plot

@@ -3,4 +3,6 @@
 // the glossary from the figure registry, every plot with its caption and
 // the scenario as run. The pages reference their PNGs by file name and
 // need no network.
+//
+// Imports (layer 7): results, results/plot.
 package report

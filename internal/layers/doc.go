@@ -1,0 +1,27 @@
+// Package layers holds creditsim's import order and the test that keeps
+// it. Every package sits in a layer and imports only packages of lower
+// layers, so imports run one way, from the command down to BOINC's
+// vocabulary:
+//
+//	0  boinc, boinc/rng, internal/hugepage, internal/prefetch, internal/suggest, internal/usage
+//	1  model/param, internal/chunked
+//	2  model/hosts, model/jobs, policy
+//	3  the credit systems (policy/...), scenarios
+//	4  sim, policy/all
+//	5  results
+//	6  results/plot
+//	7  results/report
+//	8  internal/replay
+//	9  internal/runner
+//	10 internal/ablate, internal/attack, internal/sweep
+//	11 internal/cli
+//	12 cmd/creditsim
+//
+// Each package's doc.go ends with a line "Imports (layer N): ..." naming
+// the creditsim packages it imports; the test checks that line against
+// the package's imports and the order above. Tests may import upward (the
+// engine's tests build worlds with internal/runner); the order is for the
+// code that ships.
+//
+// Imports (layer 0): none.
+package layers
