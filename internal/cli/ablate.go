@@ -23,18 +23,11 @@ func newAblate(argv []string) *cobra.Command {
 		maxResults            float64
 	)
 	cmd := &cobra.Command{
-		Use:   "ablate [FILE|NAME] --policy NAME",
-		Short: "switch a credit system's mechanisms off one at a time",
-		Long: `Run a scenario with a policy instance as configured and, side by side on
-the same simulated results, one copy per mechanism it has on with that
-mechanism switched off (version and host normalisation, the host scale
-cap, the send-time peak, the sanity check, max_granted_credit, the
-failed-benchmark substitution, and the guards it has on). Writes the
-run's outputs (the scorecard plot shows every variant) and ablation.csv:
-each scorecard figure and its change without each mechanism.`,
-		Example: `  creditsim ablate cheaters --policy v3pfc-boinc
-  creditsim ablate cherry-picker --policy v3pfc-design-v29-probation`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "ablate [FILE|NAME] --policy NAME",
+		Short:   "switch a credit system's mechanisms off one at a time",
+		Long:    ablateLong,
+		Example: ablateExample,
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := jobsFlag(cmd, workers); err != nil {
 				return err
@@ -108,3 +101,16 @@ each scorecard figure and its change without each mechanism.`,
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	return cmd
 }
+
+// ablateLong is the long text of creditsim ablate's help.
+const ablateLong = `Run a scenario with a policy instance as configured and, side by side on
+the same simulated results, one copy per mechanism it has on with that
+mechanism switched off (version and host normalisation, the host scale
+cap, the send-time peak, the sanity check, max_granted_credit, the
+failed-benchmark substitution, and the guards it has on). Writes the
+run's outputs (the scorecard plot shows every variant) and ablation.csv:
+each scorecard figure and its change without each mechanism.`
+
+// ablateExample is the example text of creditsim ablate's help.
+const ablateExample = `  creditsim ablate cheaters --policy v3pfc-boinc
+  creditsim ablate cherry-picker --policy v3pfc-design-v29-probation`

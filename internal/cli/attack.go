@@ -119,32 +119,11 @@ func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir st
 func newAttack() *cobra.Command {
 	var a attackFlags
 	cmd := &cobra.Command{
-		Use:   "attack [FILE|NAME]",
-		Short: "search for the worst cheat each policy allows",
-		Long: `Search, for each credit policy of a scenario, the behaviour a cheater can
-choose (agent kind, share of accounts, inflation factor, work fraction,
-threshold, claim) that gains most over its honest twin. In order: every
-kind at the scenario's own settings; a quasi-random design over each
-kind's parameters; pairs of each policy's most profitable kinds combined
-on one account; then Nelder-Mead for each policy. Candidates run on the
-scenario's seed (common random numbers). Each policy's most profitable
-candidates (--confirm-top) and its best fixed setting are then run again
-on fresh seeds, and the worst there is reported.
---budget counts the search's simulated runs. Writes attack.json,
-attack-<policy>.yaml (reproduces the worst case with creditsim run),
-attack-<policy>.png and attack.html.
-
-The first phase (the fixed settings and the design, the bulk of the
-runs) can be spread over machines: --shard i/n (or a Slurm or Kubernetes
-array index) runs a share of it into attack-shard-<i>-of-<n>.json; then
-the same command with --from and the shards' folders does the rest and
-writes what an unsharded attack writes.`,
-		Example: `  creditsim attack cheaters
-  creditsim attack cherry-picker --budget 60 -o out/attack-cp
-  creditsim attack my.yaml --policies v3pfc-boinc,v1peak
-  creditsim attack cheaters --shard 2/4 -o /shared/attack   # on each of 4 machines
-  creditsim attack cheaters --from /shared/attack -o out/attack-cheaters`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "attack [FILE|NAME]",
+		Short:   "search for the worst cheat each policy allows",
+		Long:    attackLong,
+		Example: attackExample,
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.check(cmd); err != nil {
 				return err
@@ -207,3 +186,30 @@ writes what an unsharded attack writes.`,
 	f.Float64Var(&a.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a scenario estimated to send more results than this per run")
 	return cmd
 }
+
+// attackLong is the long text of creditsim attack's help.
+const attackLong = `Search, for each credit policy of a scenario, the behaviour a cheater can
+choose (agent kind, share of accounts, inflation factor, work fraction,
+threshold, claim) that gains most over its honest twin. In order: every
+kind at the scenario's own settings; a quasi-random design over each
+kind's parameters; pairs of each policy's most profitable kinds combined
+on one account; then Nelder-Mead for each policy. Candidates run on the
+scenario's seed (common random numbers). Each policy's most profitable
+candidates (--confirm-top) and its best fixed setting are then run again
+on fresh seeds, and the worst there is reported.
+--budget counts the search's simulated runs. Writes attack.json,
+attack-<policy>.yaml (reproduces the worst case with creditsim run),
+attack-<policy>.png and attack.html.
+
+The first phase (the fixed settings and the design, the bulk of the
+runs) can be spread over machines: --shard i/n (or a Slurm or Kubernetes
+array index) runs a share of it into attack-shard-<i>-of-<n>.json; then
+the same command with --from and the shards' folders does the rest and
+writes what an unsharded attack writes.`
+
+// attackExample is the example text of creditsim attack's help.
+const attackExample = `  creditsim attack cheaters
+  creditsim attack cherry-picker --budget 60 -o out/attack-cp
+  creditsim attack my.yaml --policies v3pfc-boinc,v1peak
+  creditsim attack cheaters --shard 2/4 -o /shared/attack   # on each of 4 machines
+  creditsim attack cheaters --from /shared/attack -o out/attack-cheaters`

@@ -136,15 +136,9 @@ func flagError(_ *cobra.Command, err error) error {
 
 func newRoot(args []string) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "creditsim",
-		Short: "creditsim simulates BOINC's credit systems side by side",
-		Long: `creditsim simulates BOINC's credit systems side by side on the same
-simulated hosts and jobs, and reports how far granted credit is from the
-credit the work deserved, per system: fairness between hosts, devices
-and projects, and what cheating gains.
-
-Start with 'creditsim run' (the built-in baseline scenario), or
-'creditsim run --quick' for a first look in seconds.`,
+		Use:           "creditsim",
+		Short:         "creditsim simulates BOINC's credit systems side by side",
+		Long:          rootLong,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -263,15 +257,11 @@ func newRun(argv []string) *cobra.Command {
 		maxResults     float64
 	)
 	cmd := &cobra.Command{
-		Use:   "run [FILE|NAME]",
-		Short: "run a scenario (default: the built-in baseline)",
-		Long: `Run a scenario file or a built-in scenario (creditsim scenarios lists
-them; default baseline). Writes summary.json, CSV tables, PNG plots and
-report.html to the output folder, and prints the scorecard.`,
-		Example: `  creditsim run
-  creditsim run cheaters --replications 5 -o out/cheaters
-  creditsim run my.yaml --set hosts.initial=500 --policies v1peak,v3pfc-boinc`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "run [FILE|NAME]",
+		Short:   "run a scenario (default: the built-in baseline)",
+		Long:    runLong,
+		Example: runExample,
+		Args:    cobra.MaximumNArgs(1),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.Names(), cobra.ShellCompDirectiveDefault
 		},
@@ -286,31 +276,9 @@ report.html to the output folder, and prints the scorecard.`,
 			if len(args) == 1 {
 				arg = args[0]
 			}
-			over := []string{}
-			if quick {
-				// A first look: a small world, one replication.
-				over = append(over, "hosts.initial=300", "replications=1")
-			}
-			over = append(over, sets...)
-			if cmd.Flags().Changed("seed") {
-				over = append(over, fmt.Sprintf("seed=%d", seed))
-			}
-			if cmd.Flags().Changed("replications") {
-				if reps < 1 {
-					return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", reps)
-				}
-				over = append(over, fmt.Sprintf("replications=%d", reps))
-			}
-			if pols != "" {
-				names, err := policyList(pols)
-				if err != nil {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				var specs []string
-				for _, p := range names {
-					specs = append(specs, strconv.Quote(p))
-				}
-				over = append(over, "policies=["+strings.Join(specs, ",")+"]")
+			over, err := runOverrides(cmd, quick, sets, seed, reps, pols)
+			if err != nil {
+				return err
 			}
 			s, err := openScenario(cmd, arg, over, maxResults)
 			if err != nil {
@@ -362,9 +330,42 @@ report.html to the output folder, and prints the scorecard.`,
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&quick, "quick", false, "a first look: 300 hosts, one replication")
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
-	f.StringVar(&trace, "trace", "", "write replication 1's results to this file in replay's CSV form")
+	f.StringVar(&trace, "trace", "", "write replication 1's results to this file in replay's CSV form (gzip-compressed if it ends in .gz)")
 	f.BoolVar(&noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
 	return cmd
+}
+
+// runOverrides turns run's flags into scenario overrides, in the order
+// they apply: --quick's small world, each --set, then --seed,
+// --replications and --policies.
+func runOverrides(cmd *cobra.Command, quick bool, sets []string, seed uint64, reps int, pols string) ([]string, error) {
+	over := []string{}
+	if quick {
+		// A first look: a small world, one replication.
+		over = append(over, "hosts.initial=300", "replications=1")
+	}
+	over = append(over, sets...)
+	if cmd.Flags().Changed("seed") {
+		over = append(over, fmt.Sprintf("seed=%d", seed))
+	}
+	if cmd.Flags().Changed("replications") {
+		if reps < 1 {
+			return nil, fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", reps)
+		}
+		over = append(over, fmt.Sprintf("replications=%d", reps))
+	}
+	if pols != "" {
+		names, err := policyList(pols)
+		if err != nil {
+			return nil, fail(cmd, ExitInput, "%v", err)
+		}
+		var specs []string
+		for _, p := range names {
+			specs = append(specs, strconv.Quote(p))
+		}
+		over = append(over, "policies=["+strings.Join(specs, ",")+"]")
+	}
+	return over, nil
 }
 
 // progressLine shows, on a terminal, the replications done of the total,
@@ -438,10 +439,7 @@ func newScenarios() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scenarios [NAME...]",
 		Short: "list built-in scenarios, print them, or check their claims",
-		Long: `Without names, list the built-in scenarios; with names, print them.
-With --figures, run the named built-ins (all without names) at 300 hosts
-and one replication and print their claims beside the figures the runs
-gave, as the Markdown table docs/scenario-library.md embeds; exit 1 if a claim fails.`,
+		Long:  scenariosLong,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.Names(), cobra.ShellCompDirectiveNoFileComp
 		},
@@ -581,3 +579,28 @@ func printPolicies(stdout io.Writer, want map[string]bool) {
 		}
 	}
 }
+
+// rootLong is the long text of creditsim root's help.
+const rootLong = `creditsim simulates BOINC's credit systems side by side on the same
+simulated hosts and jobs, and reports how far granted credit is from the
+credit the work deserved, per system: fairness between hosts, devices
+and projects, and what cheating gains.
+
+Start with 'creditsim run' (the built-in baseline scenario), or
+'creditsim run --quick' for a first look in seconds.`
+
+// runLong is the long text of creditsim run's help.
+const runLong = `Run a scenario file or a built-in scenario (creditsim scenarios lists
+them; default baseline). Writes summary.json, CSV tables, PNG plots and
+report.html to the output folder, and prints the scorecard.`
+
+// runExample is the example text of creditsim run's help.
+const runExample = `  creditsim run
+  creditsim run cheaters --replications 5 -o out/cheaters
+  creditsim run my.yaml --set hosts.initial=500 --policies v1peak,v3pfc-boinc`
+
+// scenariosLong is the long text of creditsim scenarios's help.
+const scenariosLong = `Without names, list the built-in scenarios; with names, print them.
+With --figures, run the named built-ins (all without names) at 300 hosts
+and one replication and print their claims beside the figures the runs
+gave, as the Markdown table docs/scenario-library.md embeds; exit 1 if a claim fails.`

@@ -126,23 +126,11 @@ func newReplay() *cobra.Command {
 		force, quiet      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "replay FILE|DSN",
-		Short: "feed a project's recorded results to every credit system",
-		Long: `Replay a project's results through every credit system the input can
-feed, in the order the server handled them, and compare each with the
-credit the project granted (or claimed). FILE is BOINC's credit_test_data
-(what html/ops/credit_test.php writes) or a CSV with named columns (a
-SELECT over the project's database, or creditsim run --trace); DSN is a
-project's MySQL/MariaDB database, read-only
-(user:password@tcp(host:3306)/boinc), with --since, --until and --app
-selecting results by the time they were received and their app. Writes
-per-result, per-version, per-app, per-host and per-user tables,
-replay.json, plots and report.html to the output folder.`,
-		Example: `  creditsim replay credit_test_data
-  creditsim replay results.csv --policies v3pfc-boinc,credit-from-runtime -o out/mine
-  creditsim run --quick --trace trace.csv && creditsim replay trace.csv
-  creditsim replay 'boinc:secret@tcp(db:3306)/boinc' --since 2026-10-01 --app einstein`,
-		Args: cobra.ExactArgs(1),
+		Use:     "replay FILE|DSN",
+		Short:   "feed a project's recorded results to every credit system",
+		Long:    replayLong,
+		Example: replayExample,
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, file, err := readReplayInput(cmd, args[0], since, until, app)
 			if err != nil {
@@ -238,3 +226,21 @@ func printReplay(cmd *cobra.Command, in *replay.Input, o *replay.Outcome, outs r
 	}
 	fmt.Fprintf(w, "wrote %s\n", dir)
 }
+
+// replayLong is the long text of creditsim replay's help.
+const replayLong = `Replay a project's results through every credit system the input can
+feed, in the order the server handled them, and compare each with the
+credit the project granted (or claimed). FILE is BOINC's credit_test_data
+(what html/ops/credit_test.php writes) or a CSV with named columns (a
+SELECT over the project's database, or creditsim run --trace); DSN is a
+project's MySQL/MariaDB database, read-only
+(user:password@tcp(host:3306)/boinc), with --since, --until and --app
+selecting results by the time they were received and their app. Writes
+per-result, per-version, per-app, per-host and per-user tables,
+replay.json, plots and report.html to the output folder.`
+
+// replayExample is the example text of creditsim replay's help.
+const replayExample = `  creditsim replay credit_test_data
+  creditsim replay results.csv --policies v3pfc-boinc,credit-from-runtime -o out/mine
+  creditsim run --quick --trace trace.csv && creditsim replay trace.csv
+  creditsim replay 'boinc:secret@tcp(db:3306)/boinc' --since 2026-10-01 --app einstein`

@@ -23,15 +23,11 @@ func newSweep() *cobra.Command {
 		maxResults           float64
 	)
 	cmd := &cobra.Command{
-		Use:   "sweep SWEEP.yaml",
-		Short: "run a parameter sweep",
-		Long: `Run a base scenario at many parameter values, each point with its
-replications, points in parallel on all cores. With --shard i/n (or a
-Slurm or Kubernetes array index), run a deterministic share; merge the
-shards with creditsim merge.`,
-		Example: `  creditsim sweep scenarios/sweeps/gpu-inflators.yaml
-  creditsim sweep my-sweep.yaml --shard 2/8 -o /shared/out`,
-		Args: cobra.ExactArgs(1),
+		Use:     "sweep SWEEP.yaml",
+		Short:   "run a parameter sweep",
+		Long:    sweepLong,
+		Example: sweepExample,
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := jobsFlag(cmd, jobs); err != nil {
 				return err
@@ -217,3 +213,13 @@ func failSweep(cmd *cobra.Command, err error) error {
 	}
 	return fail(cmd, ExitRun, "%v", err)
 }
+
+// sweepLong is the long text of creditsim sweep's help.
+const sweepLong = `Run a base scenario at many parameter values, each point with its
+replications, points in parallel on all cores. With --shard i/n (or a
+Slurm or Kubernetes array index), run a deterministic share; merge the
+shards with creditsim merge.`
+
+// sweepExample is the example text of creditsim sweep's help.
+const sweepExample = `  creditsim sweep scenarios/sweeps/gpu-inflators.yaml
+  creditsim sweep my-sweep.yaml --shard 2/8 -o /shared/out`

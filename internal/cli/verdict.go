@@ -20,15 +20,8 @@ func newVerdict() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verdict",
 		Short: "run every built-in world and print which credit system to use",
-		Long: `Run every built-in scenario as its file has it, at 300 hosts (fewer if
-it has fewer) and one replication, with the honest twin where it has
-cheaters, and print one table: per credit system its fairness (host
-spread, device and project neutrality), the largest gain a behaviour of
-those worlds makes over its honest twin, the harm to honest accounts,
-each at its worst over the worlds and named by the world it comes from,
-what the system needs from a project, and when to use it. It is the
-table README shows. About a minute on 2 cores.`,
-		Args: cobra.NoArgs,
+		Long:  verdictLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := jobsFlag(cmd, workers); err != nil {
 				return err
@@ -76,3 +69,13 @@ func stepProgress(w io.Writer, name string) runner.Progress {
 		fmt.Fprintf(w, "\r\033[K%s: %d/%d done (last %s), %s elapsed", name, done, total, step, time.Since(start).Round(time.Second))
 	}
 }
+
+// verdictLong is the long text of creditsim verdict's help.
+const verdictLong = `Run every built-in scenario as its file has it, at 300 hosts (fewer if
+it has fewer) and one replication, with the honest twin where it has
+cheaters, and print one table: per credit system its fairness (host
+spread, device and project neutrality), the largest gain a behaviour of
+those worlds makes over its honest twin, the harm to honest accounts,
+each at its worst over the worlds and named by the world it comes from,
+what the system needs from a project, and when to use it. It is the
+table README shows. About a minute on 2 cores.`
