@@ -228,23 +228,18 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 }
 
 func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
-	in := &Input{File: file, Form: CSV, Has: map[string]bool{}}
-	var comments []string
-	var commentLines []int
-	cr := csv.NewReader(&blankComments{br: bufio.NewReaderSize(r, 1<<16), seen: func(line int, text string) {
-		comments = append(comments, text)
-		commentLines = append(commentLines, line)
+	cr := &csvReader{in: &Input{File: file, Form: CSV, Has: map[string]bool{}}, seen: map[int64]int{}}
+	cr.r = csv.NewReader(&blankComments{br: bufio.NewReaderSize(r, 1<<16), seen: func(line int, text string) {
+		cr.comments = append(cr.comments, text)
+		cr.commentLines = append(cr.commentLines, line)
 	}})
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	var cols []*Column
-	var credit []int // record index -> Credits index, -1 if not a credit column
+	cr.r.Comma = comma
+	cr.r.FieldsPerRecord = -1
+	cr.r.ReuseRecord = true
+	in := cr.in
 	header := true
-	seen := map[int64]int{} // result ID -> line
-	var span timeSpan
 	for {
-		rec, err := cr.Read()
+		rec, err := cr.r.Read()
 		if err == io.EOF {
 			break
 		}
@@ -257,112 +252,28 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			}
 			return nil, &Error{File: file, Reason: err.Error()}
 		}
-		line, _ := cr.FieldPos(0)
-		for k, t := range comments {
-			if h, ok := strings.CutPrefix(t, headerPrefix); ok {
-				switch {
-				case in.Header != nil:
-					return nil, &Error{File: file, Line: commentLines[k], Field: "trace header", Reason: "a second trace header: a trace has one, before its rows"}
-				case len(in.Rows) > 0:
-					return nil, &Error{File: file, Line: commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
-				}
-				in.Header = &Header{}
-				if err := json.Unmarshal([]byte(h), in.Header); err != nil {
-					return nil, &Error{File: file, Line: commentLines[k], Reason: "bad trace header: " + err.Error()}
-				}
-				if field, value, reason := in.Header.check(); reason != "" {
-					return nil, &Error{File: file, Line: commentLines[k], Field: "trace header " + field, Value: value, Reason: reason}
-				}
-			}
+		line, _ := cr.r.FieldPos(0)
+		if err := cr.traceHeader(); err != nil {
+			return nil, err
 		}
-		comments, commentLines = comments[:0], commentLines[:0]
 		if header {
 			header = false
-			for i, name := range rec {
-				name = strings.TrimSpace(name)
-				if p, ok := strings.CutPrefix(name, creditPrefix); ok {
-					if slices.Contains(in.Credits, p) {
-						_, col := cr.FieldPos(i)
-						return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "column named twice"}
-					}
-					in.Credits = append(in.Credits, p)
-					credit = append(credit, len(in.Credits)-1)
-					cols = append(cols, nil)
-					continue
-				}
-				credit = append(credit, -1)
-				c := column(name)
-				if c == nil {
-					_, col := cr.FieldPos(i)
-					return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "unknown column" + suggest.DidYouMean(name, strings.Split(columnNames(), ", ")) + " (known: " + columnNames() + ", credit.<policy>)"}
-				}
-				if in.Has[name] {
-					_, col := cr.FieldPos(i)
-					return nil, &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: "column named twice"}
-				}
-				in.Has[name] = true
-				cols = append(cols, c)
-			}
-			for _, need := range []string{"result_id", "workunit_id"} {
-				if !in.Has[need] {
-					return nil, &Error{File: file, Line: line, Field: "header", Reason: "a replay needs the column " + need}
-				}
+			if err := cr.header(rec, line); err != nil {
+				return nil, err
 			}
 			continue
 		}
-		if len(rec) != len(cols) {
-			return nil, &Error{File: file, Line: line, Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(cols))}
+		if err := cr.row(rec, line); err != nil {
+			return nil, err
 		}
-		row := newRow()
-		if len(in.Credits) > 0 {
-			row.Credit = make(map[string]float64, len(in.Credits))
-		}
-		for i, s := range rec {
-			_, col := cr.FieldPos(i)
-			if c := cols[i]; c != nil {
-				if reason := setField(&row, c, s); reason != "" {
-					return nil, &Error{File: file, Line: line, Column: col, Field: c.Name, Value: strings.TrimSpace(s), Reason: reason}
-				}
-				continue
-			}
-			// A trace's credit.<policy> column.
-			s = strings.TrimSpace(s)
-			if s == "" {
-				continue
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{File: file, Line: line, Column: col, Field: creditPrefix + in.Credits[credit[i]], Value: s, Reason: "not a finite number"}
-			}
-			if v < 0 {
-				return nil, &Error{File: file, Line: line, Column: col, Field: creditPrefix + in.Credits[credit[i]], Value: s, Reason: "want a number of at least 0"}
-			}
-			row.Credit[in.Credits[credit[i]]] = v
-		}
-		if row.ReceivedTime > 0 && row.SentTime > 0 && row.ReceivedTime < row.SentTime {
-			return nil, &Error{File: file, Line: line, Field: "received_time", Value: strconv.FormatFloat(row.ReceivedTime, 'g', -1, 64),
-				Reason: "before the result's sent_time, " + strconv.FormatFloat(row.SentTime, 'g', -1, 64)}
-		}
-		if first, ok := seen[row.ResultID]; ok {
-			return nil, &Error{File: file, Line: line, Field: "result_id", Value: strconv.FormatInt(row.ResultID, 10),
-				Reason: fmt.Sprintf("also on line %d: each result once", first)}
-		}
-		seen[row.ResultID] = line
-		if in.Header != nil {
-			if field, value, reason := in.Header.checkRow(&row); reason != "" {
-				return nil, &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
-			}
-		}
-		span.add(&row, line)
-		in.Rows = append(in.Rows, row)
 	}
 	// Comments after the last row are seen only here.
-	for k, t := range comments {
+	for k, t := range cr.comments {
 		if strings.HasPrefix(t, headerPrefix) {
-			return nil, &Error{File: file, Line: commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
+			return nil, &Error{File: file, Line: cr.commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
 		}
 	}
-	if err := span.check(file, in.Header); err != nil {
+	if err := cr.span.check(file, in.Header); err != nil {
 		return nil, err
 	}
 	if header {
@@ -372,6 +283,137 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 		return nil, &Error{File: file, Reason: "no results"}
 	}
 	return in, nil
+}
+
+// csvReader is the state of reading the CSV form.
+type csvReader struct {
+	in           *Input
+	r            *csv.Reader
+	comments     []string // comment lines since the last record, and their lines
+	commentLines []int
+	cols         []*Column     // per field, nil for a credit.<policy> column
+	credit       []int         // per field, its index in in.Credits, -1 if not a credit column
+	seen         map[int64]int // result ID -> line
+	span         timeSpan
+}
+
+// traceHeader takes a trace header from the comments seen since the last
+// record: one, before any row.
+func (cr *csvReader) traceHeader() error {
+	in, file := cr.in, cr.in.File
+	for k, t := range cr.comments {
+		h, ok := strings.CutPrefix(t, headerPrefix)
+		if !ok {
+			continue
+		}
+		line := cr.commentLines[k]
+		switch {
+		case in.Header != nil:
+			return &Error{File: file, Line: line, Field: "trace header", Reason: "a second trace header: a trace has one, before its rows"}
+		case len(in.Rows) > 0:
+			return &Error{File: file, Line: line, Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
+		}
+		in.Header = &Header{}
+		if err := json.Unmarshal([]byte(h), in.Header); err != nil {
+			return &Error{File: file, Line: line, Reason: "bad trace header: " + err.Error()}
+		}
+		if field, value, reason := in.Header.check(); reason != "" {
+			return &Error{File: file, Line: line, Field: "trace header " + field, Value: value, Reason: reason}
+		}
+	}
+	cr.comments, cr.commentLines = cr.comments[:0], cr.commentLines[:0]
+	return nil
+}
+
+// header takes the header line's columns: known ones and a trace's
+// credit.<policy> columns, each once, result_id and workunit_id among
+// them.
+func (cr *csvReader) header(rec []string, line int) error {
+	in, file := cr.in, cr.in.File
+	named := func(i int, name, reason string) error {
+		_, col := cr.r.FieldPos(i)
+		return &Error{File: file, Line: line, Column: col, Field: "header", Value: name, Reason: reason}
+	}
+	for i, name := range rec {
+		name = strings.TrimSpace(name)
+		if p, ok := strings.CutPrefix(name, creditPrefix); ok {
+			if slices.Contains(in.Credits, p) {
+				return named(i, name, "column named twice")
+			}
+			in.Credits = append(in.Credits, p)
+			cr.credit = append(cr.credit, len(in.Credits)-1)
+			cr.cols = append(cr.cols, nil)
+			continue
+		}
+		cr.credit = append(cr.credit, -1)
+		c := column(name)
+		switch {
+		case c == nil:
+			return named(i, name, "unknown column"+suggest.DidYouMean(name, strings.Split(columnNames(), ", "))+" (known: "+columnNames()+", credit.<policy>)")
+		case in.Has[name]:
+			return named(i, name, "column named twice")
+		}
+		in.Has[name] = true
+		cr.cols = append(cr.cols, c)
+	}
+	for _, need := range []string{"result_id", "workunit_id"} {
+		if !in.Has[need] {
+			return &Error{File: file, Line: line, Field: "header", Reason: "a replay needs the column " + need}
+		}
+	}
+	return nil
+}
+
+// row reads one result and checks it: its fields, its times, its ID
+// (each once) and, in a trace, its place in the trace's world.
+func (cr *csvReader) row(rec []string, line int) error {
+	in, file := cr.in, cr.in.File
+	if len(rec) != len(cr.cols) {
+		return &Error{File: file, Line: line, Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(cr.cols))}
+	}
+	row := newRow()
+	if len(in.Credits) > 0 {
+		row.Credit = make(map[string]float64, len(in.Credits))
+	}
+	for i, s := range rec {
+		_, col := cr.r.FieldPos(i)
+		if c := cr.cols[i]; c != nil {
+			if reason := setField(&row, c, s); reason != "" {
+				return &Error{File: file, Line: line, Column: col, Field: c.Name, Value: strings.TrimSpace(s), Reason: reason}
+			}
+			continue
+		}
+		// A trace's credit.<policy> column.
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		name := in.Credits[cr.credit[i]]
+		v, err := strconv.ParseFloat(s, 64)
+		switch {
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			return &Error{File: file, Line: line, Column: col, Field: creditPrefix + name, Value: s, Reason: "not a finite number"}
+		case v < 0:
+			return &Error{File: file, Line: line, Column: col, Field: creditPrefix + name, Value: s, Reason: "want a number of at least 0"}
+		}
+		row.Credit[name] = v
+	}
+	if row.ReceivedTime > 0 && row.SentTime > 0 && row.ReceivedTime < row.SentTime {
+		return &Error{File: file, Line: line, Field: "received_time", Value: strconv.FormatFloat(row.ReceivedTime, 'g', -1, 64),
+			Reason: "before the result's sent_time, " + strconv.FormatFloat(row.SentTime, 'g', -1, 64)}
+	}
+	if first, ok := cr.seen[row.ResultID]; ok {
+		return &Error{File: file, Line: line, Field: "result_id", Value: strconv.FormatInt(row.ResultID, 10),
+			Reason: fmt.Sprintf("also on line %d: each result once", first)}
+	}
+	cr.seen[row.ResultID] = line
+	if in.Header != nil {
+		if field, value, reason := in.Header.checkRow(&row); reason != "" {
+			return &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
+		}
+	}
+	cr.span.add(&row, line)
+	in.Rows = append(in.Rows, row)
+	return nil
 }
 
 func columnNames() string {
