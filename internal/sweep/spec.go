@@ -190,31 +190,80 @@ func Load(file string) (*Sweep, error) {
 
 // Parse is Load with the file's contents given.
 func Parse(file string, data []byte) (*Sweep, error) {
-	bad := func(line int, field, value, reason string) error {
-		return &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
+	spec, lines, err := decode(file, data)
+	if err != nil {
+		return nil, err
 	}
+	base, err := checkSpec(file, &spec, lines)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkParameters(file, &spec, lines); err != nil {
+		return nil, err
+	}
+	// The base scenario with the fixed overrides: bad ones are the
+	// sweep's fault, reported with the line of set (or of base).
+	fixed := append([]string(nil), spec.Set...)
+	if spec.Replications > 0 {
+		fixed = append(fixed, "replications="+strconv.Itoa(spec.Replications))
+	}
+	s0, err := scenarios.Open(base, fixed)
+	if err != nil {
+		line := lines["set"]
+		if len(spec.Set) == 0 {
+			line = lines["base"]
+		}
+		return nil, &Error{File: file, Line: line, Field: "base " + spec.Base + " with set", Reason: err.Error()}
+	}
+	sw := &Sweep{Spec: spec, File: file, Seed: s0.Seed, base: base}
+	if spec.Seed != nil {
+		sw.Seed = *spec.Seed
+	}
+	if err := sw.makePoints(fixed); err != nil {
+		return nil, err
+	}
+	res, err := sw.resolve(s0)
+	if err != nil {
+		return nil, err
+	}
+	sw.Resolved = res
+	return sw, nil
+}
+
+// decode reads a sweep file strictly (unknown keys are errors), with the
+// line of each top-level key.
+func decode(file string, data []byte) (Spec, map[string]int, error) {
+	var spec Spec
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlErr(file, err, nil)
+		return spec, nil, yamlErr(file, err, nil)
 	}
 	if root.Kind == 0 || root.Content[0].Kind != yaml.MappingNode {
-		return nil, bad(0, "", "", "a sweep must be a mapping (name, base, parameters, ...)")
+		return spec, nil, &Error{File: file, Reason: "a sweep must be a mapping (name, base, parameters, ...)"}
 	}
-	var spec Spec
 	d := yaml.NewDecoder(bytes.NewReader(data))
 	d.KnownFields(true)
 	if err := d.Decode(&spec); err != nil {
-		return nil, yamlErr(file, err, root.Content[0])
+		return spec, nil, yamlErr(file, err, root.Content[0])
 	}
-	lines := keyLines(root.Content[0])
+	return spec, keyLines(root.Content[0]), nil
+}
+
+// checkSpec checks the sweep's name, base, combine and replications,
+// fills their defaults, and returns the base's path (a built-in name,
+// or a file relative to the sweep file).
+func checkSpec(file string, spec *Spec, lines map[string]int) (string, error) {
+	bad := func(line int, field, value, reason string) error {
+		return &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
+	}
 	if spec.Name == "" {
 		spec.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
 	if reason := scenarios.FileNameProblem(spec.Name); reason != "" {
-		return nil, bad(lines["name"], "name", spec.Name, reason+" (it names the default output folder)")
+		return "", bad(lines["name"], "name", spec.Name, reason+" (it names the default output folder)")
 	}
 	if spec.Base == "" {
-		return nil, bad(0, "base", "", "missing: a built-in scenario name or a scenario file")
+		return "", bad(0, "base", "", "missing: a built-in scenario name or a scenario file")
 	}
 	base := spec.Base
 	if _, ok := scenarios.Builtin(base); !ok && !filepath.IsAbs(base) {
@@ -230,73 +279,71 @@ func Parse(file string, data []byte) (*Sweep, error) {
 		spec.Combine = "grid"
 	case "grid", "zip":
 	default:
-		return nil, bad(lines["combine"], "combine", spec.Combine, "must be grid or zip")
+		return "", bad(lines["combine"], "combine", spec.Combine, "must be grid or zip")
 	}
 	if _, given := lines["replications"]; given && spec.Replications < 1 {
-		return nil, bad(lines["replications"], "replications", strconv.Itoa(spec.Replications), "must be at least 1")
+		return "", bad(lines["replications"], "replications", strconv.Itoa(spec.Replications), "must be at least 1")
+	}
+	return base, nil
+}
+
+// checkParameters checks the swept parameters (each path once, values
+// that parse, as many values in each for zip, at most maxPoints points)
+// and the figures to plot, and keeps each parameter's values.
+func checkParameters(file string, spec *Spec, lines map[string]int) error {
+	bad := func(line int, field, value, reason string) error {
+		return &Error{File: file, Line: line, Field: field, Value: value, Reason: reason}
 	}
 	if len(spec.Parameters) == 0 {
-		return nil, bad(lines["parameters"], "parameters", "", "give at least one parameter (path and values or range)")
+		return bad(lines["parameters"], "parameters", "", "give at least one parameter (path and values or range)")
 	}
 	seen := map[string]bool{}
 	for i := range spec.Parameters {
 		p := &spec.Parameters[i]
 		field := fmt.Sprintf("parameters[%d]", i)
 		if p.Path == "" {
-			return nil, bad(p.line, field+".path", "", "missing")
+			return bad(p.line, field+".path", "", "missing")
 		}
 		if seen[p.Path] {
-			return nil, bad(p.line, field+".path", p.Path, "swept twice")
+			return bad(p.line, field+".path", p.Path, "swept twice")
 		}
 		seen[p.Path] = true
 		vals, err := p.values()
 		if err != nil {
-			return nil, bad(p.line, field, p.Path, err.Error())
+			return bad(p.line, field, p.Path, err.Error())
 		}
 		p.vals = vals
 	}
-	if spec.Combine == "zip" {
-		for i, p := range spec.Parameters {
-			if len(p.vals) != len(spec.Parameters[0].vals) {
-				return nil, bad(p.line, fmt.Sprintf("parameters[%d]", i), p.Path,
-					fmt.Sprintf("zip needs the same number of values in every parameter (%d here, %d in the first)", len(p.vals), len(spec.Parameters[0].vals)))
-			}
-		}
-	}
 	total := 1
-	for _, p := range spec.Parameters {
-		if spec.Combine == "zip" {
-			total = len(p.vals)
-		} else if total *= len(p.vals); total > maxPoints {
-			break
+	for i, p := range spec.Parameters {
+		if spec.Combine != "zip" {
+			if total *= len(p.vals); total > maxPoints {
+				break
+			}
+			continue
 		}
+		if len(p.vals) != len(spec.Parameters[0].vals) {
+			return bad(p.line, fmt.Sprintf("parameters[%d]", i), p.Path,
+				fmt.Sprintf("zip needs the same number of values in every parameter (%d here, %d in the first)", len(p.vals), len(spec.Parameters[0].vals)))
+		}
+		total = len(p.vals)
 	}
 	if total > maxPoints {
-		return nil, bad(lines["parameters"], "parameters", "", fmt.Sprintf("the %s of their values has more than %d points; split the sweep", spec.Combine, maxPoints))
+		return bad(lines["parameters"], "parameters", "", fmt.Sprintf("the %s of their values has more than %d points; split the sweep", spec.Combine, maxPoints))
 	}
 	for i, f := range spec.Plots {
 		if !results.KnownFigure(f) {
-			return nil, bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)")
+			return bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)")
 		}
 	}
-	// The base scenario with the fixed overrides: bad ones are the
-	// sweep's fault, reported with the line of set (or of base).
-	fixed := append([]string(nil), spec.Set...)
-	if spec.Replications > 0 {
-		fixed = append(fixed, "replications="+strconv.Itoa(spec.Replications))
-	}
-	s0, err := scenarios.Open(base, fixed)
-	if err != nil {
-		line := lines["set"]
-		if len(spec.Set) == 0 {
-			line = lines["base"]
-		}
-		return nil, bad(line, "base "+spec.Base+" with set", "", err.Error())
-	}
-	sw := &Sweep{Spec: spec, File: file, Seed: s0.Seed, base: base}
-	if spec.Seed != nil {
-		sw.Seed = *spec.Seed
-	}
+	return nil
+}
+
+// makePoints makes the sweep's points: the base with the fixed overrides
+// and the point's values, and a seed hashed from the sweep's seed and the
+// values of every parameter that is not a policy option.
+func (sw *Sweep) makePoints(fixed []string) error {
+	spec := sw.Spec
 	for k, vals := range combinations(spec) {
 		pt := Point{Index: k, Values: vals}
 		sets := append([]string(nil), fixed...)
@@ -309,22 +356,17 @@ func Parse(file string, data []byte) (*Sweep, error) {
 		}
 		pt.Seed = pointSeed(sw.Seed, identity)
 		sets = append(sets, "seed="+strconv.FormatUint(pt.Seed, 10))
-		s, err := scenarios.Open(base, sets)
+		s, err := scenarios.Open(sw.base, sets)
 		if err != nil {
 			i := paramAt(spec, err)
 			p := spec.Parameters[i]
-			return nil, bad(p.line, fmt.Sprintf("parameters[%d] (path %s)", i, p.Path), "",
-				fmt.Sprintf("point %d (%s): %v", k, describe(spec, vals), err))
+			return &Error{File: sw.File, Line: p.line, Field: fmt.Sprintf("parameters[%d] (path %s)", i, p.Path),
+				Reason: fmt.Sprintf("point %d (%s): %v", k, describe(spec, vals), err)}
 		}
 		pt.Scenario = s
 		sw.Points = append(sw.Points, pt)
 	}
-	res, err := sw.resolve(s0)
-	if err != nil {
-		return nil, err
-	}
-	sw.Resolved = res
-	return sw, nil
+	return nil
 }
 
 var (
