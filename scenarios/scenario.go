@@ -219,6 +219,26 @@ func (s *Scenario) Validate() []param.FieldError {
 		// repeat the problem in other words.
 		return k.Errors()
 	}
+	s.validateRun(k)
+	s.validatePolicies(k)
+	s.validateClaims(k)
+	s.Server.validate(k.Field("server"))
+	s.Hosts.Validate(k.Field("hosts"))
+	platforms := map[string]bool{}
+	for _, p := range s.Hosts.Platforms {
+		platforms[p.Name] = true
+	}
+	jobs.Validate(k.Field("projects"), s.Projects, platforms)
+	if len(k.Errors()) == 0 {
+		// Only for input otherwise valid: it would repeat their errors.
+		s.checkReachable(k)
+	}
+	s.Output.SampleHosts.Validate(k.Field("output"))
+	return k.Errors()
+}
+
+// validateRun checks the run's name, replications, times and scale.
+func (s *Scenario) validateRun(k param.Check) {
 	if strings.TrimSpace(s.Name) == "" {
 		k.Fail("name", s.Name, "a scenario needs a name")
 	} else if reason := FileNameProblem(s.Name); reason != "" {
@@ -250,6 +270,11 @@ func (s *Scenario) Validate() []param.FieldError {
 		// deserved credit past what a float can sum.
 		k.Fail("reference_scale", s.ReferenceScale, "must be above 0 and at most 1e6 Cobblestones per GFLOPS-day (BOINC uses 100 or 200)")
 	}
+}
+
+// validatePolicies checks each policy instance: a name, once, that can
+// name files, and options its kind knows.
+func (s *Scenario) validatePolicies(k param.Check) {
 	if len(s.Policies) == 0 {
 		k.Fail("policies", param.Raw("[]"), "name at least one policy (known: "+strings.Join(policy.Names(), ", ")+")")
 	}
@@ -277,6 +302,11 @@ func (s *Scenario) Validate() []param.FieldError {
 			}
 		}
 	}
+}
+
+// validateClaims checks that each claim says what it shows, of which
+// figure and policy, and gives a bound.
+func (s *Scenario) validateClaims(k param.Check) {
 	for i, c := range s.Claims {
 		ck := k.Field("claims").Index(i)
 		if c.Text == "" {
@@ -303,48 +333,39 @@ func (s *Scenario) Validate() []param.FieldError {
 			ck.Fail("max", *c.Max, fmt.Sprintf("is below min (%g)", *c.Min))
 		}
 	}
-	sv := k.Field("server")
-	if s.Server.DailyResultQuota < 1 {
-		sv.Fail("daily_result_quota", s.Server.DailyResultQuota, "must be at least 1")
+}
+
+// validate checks the server's options.
+func (sv Server) validate(k param.Check) {
+	if sv.DailyResultQuota < 1 {
+		k.Fail("daily_result_quota", sv.DailyResultQuota, "must be at least 1")
 	}
-	sv.DurationRange("validator_period", s.Server.ValidatorPeriod, param.Second, param.Day)
-	sv.DurationRange("feeder_period", s.Server.FeederPeriod, param.Second, param.Day)
-	sv.DurationRange("perf_info_period", s.Server.PerfInfoPeriod, param.Minute, 365*param.Day)
-	if s.Server.MaxJobsPerRPC != nil {
-		sv.Fail("max_jobs_per_rpc", *s.Server.MaxJobsPerRPC,
+	k.DurationRange("validator_period", sv.ValidatorPeriod, param.Second, param.Day)
+	k.DurationRange("feeder_period", sv.FeederPeriod, param.Second, param.Day)
+	k.DurationRange("perf_info_period", sv.PerfInfoPeriod, param.Minute, 365*param.Day)
+	if sv.MaxJobsPerRPC != nil {
+		k.Fail("max_jobs_per_rpc", *sv.MaxJobsPerRPC,
 			"is gone: BOINC's limit is per CPU, server.max_wus_to_send (a reply holds max_wus_to_send x (CPUs + gpu_multiplier x GPUs) jobs)")
 	}
-	if s.Server.MaxWUsToSend < 0 {
-		sv.Fail("max_wus_to_send", s.Server.MaxWUsToSend, "must be 0 (no limit) or more")
+	if sv.MaxWUsToSend < 0 {
+		k.Fail("max_wus_to_send", sv.MaxWUsToSend, "must be 0 (no limit) or more")
 	}
-	if s.Server.GPUMultiplier < 0 {
-		sv.Fail("gpu_multiplier", s.Server.GPUMultiplier, "must be 0 (GPUs not counted) or more")
+	if sv.GPUMultiplier < 0 {
+		k.Fail("gpu_multiplier", sv.GPUMultiplier, "must be 0 (GPUs not counted) or more")
 	}
-	if s.Server.MaxNCPUs < 1 {
-		sv.Fail("max_ncpus", s.Server.MaxNCPUs, "must be at least 1")
+	if sv.MaxNCPUs < 1 {
+		k.Fail("max_ncpus", sv.MaxNCPUs, "must be at least 1")
 	}
-	if s.Server.ShmemWorkItems < 1 || s.Server.ShmemWorkItems > MaxShmemWorkItems {
-		sv.Fail("shmem_work_items", s.Server.ShmemWorkItems, fmt.Sprintf("must be 1 to %d", MaxShmemWorkItems))
+	if sv.ShmemWorkItems < 1 || sv.ShmemWorkItems > MaxShmemWorkItems {
+		k.Fail("shmem_work_items", sv.ShmemWorkItems, fmt.Sprintf("must be 1 to %d", MaxShmemWorkItems))
 	}
-	sv.NonNegative("max_claimed_credit", s.Server.MaxClaimedCredit)
-	if s.Server.MaxJobsInProgress < 0 {
-		sv.Fail("max_jobs_in_progress", s.Server.MaxJobsInProgress, "must be 0 (no limit) or more")
+	k.NonNegative("max_claimed_credit", sv.MaxClaimedCredit)
+	if sv.MaxJobsInProgress < 0 {
+		k.Fail("max_jobs_in_progress", sv.MaxJobsInProgress, "must be 0 (no limit) or more")
 	}
-	if s.Server.MaxJobsInProgressGPU < 0 {
-		sv.Fail("max_jobs_in_progress_gpu", s.Server.MaxJobsInProgressGPU, "must be 0 (no limit) or more")
+	if sv.MaxJobsInProgressGPU < 0 {
+		k.Fail("max_jobs_in_progress_gpu", sv.MaxJobsInProgressGPU, "must be 0 (no limit) or more")
 	}
-	s.Hosts.Validate(k.Field("hosts"))
-	platforms := map[string]bool{}
-	for _, p := range s.Hosts.Platforms {
-		platforms[p.Name] = true
-	}
-	jobs.Validate(k.Field("projects"), s.Projects, platforms)
-	if len(k.Errors()) == 0 {
-		// Only for input otherwise valid: it would repeat their errors.
-		s.checkReachable(k)
-	}
-	s.Output.SampleHosts.Validate(k.Field("output"))
-	return k.Errors()
 }
 
 // safeName is the set of names that become file names.
