@@ -165,7 +165,35 @@ func (c *Config) Validate(k param.Check) {
 	checkPositiveDist(cpu.Field("cores"), c.CPU.Cores)
 	checkPositiveDist(cpu.Field("whetstone_gflops"), c.CPU.WhetstoneGFLOPS)
 	checkPositiveDist(cpu.Field("dhrystone_ratio"), c.CPU.DhrystoneRatio)
-	gpu := k.Field("gpu")
+	c.validateGPU(k.Field("gpu"))
+	c.validatePlatforms(k)
+	c.validateAvailability(k)
+	checkProbabilityDist(k.Field("error_rate"), c.ErrorRate)
+	checkProbabilityDist(k.Field("invalid_rate"), c.InvalidRate)
+	k.NonNegative("runtime_noise", c.RuntimeNoise)
+	n := len(k.Errors())
+	k.DurationRange("work_buffer", c.WorkBuffer, param.Minute, 30*param.Day)
+	k.DurationRange("work_buffer_min", c.WorkBufferMin, 0, 30*param.Day)
+	bufferOK := len(k.Errors()) == n
+	k.DurationRange("report_delay", c.ReportDelay, 0, 30*param.Day)
+	k.DurationRange("account_manager_interval", c.AccountManagerInterval, param.Minute, 30*param.Day)
+	if bufferOK && c.WorkBufferMin > c.WorkBuffer {
+		k.Fail("work_buffer_min", c.WorkBufferMin, fmt.Sprintf("is above work_buffer (%s)", param.FormatDuration(float64(c.WorkBuffer))))
+	}
+	for i := range c.Agents {
+		c.Agents[i].validate(k.Field("agents").Index(i))
+	}
+	total := 0.0
+	for _, a := range c.Agents {
+		total += a.Share
+	}
+	if total > 1+1e-12 {
+		k.Fail("agents", total, "agent shares add up to more than 1")
+	}
+}
+
+// validateGPU checks the GPU share, vendors, counts and peaks.
+func (c *Config) validateGPU(gpu param.Check) {
 	gpu.Range("share", c.GPU.Share, 0, 1)
 	if c.GPU.Share > 0 {
 		if len(c.GPU.Vendors) == 0 {
@@ -182,6 +210,11 @@ func (c *Config) Validate(k param.Check) {
 		checkPositiveDist(gpu.Field("count"), c.GPU.Count)
 		checkPositiveDist(gpu.Field("peak_ratio"), c.GPU.PeakRatio)
 	}
+}
+
+// validatePlatforms checks that each platform is named, once, with a
+// share, the shares adding up to at most 1.
+func (c *Config) validatePlatforms(k param.Check) {
 	if len(c.Platforms) == 0 {
 		k.Fail("platforms", param.Raw("[]"), "at least one platform is needed")
 	}
@@ -198,6 +231,10 @@ func (c *Config) Validate(k param.Check) {
 		pk.NonNegative("share", p.Share)
 	}
 	atMostOne(k, "platforms", len(c.Platforms), func(i int) float64 { return c.Platforms[i].Share })
+}
+
+// validateAvailability checks the availability model and its settings.
+func (c *Config) validateAvailability(k param.Check) {
 	a := k.Field("availability")
 	switch c.Availability.Model {
 	case "always":
@@ -221,28 +258,6 @@ func (c *Config) Validate(k param.Check) {
 		}
 	default:
 		a.Fail("model", c.Availability.Model, "unknown availability model (known: "+strings.Join(AvailabilityModels, ", ")+")")
-	}
-	checkProbabilityDist(k.Field("error_rate"), c.ErrorRate)
-	checkProbabilityDist(k.Field("invalid_rate"), c.InvalidRate)
-	k.NonNegative("runtime_noise", c.RuntimeNoise)
-	n := len(k.Errors())
-	k.DurationRange("work_buffer", c.WorkBuffer, param.Minute, 30*param.Day)
-	k.DurationRange("work_buffer_min", c.WorkBufferMin, 0, 30*param.Day)
-	bufferOK := len(k.Errors()) == n
-	k.DurationRange("report_delay", c.ReportDelay, 0, 30*param.Day)
-	k.DurationRange("account_manager_interval", c.AccountManagerInterval, param.Minute, 30*param.Day)
-	if bufferOK && c.WorkBufferMin > c.WorkBuffer {
-		k.Fail("work_buffer_min", c.WorkBufferMin, fmt.Sprintf("is above work_buffer (%s)", param.FormatDuration(float64(c.WorkBuffer))))
-	}
-	for i := range c.Agents {
-		c.Agents[i].validate(k.Field("agents").Index(i))
-	}
-	total := 0.0
-	for _, a := range c.Agents {
-		total += a.Share
-	}
-	if total > 1+1e-12 {
-		k.Fail("agents", total, "agent shares add up to more than 1")
 	}
 }
 
