@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -78,18 +79,7 @@ func newSweep() *cobra.Command {
 				return failSweep(cmd, err)
 			}
 			if !quiet {
-				fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
-					sw.Spec.Name, oc.Ran, oc.Skipped, oc.Results, oc.Wall.Seconds(), float64(oc.Results)/oc.Wall.Seconds())
-				if oc.Final {
-					if sums, names, err := sweep.Summaries(dir); err == nil && len(sums) > 0 {
-						fmt.Fprintf(stdout, "\nOver the sweep's %d points, each figure at its worst point:\n", len(sums))
-						fmt.Fprint(stdout, results.NewScorecard(results.WorstSummary(sums, names), names).Text())
-						fmt.Fprintln(stdout)
-					}
-					fmt.Fprintf(stdout, "wrote %s (sweep.csv, sweep.json, plots, points/)\n", dir)
-				} else {
-					fmt.Fprintf(stdout, "shard %d/%d done in %s; when every shard is done: creditsim merge %s\n", i, n, dir, dir)
-				}
+				printSweep(stdout, sw, oc, dir, i, n)
 			}
 			return nil
 		},
@@ -104,6 +94,23 @@ func newSweep() *cobra.Command {
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a point estimated to send more results than this")
 	return cmd
+}
+
+// printSweep says what a sweep run did; a finished sweep shows the
+// scorecard of each figure at its worst point.
+func printSweep(stdout io.Writer, sw *sweep.Sweep, oc *sweep.Outcome, dir string, i, n int) {
+	fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
+		sw.Spec.Name, oc.Ran, oc.Skipped, oc.Results, oc.Wall.Seconds(), float64(oc.Results)/oc.Wall.Seconds())
+	if !oc.Final {
+		fmt.Fprintf(stdout, "shard %d/%d done in %s; when every shard is done: creditsim merge %s\n", i, n, dir, dir)
+		return
+	}
+	if sums, names, err := sweep.Summaries(dir); err == nil && len(sums) > 0 {
+		fmt.Fprintf(stdout, "\nOver the sweep's %d points, each figure at its worst point:\n", len(sums))
+		fmt.Fprint(stdout, results.NewScorecard(results.WorstSummary(sums, names), names).Text())
+		fmt.Fprintln(stdout)
+	}
+	fmt.Fprintf(stdout, "wrote %s (sweep.csv, sweep.json, plots, points/)\n", dir)
 }
 
 func newMerge() *cobra.Command {
