@@ -85,51 +85,9 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 		if len(order[i]) == 0 {
 			continue
 		}
-		p := newPlot(titles[i], "day", "")
-		if i == hostScales {
-			sort.Slice(order[i], func(a, b int) bool { return hostGaugeLess(order[i][a], order[i][b]) })
-		}
-		hostColour, versionDash := map[string]int{}, map[string]int{}
-		var labels []string
-		for j, n := range order[i] {
-			l, err := plotter.NewLine(series[i][n])
-			if err != nil {
-				return nil, err
-			}
-			l.Color = seriesColor(j)
-			l.Dashes = plotutil.Dashes(j / len(plotutil.DefaultColors))
-			label := n
-			if host, version, ok := hostGauge(n); ok {
-				// One colour per host, one dash pattern per version.
-				if _, seen := hostColour[host]; !seen {
-					hostColour[host] = len(hostColour)
-				}
-				if _, seen := versionDash[version]; !seen {
-					versionDash[version] = len(versionDash)
-				}
-				l.Color = seriesColor(hostColour[host])
-				l.Dashes = plotutil.Dashes(versionDash[version])
-				label = "host " + host + ", " + version
-				if h, err := strconv.Atoi(host); err == nil && h < c.NumHosts() {
-					label = sampleLabel(c, h) + ", " + version
-				}
-			}
-			l.Width = vg.Points(1.2)
-			// A series that coincides with an earlier one would hide it:
-			// dash it so both show, and say so in the legend.
-			for e, earlier := range order[i][:j] {
-				if sameXYs(series[i][earlier], series[i][n]) {
-					l.Dashes = []vg.Length{vg.Points(5), vg.Points(4)}
-					label += " (= " + labels[e] + ")"
-					break
-				}
-			}
-			labels = append(labels, label)
-			p.Add(l)
-			p.Legend.Add(label, l)
-		}
-		if i == hostScales {
-			logWhenWide(p, series[i], order[i])
+		p, err := gaugePanel(c, titles[i], series[i], order[i], i == hostScales)
+		if err != nil {
+			return nil, err
 		}
 		panels = append(panels, p)
 	}
@@ -171,6 +129,60 @@ func logWhenWide(p *plot.Plot, series map[string]plotter.XYs, names []string) {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
 	}
+}
+
+// gaugePanel draws one panel of a policy's gauges: a line per series in
+// order, one colour per host and one dash per version in the hosts'
+// panel (on a log axis when they span widely), a series equal to an
+// earlier one dashed and named so.
+func gaugePanel(c *results.Collector, title string, series map[string]plotter.XYs, order []string, hosts bool) (*plot.Plot, error) {
+	p := newPlot(title, "day", "")
+	if hosts {
+		sort.Slice(order, func(a, b int) bool { return hostGaugeLess(order[a], order[b]) })
+	}
+	hostColour, versionDash := map[string]int{}, map[string]int{}
+	var labels []string
+	for j, n := range order {
+		l, err := plotter.NewLine(series[n])
+		if err != nil {
+			return nil, err
+		}
+		l.Color = seriesColor(j)
+		l.Dashes = plotutil.Dashes(j / len(plotutil.DefaultColors))
+		label := n
+		if host, version, ok := hostGauge(n); ok {
+			// One colour per host, one dash pattern per version.
+			if _, seen := hostColour[host]; !seen {
+				hostColour[host] = len(hostColour)
+			}
+			if _, seen := versionDash[version]; !seen {
+				versionDash[version] = len(versionDash)
+			}
+			l.Color = seriesColor(hostColour[host])
+			l.Dashes = plotutil.Dashes(versionDash[version])
+			label = "host " + host + ", " + version
+			if h, err := strconv.Atoi(host); err == nil && h < c.NumHosts() {
+				label = sampleLabel(c, h) + ", " + version
+			}
+		}
+		l.Width = vg.Points(1.2)
+		// A series that coincides with an earlier one would hide it:
+		// dash it so both show, and say so in the legend.
+		for e, earlier := range order[:j] {
+			if sameXYs(series[earlier], series[n]) {
+				l.Dashes = []vg.Length{vg.Points(5), vg.Points(4)}
+				label += " (= " + labels[e] + ")"
+				break
+			}
+		}
+		labels = append(labels, label)
+		p.Add(l)
+		p.Legend.Add(label, l)
+	}
+	if hosts {
+		logWhenWide(p, series, order)
+	}
+	return p, nil
 }
 
 // jobPanel plots every valid job of the sample hosts: granted credit
