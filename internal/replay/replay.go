@@ -102,9 +102,7 @@ func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
 		o.rac[p] = make([]policy.RAC, w.MaxHosts)
 		o.userRAC[p] = make([]policy.RAC, w.MaxUsers)
 	}
-	canonical := map[int64][]float64{} // workunit -> credit per policy
-	var valid, invalid []*policy.Result
-	credit := make([]float64, len(pols))
+	rp := &replayer{in: in, o: o, pols: pols, views: views, canonical: map[int64][]float64{}, credit: make([]float64, len(pols))}
 	for _, e := range events {
 		switch {
 		case e.rank == 0:
@@ -129,51 +127,70 @@ func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
 				p.Reported(&rep)
 			}
 		case e.kind == evValidated:
-			valid, invalid = valid[:0], invalid[:0]
-			row0 := &in.Rows[e.rows[0]]
-			for _, i := range e.rows {
-				if in.Rows[i].ValidateState == policy.Valid {
-					valid = append(valid, &views[i])
-				} else {
-					invalid = append(invalid, &views[i])
-				}
-			}
-			v := policy.Validation{Time: e.t, WorkunitID: row0.WorkunitID, AppID: int(views[e.rows[0]].AppID),
-				RscFpopsEst: row0.RscFpopsEst, RscFpopsBound: bound(row0), Valid: valid, Invalid: invalid}
-			canon, late := canonical[row0.WorkunitID]
-			late = late || row0.Late
-			for p, pol := range pols {
-				if late {
-					v.Late = true
-					v.CanonicalCredit = 0
-					if canon != nil {
-						v.CanonicalCredit = canon[p]
-					}
-					pol.Validated(&v)
-					credit[p] = v.CanonicalCredit
-					continue
-				}
-				credit[p] = policy.Finite(pol.Validated(&v))
-			}
-			if !late {
-				canonical[row0.WorkunitID] = append([]float64(nil), credit...)
-			}
-			for _, i := range e.rows {
-				if in.Rows[i].ValidateState != policy.Valid {
-					continue
-				}
-				for p := range pols {
-					c := credit[p]
-					o.Credit[i][p] = c
-					if c > 0 {
-						o.rac[p][o.host[i]].UpdateAverage(e.t, in.Rows[i].SentTime, c, policy.CreditHalfLife)
-						o.userRAC[p][o.user[i]].UpdateAverage(e.t, in.Rows[i].SentTime, c, policy.CreditHalfLife)
-					}
-				}
-			}
+			rp.validated(e)
 		}
 	}
 	return o, nil
+}
+
+// replayer holds what a replay's validations share: the policies, the
+// rows' views, and each workunit's canonical credit for late results.
+type replayer struct {
+	in             *Input
+	o              *Outcome
+	pols           []policy.Policy
+	views          []policy.Result
+	canonical      map[int64][]float64 // workunit -> credit per policy
+	valid, invalid []*policy.Result
+	credit         []float64
+}
+
+// validated hands a workunit's validation to every policy (a late one
+// gets the canonical credit, as BOINC's validator gives it) and records
+// each valid row's credit and its host's and user's RAC.
+func (rp *replayer) validated(e event) {
+	in, o := rp.in, rp.o
+	rp.valid, rp.invalid = rp.valid[:0], rp.invalid[:0]
+	row0 := &in.Rows[e.rows[0]]
+	for _, i := range e.rows {
+		if in.Rows[i].ValidateState == policy.Valid {
+			rp.valid = append(rp.valid, &rp.views[i])
+		} else {
+			rp.invalid = append(rp.invalid, &rp.views[i])
+		}
+	}
+	v := policy.Validation{Time: e.t, WorkunitID: row0.WorkunitID, AppID: int(rp.views[e.rows[0]].AppID),
+		RscFpopsEst: row0.RscFpopsEst, RscFpopsBound: bound(row0), Valid: rp.valid, Invalid: rp.invalid}
+	canon, late := rp.canonical[row0.WorkunitID]
+	late = late || row0.Late
+	for p, pol := range rp.pols {
+		if late {
+			v.Late = true
+			v.CanonicalCredit = 0
+			if canon != nil {
+				v.CanonicalCredit = canon[p]
+			}
+			pol.Validated(&v)
+			rp.credit[p] = v.CanonicalCredit
+			continue
+		}
+		rp.credit[p] = policy.Finite(pol.Validated(&v))
+	}
+	if !late {
+		rp.canonical[row0.WorkunitID] = append([]float64(nil), rp.credit...)
+	}
+	for _, i := range e.rows {
+		if in.Rows[i].ValidateState != policy.Valid {
+			continue
+		}
+		for p, c := range rp.credit {
+			o.Credit[i][p] = c
+			if c > 0 {
+				o.rac[p][o.host[i]].UpdateAverage(e.t, in.Rows[i].SentTime, c, policy.CreditHalfLife)
+				o.userRAC[p][o.user[i]].UpdateAverage(e.t, in.Rows[i].SentTime, c, policy.CreditHalfLife)
+			}
+		}
+	}
 }
 
 // checkTimes stores every reported row's times as BOINC's scheduler
