@@ -242,46 +242,11 @@ func bound(r *Row) float64 {
 // pass ends after the last validation of their time, as the engine's
 // queue orders them.
 func schedule(in *Input) ([]event, float64) {
+	if in.Form == CreditTest {
+		return scheduleCreditTest(in)
+	}
 	var ev []event
 	end := 0.0
-	if in.Form == CreditTest {
-		// Workunits in the order of their first result ID; each one's
-		// results are sent, then reported, then validated together.
-		byWU := map[int64][]int{}
-		var order []int64
-		for i := range in.Rows {
-			wu := in.Rows[i].WorkunitID
-			if _, ok := byWU[wu]; !ok {
-				order = append(order, wu)
-			}
-			byWU[wu] = append(byWU[wu], i)
-		}
-		sort.SliceStable(order, func(a, b int) bool { return in.Rows[byWU[order[a]][0]].ResultID < in.Rows[byWU[order[b]][0]].ResultID })
-		for k, wu := range order {
-			t := float64(k+1) * creditTestStep
-			rows := byWU[wu]
-			for _, kind := range []int{evSent, evReported} {
-				for _, i := range rows {
-					r := &in.Rows[i]
-					r.SentTime, r.ReceivedTime, r.ValidatedTime = t, t, t
-					ev = append(ev, event{t: t, rank: 2, id: r.ResultID, kind: kind, rows: []int{i}})
-				}
-			}
-			ev = append(ev, event{t: t, rank: 2, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
-			end = t
-		}
-		end += creditTestStep
-		return withTicks(ev, end, defaultFeeder), end
-	}
-	// Validations: a workunit's results validated at the same time (and
-	// sequence number) form one.
-	type key struct {
-		wu  int64
-		t   float64
-		seq int64
-	}
-	groups := map[key][]int{}
-	var keys []key
 	for i := range in.Rows {
 		r := &in.Rows[i]
 		if r.SentTime > 0 || in.Has["sent_time"] {
@@ -291,6 +256,71 @@ func schedule(in *Input) ([]event, float64) {
 			ev = append(ev, event{t: r.ReceivedTime, rank: 2, seq: r.ReportedSeq, id: r.ResultID, kind: evReported, rows: []int{i}})
 		}
 		end = max(end, max(r.SentTime, r.ReceivedTime))
+	}
+	for _, v := range validations(in) {
+		ev = append(ev, v)
+		end = max(end, v.t)
+	}
+	feeder := defaultFeeder
+	if h := in.Header; h != nil {
+		feeder = h.FeederPeriod
+		end = h.End
+	} else {
+		end += 1
+	}
+	sort.SliceStable(ev, func(a, b int) bool { return less(&ev[a], &ev[b]) })
+	return withTicks(ev, end, feeder), end
+}
+
+// scheduleCreditTest orders credit_test_data, which has no times:
+// workunits in the order of their first result ID, each one's results
+// sent, then reported, then validated together, a step apart.
+func scheduleCreditTest(in *Input) ([]event, float64) {
+	var ev []event
+	byWU := map[int64][]int{}
+	var order []int64
+	for i := range in.Rows {
+		wu := in.Rows[i].WorkunitID
+		if _, ok := byWU[wu]; !ok {
+			order = append(order, wu)
+		}
+		byWU[wu] = append(byWU[wu], i)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return in.Rows[byWU[order[a]][0]].ResultID < in.Rows[byWU[order[b]][0]].ResultID })
+	end := 0.0
+	for k, wu := range order {
+		t := float64(k+1) * creditTestStep
+		rows := byWU[wu]
+		for _, kind := range []int{evSent, evReported} {
+			for _, i := range rows {
+				r := &in.Rows[i]
+				r.SentTime, r.ReceivedTime, r.ValidatedTime = t, t, t
+				ev = append(ev, event{t: t, rank: 2, id: r.ResultID, kind: kind, rows: []int{i}})
+			}
+		}
+		ev = append(ev, event{t: t, rank: 2, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
+		end = t
+	}
+	end += creditTestStep
+	return withTicks(ev, end, defaultFeeder), end
+}
+
+// validations are the input's validation events: a workunit's results
+// validated at the same time (and sequence number) form one; without
+// validation times, a workunit's first validation is when its last
+// validated result arrived. Each one's rows are in the order the
+// validator showed them where the input knows it, else by result ID:
+// the order statistics were updated in.
+func validations(in *Input) []event {
+	type key struct {
+		wu  int64
+		t   float64
+		seq int64
+	}
+	groups := map[key][]int{}
+	var keys []key
+	for i := range in.Rows {
+		r := &in.Rows[i]
 		if r.ValidateState == policy.Unvalidated || r.Outcome != policy.Success {
 			continue
 		}
@@ -305,8 +335,6 @@ func schedule(in *Input) ([]event, float64) {
 		groups[k] = append(groups[k], i)
 	}
 	if !in.Has["validated_time"] {
-		// Without validation times, a workunit's first validation is
-		// when its last validated result arrived.
 		first := map[int64]float64{}
 		for _, k := range keys {
 			first[k.wu] = max(first[k.wu], k.t)
@@ -322,10 +350,9 @@ func schedule(in *Input) ([]event, float64) {
 		}
 		groups, keys = merged, mk
 	}
+	var ev []event
 	for _, k := range keys {
 		rows := groups[k]
-		// In the order the validator showed them, where the input knows
-		// it, else by result ID: the order statistics were updated in.
 		sort.Slice(rows, func(a, b int) bool {
 			x, y := &in.Rows[rows[a]], &in.Rows[rows[b]]
 			if x.ValidatedRank != y.ValidatedRank {
@@ -334,18 +361,8 @@ func schedule(in *Input) ([]event, float64) {
 			return x.ResultID < y.ResultID
 		})
 		ev = append(ev, event{t: k.t, rank: 2, seq: k.seq, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
-		end = max(end, k.t)
 	}
-	h := in.Header
-	feeder := defaultFeeder
-	if h != nil {
-		feeder = h.FeederPeriod
-		end = h.End
-	} else {
-		end += 1
-	}
-	sort.SliceStable(ev, func(a, b int) bool { return less(&ev[a], &ev[b]) })
-	return withTicks(ev, end, feeder), end
+	return ev
 }
 
 func less(a, b *event) bool {
