@@ -145,7 +145,9 @@ func TestDeterminism(t *testing.T) {
 	for i, c := range configs {
 		runtime.GOMAXPROCS(c.procs)
 		dir := filepath.Join(t.TempDir(), "out")
-		if _, err := Run(s, Options{Out: dir, Workers: c.workers}); err != nil {
+		// The plots are most of the short run's cost; the full test
+		// compares them too.
+		if _, err := Run(s, Options{Out: dir, Workers: c.workers, NoPlots: testing.Short()}); err != nil {
 			t.Fatal(err)
 		}
 		runs = append(runs, readOutputs(t, dir))
