@@ -487,12 +487,9 @@ func scenarioFigures(cmd *cobra.Command, names []string, workers int) error {
 	var rs []runner.ClaimResult
 	var err error
 	if len(names) == 0 {
-		stderr := cmd.ErrOrStderr()
-		progress := stepProgress(stderr, "scenarios --figures")
-		rs, err = runner.CheckLibrary(workers, progress)
-		if progress != nil {
-			fmt.Fprint(stderr, "\r\033[K")
-		}
+		withSteps(cmd, "scenarios --figures", func(progress runner.Progress) {
+			rs, err = runner.CheckLibrary(workers, progress)
+		})
 	} else {
 		for _, n := range names {
 			var r []runner.ClaimResult

@@ -29,12 +29,11 @@ func newVerdict() *cobra.Command {
 			if workers <= 0 {
 				workers = runtime.GOMAXPROCS(0)
 			}
-			stderr := cmd.ErrOrStderr()
-			progress := stepProgress(stderr, "verdict")
-			v, err := runner.LibraryVerdict(workers, progress)
-			if progress != nil {
-				fmt.Fprint(stderr, "\r\033[K")
-			}
+			var v *results.Verdict
+			var err error
+			withSteps(cmd, "verdict", func(progress runner.Progress) {
+				v, err = runner.LibraryVerdict(workers, progress)
+			})
 			if err != nil {
 				return fail(cmd, ExitRun, "%v", err)
 			}
@@ -54,6 +53,17 @@ func newVerdict() *cobra.Command {
 	cmd.Flags().IntVarP(&workers, "jobs", "j", 0, "worlds run in parallel (default: all cores)")
 	cmd.Flags().StringVar(&png, "png", "", "also draw the table as a picture into this PNG file")
 	return cmd
+}
+
+// withSteps runs run with a progress line on a terminal (stepProgress),
+// cleared when run returns.
+func withSteps(cmd *cobra.Command, name string, run func(runner.Progress)) {
+	stderr := cmd.ErrOrStderr()
+	progress := stepProgress(stderr, name)
+	run(progress)
+	if progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
 }
 
 // stepProgress returns a runner.Progress that keeps one line on a
