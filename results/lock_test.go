@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,26 @@ func TestLockPlace(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(dir))
 	if len(entries) != 0 {
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// TestMountPointRefused: a mount point cannot be renamed over, so it is
+// refused as an output folder before anything runs, even with --force.
+func TestMountPointRefused(t *testing.T) {
+	var mount string
+	for _, d := range []string{"/proc", "/sys", "/dev/shm", "/dev"} {
+		if isMountPoint(d) {
+			mount = d
+			break
+		}
+	}
+	if mount == "" {
+		t.Skip("no mount point found to try")
+	}
+	if err := CheckOutDir(mount, true); !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "is a mount point") {
+		t.Errorf("%s: %v, want it refused as a mount point", mount, err)
+	}
+	if isMountPoint(t.TempDir()) {
+		t.Errorf("a temporary folder reads as a mount point")
 	}
 }

@@ -48,3 +48,13 @@ func LockPlace(dir string) (unlock func(), err error) {
 		f.Close()
 	}
 }
+
+// isMountPoint reports whether dir is mounted on its own (its device is
+// not its parent's): such a folder cannot be renamed over.
+func isMountPoint(dir string) bool {
+	var a, b syscall.Stat_t
+	if syscall.Stat(dir, &a) != nil || syscall.Stat(filepath.Dir(filepath.Clean(dir)), &b) != nil {
+		return false
+	}
+	return a.Dev != b.Dev
+}

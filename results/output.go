@@ -143,6 +143,9 @@ func CheckOutDir(dir string, force bool, protect ...string) error {
 	if !fi.IsDir() {
 		return Refused("%s exists and is not a folder; creditsim never replaces it, even with --force", dir)
 	}
+	if isMountPoint(dir) {
+		return Refused("%s is a mount point: creditsim puts its output in place by renaming a folder over it, which a mount point refuses; give a folder inside it", dir)
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err

@@ -657,6 +657,9 @@ func checkTrace(path, out string, force bool, protect []string) error {
 			return results.Refused("--trace %s is the input being run; creditsim never replaces it", path)
 		}
 	}
+	if d, err := os.Stat(filepath.Dir(abs)); err != nil || !d.IsDir() {
+		return results.Refused("--trace %s: its folder %s does not exist; creditsim makes no folder for a trace", path, filepath.Dir(path))
+	}
 	fi, err := os.Lstat(path)
 	switch {
 	case os.IsNotExist(err):
