@@ -90,9 +90,27 @@ const (
 // ReadDB reads a project's results from its database, read-only.
 func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	name := Redact(dsn)
+	conn, closeAll, err := openReadOnly(name, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	query, args := dbQuery(q)
+	rows, err := conn.QueryContext(context.Background(), query, args...)
+	if err != nil {
+		return nil, &Error{File: name, Reason: "query: " + err.Error()}
+	}
+	defer rows.Close()
+	return scanRows(name, rows)
+}
+
+// openReadOnly connects to the database of dsn (named name in messages)
+// with time-outs by default and a read-only session; closeAll closes the
+// connection and its pool.
+func openReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error) {
 	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
 	if err != nil {
-		return nil, &Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}
+		return nil, nil, &Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}
 	}
 	// A server that accepts and then says nothing must not hang a
 	// replay: connect, read and write time-outs by default, which the
@@ -108,25 +126,34 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	}
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, &Error{File: name, Reason: err.Error()}
+		return nil, nil, &Error{File: name, Reason: err.Error()}
 	}
 	db := sql.OpenDB(connector)
-	defer db.Close()
-	ctx := context.Background()
 	// The handshake too: a server that accepts and says nothing (or
 	// answers in another protocol) is given up after the connect
 	// time-out, not after the read time-out.
-	cctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	conn, err := db.Conn(cctx)
+	cctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
+	conn, err = db.Conn(cctx)
 	cancel()
 	if err != nil {
-		return nil, &Error{File: name, Reason: "cannot connect: " + err.Error()}
+		db.Close()
+		return nil, nil, &Error{File: name, Reason: "cannot connect: " + err.Error()}
 	}
-	defer conn.Close()
+	closeAll = func() {
+		conn.Close()
+		db.Close()
+	}
 	// Nothing a replay does may change the project's data.
-	if _, err := conn.ExecContext(ctx, "SET SESSION TRANSACTION READ ONLY"); err != nil {
-		return nil, &Error{File: name, Reason: err.Error()}
+	if _, err := conn.ExecContext(context.Background(), "SET SESSION TRANSACTION READ ONLY"); err != nil {
+		closeAll()
+		return nil, nil, &Error{File: name, Reason: err.Error()}
 	}
+	return conn, closeAll, nil
+}
+
+// dbQuery is the results query with q's window on received_time and
+// its app (by ID or name), as parameters, in result-ID order.
+func dbQuery(q DBQuery) (string, []any) {
 	query, args := resultQuery, []any{}
 	if !q.Since.IsZero() {
 		query += " AND r.received_time >= ?"
@@ -145,12 +172,12 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 			args = append(args, q.App)
 		}
 	}
-	query += " ORDER BY r.id"
-	rows, err := conn.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, &Error{File: name, Reason: "query: " + err.Error()}
-	}
-	defer rows.Close()
+	return query + " ORDER BY r.id", args
+}
+
+// scanRows reads the query's rows as replay rows, each field checked as
+// a file's would be.
+func scanRows(name string, rows *sql.Rows) (*Input, error) {
 	names, err := rows.Columns()
 	if err != nil {
 		return nil, &Error{File: name, Reason: err.Error()}
@@ -191,7 +218,6 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	return in, nil
 }
 
-// setField stores the text s of column c in r; it returns why it cannot.
 // wholeText writes a bound of whole numbers as digits up to 1e15
 // (2147483648, not 2.147483648e+09), beyond as %g (9.2e+18).
 func wholeText(v float64) string {
@@ -201,6 +227,7 @@ func wholeText(v float64) string {
 	return fmt.Sprintf("%g", v)
 }
 
+// setField stores the text s of column c in r; it returns why it cannot.
 func setField(r *Row, c *Column, s string) string {
 	s = strings.TrimSpace(s)
 	if c.text != nil {
