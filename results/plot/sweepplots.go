@@ -89,54 +89,10 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 	for k, s := range series {
 		names[k] = s.Name
 	}
-	for k, s := range series {
-		c := policyColor(names, k)
-		var line, band plotter.XYs
-		var upper plotter.XYs
-		for i := range x {
-			if m := s.Mean[i]; !math.IsNaN(m) && !math.IsInf(m, 0) {
-				line = append(line, plotter.XY{X: x[i], Y: m})
-			}
-			if l, h := s.Lo[i], s.Hi[i]; !math.IsNaN(l) && !math.IsNaN(h) && h > floor {
-				band = append(band, plotter.XY{X: x[i], Y: max(l, floor)})
-				upper = append(upper, plotter.XY{X: x[i], Y: h})
-			}
-		}
-		if len(band) >= 2 {
-			for i := len(upper) - 1; i >= 0; i-- {
-				band = append(band, upper[i])
-			}
-			poly, err := plotter.NewPolygon(band)
-			if err != nil {
-				return nil, err
-			}
-			r, g, b, _ := c.RGBA()
-			poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 48}
-			poly.LineStyle.Width = 0
-			p.Add(poly)
-		}
-		if len(line) == 0 {
-			continue
-		}
-		l, pts, err := plotter.NewLinePoints(line)
-		if err != nil {
+	for k := range series {
+		if err := addSeries(p, series, names, k, x, floor); err != nil {
 			return nil, err
 		}
-		l.Color = c
-		l.Width = vg.Points(1.5)
-		l.Dashes = plotutil.Dashes(policySlot(names, k))
-		pts.Color = c
-		pts.Shape = policyShape(names, k)
-		name := s.Name
-		if j := sameAs(series, k); j >= 0 {
-			// Drawn over an identical series: say so, and draw it larger
-			// so that both stay visible.
-			name += " (= " + series[j].Name + ")"
-			pts.Radius = vg.Points(5)
-			l.Width = vg.Points(3)
-		}
-		p.Add(l, pts)
-		p.Legend.Add(name, l, pts)
 	}
 	if ref != 0 && (!logY || ref > 0) {
 		line := plotter.NewFunction(func(float64) float64 { return ref })
@@ -152,6 +108,61 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		p.Y.Min, p.Y.Max = min(p.Y.Min, mid/10), max(p.Y.Max, mid*10)
 	}
 	return renderSideLegend(p)
+}
+
+// addSeries adds series k to p: its means as a line with marks in the
+// policy's colour and dash, its 95% interval as a translucent band (cut
+// at floor on a log axis), and its legend entry, which names an earlier
+// identical series it is drawn over.
+func addSeries(p *plot.Plot, series []SweepSeries, names []string, k int, x []float64, floor float64) error {
+	s := series[k]
+	c := policyColor(names, k)
+	var line, band, upper plotter.XYs
+	for i := range x {
+		if m := s.Mean[i]; !math.IsNaN(m) && !math.IsInf(m, 0) {
+			line = append(line, plotter.XY{X: x[i], Y: m})
+		}
+		if l, h := s.Lo[i], s.Hi[i]; !math.IsNaN(l) && !math.IsNaN(h) && h > floor {
+			band = append(band, plotter.XY{X: x[i], Y: max(l, floor)})
+			upper = append(upper, plotter.XY{X: x[i], Y: h})
+		}
+	}
+	if len(band) >= 2 {
+		for i := len(upper) - 1; i >= 0; i-- {
+			band = append(band, upper[i])
+		}
+		poly, err := plotter.NewPolygon(band)
+		if err != nil {
+			return err
+		}
+		r, g, b, _ := c.RGBA()
+		poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 48}
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+	}
+	if len(line) == 0 {
+		return nil
+	}
+	l, pts, err := plotter.NewLinePoints(line)
+	if err != nil {
+		return err
+	}
+	l.Color = c
+	l.Width = vg.Points(1.5)
+	l.Dashes = plotutil.Dashes(policySlot(names, k))
+	pts.Color = c
+	pts.Shape = policyShape(names, k)
+	name := s.Name
+	if j := sameAs(series, k); j >= 0 {
+		// Drawn over an identical series: say so, and draw it larger
+		// so that both stay visible.
+		name += " (= " + series[j].Name + ")"
+		pts.Radius = vg.Points(5)
+		l.Width = vg.Points(3)
+	}
+	p.Add(l, pts)
+	p.Legend.Add(name, l, pts)
+	return nil
 }
 
 // renderSideLegend draws p with its legend in a column right of the data
