@@ -246,87 +246,113 @@ func plotFigures(m *manifest, pts []pointData) []string {
 // a two-parameter grid, a heat map per policy. Larger grids are not
 // plotted (sweep.csv has them).
 func sweepPlots(m *manifest, pts []pointData, jobs int) ([]plot.Plot, error) {
-	// Each PNG is drawn as a task, the tasks on all cores: a grid's heat
-	// maps are many, and drawing is the one serial step after the points.
-	type task struct {
-		name, title, caption string
-		draw                 func() ([]byte, error)
-	}
-	var tasks []task
 	names := policyNames(pts)
 	oneD := len(m.Parameters) == 1 || m.Combine == "zip"
 	if !oneD && len(m.Parameters) != 2 {
 		return nil, nil
 	}
+	var tasks []plotTask
 	for _, fig := range plotFigures(m, pts) {
-		fig := fig
-		get := func(pd pointData, name string) (mean, lo, hi float64) {
-			mean, lo, hi = math.NaN(), math.NaN(), math.NaN()
-			ps := pd.Sum.Policies[name]
-			if ps == nil {
-				return
-			}
-			if v, ok := ps.Flat()[fig]; ok {
-				mean = float64(v)
-			}
-			if ci, ok := ps.CI95[fig]; ok {
-				lo, hi = float64(ci[0]), float64(ci[1])
-			}
-			return
-		}
-		defined := false
-		for _, pd := range pts {
-			for _, n := range names {
-				if x, _, _ := get(pd, n); !math.IsNaN(x) {
-					defined = true
-				}
-			}
-		}
-		if !defined {
+		if !definedAnywhere(pts, names, fig) {
 			continue
 		}
 		if oneD {
-			p0 := m.Parameters[0]
-			var series []plot.SweepSeries
-			for _, n := range names {
-				s := plot.SweepSeries{Name: n}
-				for _, pd := range pts {
-					mean, lo, hi := get(pd, n)
-					s.Mean, s.Lo, s.Hi = append(s.Mean, mean), append(s.Lo, lo), append(s.Hi, hi)
-				}
-				series = append(series, s)
-			}
-			var xs []string
-			for _, pd := range pts {
-				xs = append(xs, pd.Values[0])
-			}
-			xl := p0.Path
-			if len(m.Parameters) > 1 {
-				xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
-			}
-			caption := results.Definition(fig) + " One line per policy, the mean over replications with its 95% interval as a band."
-			tasks = append(tasks, task{"sweep-" + fig + ".png", fig, caption, func() ([]byte, error) {
-				return plot.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
-			}})
-			continue
-		}
-		px, py := m.Parameters[0], m.Parameters[1]
-		for _, n := range names {
-			z := make([][]float64, len(px.Values))
-			for i := range z {
-				z[i] = make([]float64, len(py.Values))
-				for j := range z[i] {
-					mean, _, _ := get(pts[i*len(py.Values)+j], n)
-					z[i][j] = mean
-				}
-			}
-			title := m.Name + ": " + fig + ", " + n
-			caption := results.Definition(fig) + " The mean over replications at each combination, under " + n + "."
-			tasks = append(tasks, task{"sweep-" + fig + "-" + n + ".png", fig + ", " + n, caption, func() ([]byte, error) {
-				return plot.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
-			}})
+			tasks = append(tasks, lineTask(m, pts, names, fig))
+		} else {
+			tasks = append(tasks, heatTasks(m, pts, names, fig)...)
 		}
 	}
+	return drawAll(tasks, jobs)
+}
+
+// plotTask is one PNG of a sweep, drawn as a task of its own.
+type plotTask struct {
+	name, title, caption string
+	draw                 func() ([]byte, error)
+}
+
+// figureAt is policy name's figure fig at point pd: its mean and 95%
+// interval, NaN where undefined.
+func figureAt(pd pointData, name, fig string) (mean, lo, hi float64) {
+	mean, lo, hi = math.NaN(), math.NaN(), math.NaN()
+	ps := pd.Sum.Policies[name]
+	if ps == nil {
+		return
+	}
+	if v, ok := ps.Flat()[fig]; ok {
+		mean = float64(v)
+	}
+	if ci, ok := ps.CI95[fig]; ok {
+		lo, hi = float64(ci[0]), float64(ci[1])
+	}
+	return
+}
+
+// definedAnywhere reports whether some policy has fig at some point.
+func definedAnywhere(pts []pointData, names []string, fig string) bool {
+	for _, pd := range pts {
+		for _, n := range names {
+			if x, _, _ := figureAt(pd, n, fig); !math.IsNaN(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lineTask draws fig against the first parameter (zipped with the
+// others), a line per policy.
+func lineTask(m *manifest, pts []pointData, names []string, fig string) plotTask {
+	var series []plot.SweepSeries
+	for _, n := range names {
+		s := plot.SweepSeries{Name: n}
+		for _, pd := range pts {
+			mean, lo, hi := figureAt(pd, n, fig)
+			s.Mean, s.Lo, s.Hi = append(s.Mean, mean), append(s.Lo, lo), append(s.Hi, hi)
+		}
+		series = append(series, s)
+	}
+	var xs []string
+	for _, pd := range pts {
+		xs = append(xs, pd.Values[0])
+	}
+	xl := m.Parameters[0].Path
+	if len(m.Parameters) > 1 {
+		xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
+	}
+	caption := results.Definition(fig) + " One line per policy, the mean over replications with its 95% interval as a band."
+	return plotTask{"sweep-" + fig + ".png", fig, caption, func() ([]byte, error) {
+		return plot.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
+	}}
+}
+
+// heatTasks draw fig over a grid of two parameters, a heat map per
+// policy.
+func heatTasks(m *manifest, pts []pointData, names []string, fig string) []plotTask {
+	var tasks []plotTask
+	px, py := m.Parameters[0], m.Parameters[1]
+	for _, n := range names {
+		z := make([][]float64, len(px.Values))
+		for i := range z {
+			z[i] = make([]float64, len(py.Values))
+			for j := range z[i] {
+				mean, _, _ := figureAt(pts[i*len(py.Values)+j], n, fig)
+				z[i][j] = mean
+			}
+		}
+		title := m.Name + ": " + fig + ", " + n
+		caption := results.Definition(fig) + " The mean over replications at each combination, under " + n + "."
+		tasks = append(tasks, plotTask{"sweep-" + fig + "-" + n + ".png", fig + ", " + n, caption, func() ([]byte, error) {
+			return plot.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
+		}})
+	}
+	return tasks
+}
+
+// drawAll draws the tasks on jobs cores: a grid's heat maps are many,
+// and drawing is the one serial step after the points. Plots come in the
+// tasks' order; a task that draws nothing is left out.
+func drawAll(tasks []plotTask, jobs int) ([]plot.Plot, error) {
 	pngs := make([][]byte, len(tasks))
 	errs := make([]error, len(tasks))
 	next := make(chan int)
