@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -72,7 +73,7 @@ func newAblate(argv []string) *cobra.Command {
 					b, err := plan.CSV(sum)
 					return map[string][]byte{"ablation.csv": b}, err
 				}, Protect: inputFiles(arg)}
-			oc, err := runner.Run(s, opts)
+			oc, err := runWithProgress(cmd, s, opts, quiet)
 			if err != nil {
 				if errors.Is(err, runner.ErrOutputExists) {
 					return fail(cmd, ExitInput, "%v", err)
@@ -80,11 +81,7 @@ func newAblate(argv []string) *cobra.Command {
 				return fail(cmd, ExitRun, "%v", err)
 			}
 			if !quiet {
-				w := cmd.OutOrStdout()
-				fmt.Fprintf(w, "Ablation of %s on %s: each row below the first has one mechanism off (%s), on the same results.\n\n",
-					name, s.Name, strings.Join(plan.Mechanisms, ", "))
-				fmt.Fprint(w, results.NewScorecard(oc.Summary, plan.Names()).Text())
-				fmt.Fprintf(w, "\nwrote %s (ablation.csv: each figure and its change without each mechanism)\n", dir)
+				printAblation(cmd.OutOrStdout(), name, s.Name, plan, oc, dir)
 			}
 			return nil
 		},
@@ -100,6 +97,15 @@ func newAblate(argv []string) *cobra.Command {
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	return cmd
+}
+
+// printAblation prints an ablation's scorecard: the instance, then a row
+// per mechanism switched off.
+func printAblation(w io.Writer, name, scenario string, plan *ablate.Plan, oc *runner.Outcome, dir string) {
+	fmt.Fprintf(w, "Ablation of %s on %s: each row below the first has one mechanism off (%s), on the same results.\n\n",
+		name, scenario, strings.Join(plan.Mechanisms, ", "))
+	fmt.Fprint(w, results.NewScorecard(oc.Summary, plan.Names()).Text())
+	fmt.Fprintf(w, "\nwrote %s (ablation.csv: each figure and its change without each mechanism)\n", dir)
 }
 
 // ablateLong is the long text of creditsim ablate's help.

@@ -293,16 +293,9 @@ func newRun(argv []string) *cobra.Command {
 				return err
 			}
 			defer unlock()
-			stderr := cmd.ErrOrStderr()
 			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace,
 				CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: noTwin}
-			if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
-				opts.Progress = progressLine(stderr, s.Name)
-			}
-			oc, err := runner.Run(s, opts)
-			if opts.Progress != nil {
-				fmt.Fprint(stderr, "\r\033[K")
-			}
+			oc, err := runWithProgress(cmd, s, opts, quiet)
 			if err != nil {
 				if errors.Is(err, runner.ErrOutputExists) {
 					return fail(cmd, ExitInput, "%v", err) // usage: the folder is refused, nothing ran
@@ -310,10 +303,7 @@ func newRun(argv []string) *cobra.Command {
 				return fail(cmd, ExitRun, "%v", err)
 			}
 			if !quiet {
-				w := cmd.OutOrStdout()
-				printHeadline(w, oc)
-				fmt.Fprintf(w, "\nwrote %s (%d results, %.1f s, %.0f results/s)\n", dir, oc.Summary.Results,
-					oc.Wall.Seconds(), float64(oc.Summary.Results)/oc.Wall.Seconds())
+				printRun(cmd.OutOrStdout(), oc, dir)
 			}
 			return nil
 		},
@@ -368,6 +358,20 @@ func runOverrides(cmd *cobra.Command, quick bool, sets []string, seed uint64, re
 	return over, nil
 }
 
+// runWithProgress runs s, with a progress line on a terminal unless
+// quiet, cleared at the end.
+func runWithProgress(cmd *cobra.Command, s *scenarios.Scenario, opts runner.Options, quiet bool) (*runner.Outcome, error) {
+	stderr := cmd.ErrOrStderr()
+	if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
+		opts.Progress = progressLine(stderr, s.Name)
+	}
+	oc, err := runner.Run(s, opts)
+	if opts.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	return oc, err
+}
+
 // progressLine shows, on a terminal, the replications done of the total,
 // the share of simulated time done, the time elapsed and an estimate of
 // the time left.
@@ -388,6 +392,13 @@ func progressLine(w io.Writer, name string) func(float64, int, int) {
 		fmt.Fprintf(w, "\r\033[K%s: %d/%d replications, %3d%%, %s elapsed, about %s left",
 			name, done, total, pct, el.Round(time.Second), left)
 	}
+}
+
+// printRun prints a run's headline and scorecard and where it wrote.
+func printRun(w io.Writer, oc *runner.Outcome, dir string) {
+	printHeadline(w, oc)
+	fmt.Fprintf(w, "\nwrote %s (%d results, %.1f s, %.0f results/s)\n", dir, oc.Summary.Results,
+		oc.Wall.Seconds(), float64(oc.Summary.Results)/oc.Wall.Seconds())
 }
 
 func printHeadline(w io.Writer, oc *runner.Outcome) {
