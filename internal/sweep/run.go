@@ -67,8 +67,29 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	var todo []Point
 	oc := &Outcome{}
+	todo, err := pending(sw, opts, sharded, oc)
+	if err != nil {
+		return nil, err
+	}
+	if err := runPoints(sw, opts, todo, jobs, oc); err != nil {
+		return nil, err
+	}
+	if !sharded {
+		if err := Finalize(opts.Out, jobs); err != nil {
+			return nil, err
+		}
+		oc.Final = true
+	}
+	oc.Wall = time.Since(start)
+	return oc, nil
+}
+
+// pending lists this shard's points still to run, removing what killed
+// runs left of them; done points are skipped (counted in oc) with
+// --resume, rerun with --force, and an error otherwise.
+func pending(sw *Sweep, opts Options, sharded bool, oc *Outcome) ([]Point, error) {
+	var todo []Point
 	for _, pt := range sw.Points {
 		if sharded && pt.Index%opts.Shards != opts.Shard-1 {
 			continue
@@ -84,9 +105,14 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 		}
 		todo = append(todo, pt)
 	}
-	// Points run concurrently, their replications sharing jobs slots, so
-	// that the cores stay busy to the last point; at most 2 x jobs points
-	// are in memory at once.
+	return todo, nil
+}
+
+// runPoints runs the points concurrently, their replications sharing
+// jobs slots, so that the cores stay busy to the last point; at most
+// 2 x jobs points are in memory at once. It stops starting points at
+// the first error, which it returns.
+func runPoints(sw *Sweep, opts Options, todo []Point, jobs int, oc *Outcome) error {
 	slots := make(chan struct{}, jobs)
 	work := make(chan Point)
 	var (
@@ -128,17 +154,7 @@ func Run(sw *Sweep, opts Options) (*Outcome, error) {
 	}
 	close(work)
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if !sharded {
-		if err := Finalize(opts.Out, jobs); err != nil {
-			return nil, err
-		}
-		oc.Final = true
-	}
-	oc.Wall = time.Since(start)
-	return oc, nil
+	return firstErr
 }
 
 // prepare creates the output folder or checks that it holds this sweep.
