@@ -126,6 +126,16 @@ func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 		k.Fail("kind", a.Kind, "honest is what hosts without an agent are; list only cheating kinds")
 		return 0, false
 	}
+	a.settings(kind, k)
+	if a.Report != "" && kind != RuntimeInflation {
+		k.Fail("report", a.Report, "only runtime_inflation chooses which time it inflates")
+	}
+	return kind, true
+}
+
+// settings fills the defaults of kind's settings and checks their
+// ranges.
+func (a *AgentConfig) settings(kind Kind, k param.Check) {
 	switch kind {
 	case BenchmarkInflation, RuntimeInflation, CountInflation:
 		if a.K == 0 {
@@ -198,10 +208,6 @@ func (a *AgentConfig) validateKind(k param.Check) (Kind, bool) {
 		k.Positive("claim", a.Claim)
 		k.NonNegative("at", float64(a.At))
 	}
-	if a.Report != "" && kind != RuntimeInflation {
-		k.Fail("report", a.Report, "only runtime_inflation chooses which time it inflates")
-	}
-	return kind, true
 }
 
 // Times a runtime_inflation host can inflate (AgentConfig.Report).
