@@ -40,22 +40,8 @@ func newAblate(argv []string) *cobra.Command {
 			if len(args) == 1 {
 				arg = args[0]
 			}
-			over := append([]string(nil), sets...)
-			if cmd.Flags().Changed("replications") {
-				if reps < 1 {
-					return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", reps)
-				}
-				over = append(over, fmt.Sprintf("replications=%d", reps))
-			}
-			s, err := scenarios.Open(arg, over)
+			s, plan, err := ablatePlan(cmd, arg, sets, reps, name, maxResults)
 			if err != nil {
-				return failPlain(cmd, ExitInput, err)
-			}
-			plan, err := ablate.New(s, name)
-			if err != nil {
-				return fail(cmd, ExitInput, "%v", err)
-			}
-			if s, err = openScenario(cmd, arg, append(over, plan.Override), maxResults); err != nil {
 				return err
 			}
 			dir := out
@@ -97,6 +83,31 @@ func newAblate(argv []string) *cobra.Command {
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
 	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	return cmd
+}
+
+// ablatePlan opens the scenario with its overrides (--set, then
+// --replications), plans the ablation of the instance name, and opens
+// the scenario again with the plan's instances.
+func ablatePlan(cmd *cobra.Command, arg string, sets []string, reps int, name string, maxResults float64) (*scenarios.Scenario, *ablate.Plan, error) {
+	over := append([]string(nil), sets...)
+	if cmd.Flags().Changed("replications") {
+		if reps < 1 {
+			return nil, nil, fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", reps)
+		}
+		over = append(over, fmt.Sprintf("replications=%d", reps))
+	}
+	s, err := scenarios.Open(arg, over)
+	if err != nil {
+		return nil, nil, failPlain(cmd, ExitInput, err)
+	}
+	plan, err := ablate.New(s, name)
+	if err != nil {
+		return nil, nil, fail(cmd, ExitInput, "%v", err)
+	}
+	if s, err = openScenario(cmd, arg, append(over, plan.Override), maxResults); err != nil {
+		return nil, nil, err
+	}
+	return s, plan, nil
 }
 
 // printAblation prints an ablation's scorecard: the instance, then a row
