@@ -24,41 +24,7 @@ func buildWorld(in *Input) (*policy.World, *index) {
 	n := len(in.Rows)
 	idx.host, idx.user, idx.team, idx.app, idx.version = make([]int, n), make([]int, n), make([]int, n), make([]int, n), make([]int, n)
 	if h := in.Header; h != nil && h.World != nil {
-		// A trace's IDs are the world's dense IDs already.
-		w := *h.World
-		for i := range in.Rows {
-			r := &in.Rows[i]
-			idx.host[i], idx.user[i], idx.team[i], idx.app[i], idx.version[i] = int(r.HostID), int(r.UserID), int(r.TeamID), int(r.AppID), int(r.VersionID)
-		}
-		for h := 0; h < w.MaxHosts; h++ {
-			idx.hostIDs = append(idx.hostIDs, int64(h))
-		}
-		for u := 0; u < w.MaxUsers; u++ {
-			idx.userIDs = append(idx.userIDs, int64(u))
-		}
-		for _, v := range w.Versions {
-			idx.versionIDs = append(idx.versionIDs, int64(v.ID))
-		}
-		for _, a := range w.Apps {
-			idx.appIDs = append(idx.appIDs, int64(a.ID))
-		}
-		return &w, idx
-	}
-	dense := func(ids []int64) (map[int64]int, []int64) {
-		set := map[int64]bool{}
-		for _, id := range ids {
-			set[id] = true
-		}
-		var sorted []int64
-		for id := range set {
-			sorted = append(sorted, id)
-		}
-		sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
-		m := make(map[int64]int, len(sorted))
-		for i, id := range sorted {
-			m[id] = i
-		}
-		return m, sorted
+		return traceWorld(in, h.World, idx)
 	}
 	col := func(f func(r *Row) int64) []int64 {
 		out := make([]int64, n)
@@ -109,6 +75,48 @@ func buildWorld(in *Input) (*policy.World, *index) {
 		}
 	}
 	return w, idx
+}
+
+// traceWorld is a trace's world: its IDs are the world's dense IDs
+// already.
+func traceWorld(in *Input, world *policy.World, idx *index) (*policy.World, *index) {
+	w := *world
+	for i := range in.Rows {
+		r := &in.Rows[i]
+		idx.host[i], idx.user[i], idx.team[i], idx.app[i], idx.version[i] = int(r.HostID), int(r.UserID), int(r.TeamID), int(r.AppID), int(r.VersionID)
+	}
+	for h := 0; h < w.MaxHosts; h++ {
+		idx.hostIDs = append(idx.hostIDs, int64(h))
+	}
+	for u := 0; u < w.MaxUsers; u++ {
+		idx.userIDs = append(idx.userIDs, int64(u))
+	}
+	for _, v := range w.Versions {
+		idx.versionIDs = append(idx.versionIDs, int64(v.ID))
+	}
+	for _, a := range w.Apps {
+		idx.appIDs = append(idx.appIDs, int64(a.ID))
+	}
+	return &w, idx
+}
+
+// dense numbers the distinct ids from 0 in increasing order: the map
+// from an id to its number, and the ids in that order.
+func dense(ids []int64) (map[int64]int, []int64) {
+	set := map[int64]bool{}
+	for _, id := range ids {
+		set[id] = true
+	}
+	var sorted []int64
+	for id := range set {
+		sorted = append(sorted, id)
+	}
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
+	m := make(map[int64]int, len(sorted))
+	for i, id := range sorted {
+		m[id] = i
+	}
+	return m, sorted
 }
 
 // anonymousResource reads an anonymous version's ID (db/boinc_db_types.h:
