@@ -349,21 +349,9 @@ func prepare(opts Options) (*search, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pols []string
-	for _, p := range base.Policies {
-		pols = append(pols, p.Name)
-	}
-	if len(opts.Policies) > 0 {
-		for _, want := range opts.Policies {
-			found := false
-			for _, p := range pols {
-				found = found || p == want
-			}
-			if !found {
-				return nil, inputErr("--policies: %q is not a policy of %s (it has %s)", want, base.Name, strings.Join(pols, ", "))
-			}
-		}
-		pols = opts.Policies
+	pols, err := searchedPolicies(base, opts.Policies)
+	if err != nil {
+		return nil, err
 	}
 	claimAt := float64(base.Warmup) + 2*boinc.SecondsPerDay
 	var sp []kindSpace
@@ -375,32 +363,8 @@ func prepare(opts Options) (*search, error) {
 		}
 		sp = append(sp, ks)
 	}
-	if opts.Budget == 0 {
-		opts.Budget = DefaultBudget
-	}
-	if opts.Budget < len(sp) {
-		return nil, inputErr("--budget %d: at least %d runs, one per kind", opts.Budget, len(sp))
-	}
-	if opts.Confirm == 0 {
-		opts.Confirm = 3
-	}
-	if opts.Confirm < 3 {
-		return nil, inputErr("--confirm %d: the worst case is confirmed on at least 3 replications", opts.Confirm)
-	}
-	if opts.ConfirmTop == 0 {
-		opts.ConfirmTop = DefaultConfirmTop
-	}
-	if opts.ConfirmTop < 1 {
-		return nil, inputErr("--confirm-top %d: at least the most profitable candidate is confirmed", opts.ConfirmTop)
-	}
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.GOMAXPROCS(0)
-	}
-	if opts.MaxCost == 0 {
-		opts.MaxCost = DefaultMaxCost
-	}
-	if !(opts.MaxCost >= 1) || math.IsInf(opts.MaxCost, 0) {
-		return nil, inputErr("--max-cost %g: must be at least 1 (times the scenario's own results)", opts.MaxCost)
+	if err := opts.defaults(len(sp)); err != nil {
+		return nil, err
 	}
 	one, err := scenarios.Open(opts.Scenario, append(append([]string(nil), opts.Sets...), "replications=1"))
 	if err != nil {
@@ -437,6 +401,61 @@ func prepare(opts Options) (*search, error) {
 		st.first[i].Index = i
 	}
 	return st, nil
+}
+
+// searchedPolicies are the scenario's policy instances, or those of
+// them named (each must be one).
+func searchedPolicies(base *scenarios.Scenario, named []string) ([]string, error) {
+	var pols []string
+	for _, p := range base.Policies {
+		pols = append(pols, p.Name)
+	}
+	if len(named) > 0 {
+		for _, want := range named {
+			found := false
+			for _, p := range pols {
+				found = found || p == want
+			}
+			if !found {
+				return nil, inputErr("--policies: %q is not a policy of %s (it has %s)", want, base.Name, strings.Join(pols, ", "))
+			}
+		}
+		pols = named
+	}
+	return pols, nil
+}
+
+// defaults fills the options left 0 and checks their ranges; kinds is
+// the number of kinds searched (the budget runs each once at least).
+func (opts *Options) defaults(kinds int) error {
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.Budget < kinds {
+		return inputErr("--budget %d: at least %d runs, one per kind", opts.Budget, kinds)
+	}
+	if opts.Confirm == 0 {
+		opts.Confirm = 3
+	}
+	if opts.Confirm < 3 {
+		return inputErr("--confirm %d: the worst case is confirmed on at least 3 replications", opts.Confirm)
+	}
+	if opts.ConfirmTop == 0 {
+		opts.ConfirmTop = DefaultConfirmTop
+	}
+	if opts.ConfirmTop < 1 {
+		return inputErr("--confirm-top %d: at least the most profitable candidate is confirmed", opts.ConfirmTop)
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxCost == 0 {
+		opts.MaxCost = DefaultMaxCost
+	}
+	if !(opts.MaxCost >= 1) || math.IsInf(opts.MaxCost, 0) {
+		return inputErr("--max-cost %g: must be at least 1 (times the scenario's own results)", opts.MaxCost)
+	}
+	return nil
 }
 
 func (st *search) logf(format string, a ...any) {
