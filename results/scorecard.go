@@ -206,6 +206,9 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 func (sc *Scorecard) fairestLine(s *Summary) string {
 	best := fairestRow(sc.Rows)
 	r := &sc.Rows[best]
+	if _, c := fairness(r); c < 0 {
+		return "Fairest: none named: no system has a defined fairness figure in this world."
+	}
 	var parts []string
 	for _, c := range fairnessColumns {
 		if Defined(r.Values[c]) {

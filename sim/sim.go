@@ -260,6 +260,9 @@ type appState struct {
 	// quorum and target are min_quorum and target_nresults as 32-bit
 	// counts, for the workunits adaptive replication has not kept unreplicated.
 	quorum, target int32
+	// validated counts the app's workunits validated, so a run can name
+	// an app that never validated one.
+	validated int64
 	versions       []int
 	hasAnon        bool // some version is anonymous-platform
 	// The scheduler's scan of the app's slots in the work array: the

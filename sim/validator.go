@@ -106,6 +106,7 @@ func (s *Sim) validate(wi int32) {
 		}
 	}
 	s.showValidation(s.reps(w))
+	s.apps[w.app].validated++
 	s.countQuorum()
 	// With max_claimed_credit every result of the agreeing group may be
 	// invalid: the workunit has its canonical result, and no result is
@@ -198,6 +199,16 @@ func (s *Sim) countQuorum() {
 // how many workunits were validated and how many of those had only
 // agents' results valid.
 func (s *Sim) Quorums() [][2]int64 { return s.quorums }
+
+// Validated returns how many workunits of each app (in the order of
+// Config's apps) the validator has validated.
+func (s *Sim) Validated() []int64 {
+	out := make([]int64, len(s.apps))
+	for i := range s.apps {
+		out[i] = s.apps[i].validated
+	}
+	return out
+}
 
 // overClaims reports whether result r claims more than the validator's
 // max_claimed_credit (0: off), which makes it invalid whatever its output

@@ -409,10 +409,11 @@ func printHeadline(w io.Writer, oc *runner.Outcome) {
 	}
 	fmt.Fprintf(w, "%s: %s, seed %d, %g days (%g warm-up), D at %g credits/GFLOPS-day\n\n",
 		s.Scenario, reps, s.Seed, float64(s.SimulatedDays), float64(s.WarmupDays), float64(s.CobblestonePerGFLOPSDay))
-	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
+	// Warnings come first: they say why figures below are missing.
 	for _, warn := range s.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		fmt.Fprintf(w, "warning: %s\n\n", warn)
 	}
+	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
 }
 
 func newValidate() *cobra.Command {

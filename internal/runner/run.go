@@ -312,6 +312,8 @@ func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simula
 	summary.Regime = means(regimes)
 	if validated == 0 && summary.Results > 0 {
 		summary.Warnings = append(summary.Warnings, noValidation(s))
+	} else {
+		summary.Warnings = append(summary.Warnings, appsUnvalidated(s, sm.outs)...)
 	}
 	for p, name := range names {
 		var reps []results.Figures
@@ -524,7 +526,37 @@ func noValidation(s *scenarios.Scenario) string {
 		who = "users (one_result_per_user_per_wu)"
 	}
 	return fmt.Sprintf("no workunit was validated, so no credit was granted and the credit figures are undefined: "+
-		"a quorum of %d needs that many %s to return agreeing results before the end (%d hosts at the start)", quorum, who, s.Hosts.Initial)
+		"a quorum of %d needs that many %s to return agreeing results before the end (%s at the start)", quorum, who, hostCount(s.Hosts.Initial))
+}
+
+// appsUnvalidated names each app that validated no workunit in any
+// replication while others did: its figures are missing from the
+// credit figures, and a user who set its quorum should hear why.
+func appsUnvalidated(s *scenarios.Scenario, outs []repOut) []string {
+	var warns []string
+	i := 0
+	for _, p := range s.Projects {
+		for _, a := range p.Apps {
+			var n int64
+			for _, o := range outs {
+				n += o.sim.Validated()[i]
+			}
+			if n == 0 {
+				warns = append(warns, fmt.Sprintf("app %s of project %s validated no workunit, so none of its results was granted credit: "+
+					"a quorum of %d needs that many hosts able to run it to return agreeing results before the end", a.Name, p.Name, a.MinQuorum))
+			}
+			i++
+		}
+	}
+	return warns
+}
+
+// hostCount is "1 host" or "N hosts".
+func hostCount(n int) string {
+	if n == 1 {
+		return "1 host"
+	}
+	return fmt.Sprintf("%d hosts", n)
 }
 
 // agentKinds lists the kinds of s's agents, combined ones' both.
