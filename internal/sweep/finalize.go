@@ -77,6 +77,7 @@ func Finalize(dir string, jobs int) error {
 		pd.ID, pd.Seed = mp.ID, mp.Seed
 		var info struct {
 			Values []struct {
+				Path  string `json:"path"`
 				Value string `json:"value"`
 			} `json:"values"`
 		}
@@ -87,8 +88,17 @@ func Finalize(dir string, jobs int) error {
 		if err != nil {
 			return fmt.Errorf("point %s: %v", mp.ID, err)
 		}
+		var said []string
 		for _, v := range info.Values {
 			pd.Values = append(pd.Values, v.Value)
+			said = append(said, v.Path+"="+v.Value)
+		}
+		// The digest proves the files unedited since written, not that
+		// they belong to this sweep: the point's values must be the ones
+		// the sweep file gives it.
+		if got := strings.Join(said, ", "); got != mp.Values {
+			return &Error{File: filepath.Join(dir, "points", mp.ID, "point.json"),
+				Reason: fmt.Sprintf("its values (%s) are not the sweep's for point %s (%s in %s); run that point again", got, mp.ID, mp.Values, manifestFile)}
 		}
 		point := b
 		b, err = os.ReadFile(filepath.Join(dir, "points", mp.ID, "summary.json"))

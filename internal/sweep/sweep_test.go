@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -485,5 +486,28 @@ func TestMergeRefusesTampering(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "digest does not match") {
 			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+	os.WriteFile(a, sa, 0o644)
+	os.WriteFile(b, sb, 0o644)
+
+	// A point.json given a value the sweep does not have, with its digest
+	// made again to match (the digest is integrity, not a signature), is
+	// refused against the sweep file.
+	pj := filepath.Join(points[0], "point.json")
+	orig, _ := os.ReadFile(pj)
+	forged := regexp.MustCompile(`"value": "[^"]*"`).ReplaceAllString(string(orig), `"value": "12345"`)
+	if forged == string(orig) {
+		t.Fatal("point.json has no value to change")
+	}
+	os.WriteFile(pj, []byte(forged), 0o644)
+	var info struct {
+		ID   string `json:"id"`
+		Seed uint64 `json:"seed"`
+	}
+	json.Unmarshal(orig, &info)
+	os.WriteFile(filepath.Join(points[0], digestFile), []byte(pointDigest(info.ID, info.Seed, []byte(forged), sa)+"\n"), 0o644)
+	err := Merge([]string{d}, "", false)
+	if err == nil || !strings.Contains(err.Error(), "are not the sweep's for point") || !strings.Contains(err.Error(), "12345") {
+		t.Errorf("a value not in the sweep: %v", err)
 	}
 }
