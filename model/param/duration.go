@@ -1,6 +1,7 @@
 package param
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -19,22 +20,44 @@ func ParseDuration(s string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("empty duration")
 	}
-	unit := s[len(s)-1:]
+	num, unit := splitUnit(s)
 	mult, ok := unitSeconds[unit]
-	if !ok {
+	switch {
+	case unit == "" || strings.TrimSpace(num) == "":
 		if _, err := strconv.ParseFloat(s, 64); err == nil {
 			return 0, fmt.Errorf("duration %q has no unit (write e.g. 30s, 10m, 8h, 60d, 2w)", s)
 		}
-		return 0, fmt.Errorf("duration %q: unknown unit (use s, m, h, d or w)", s)
+		return 0, fmt.Errorf("duration %q: not a number and a unit (write e.g. 30s, 10m, 8h, 60d, 2w)", s)
+	case unit == "ms":
+		return 0, fmt.Errorf("duration %q: unknown unit %q (use s, m, h, d or w; a millisecond is 0.001s)", s, unit)
+	case !ok:
+		return 0, fmt.Errorf("duration %q: unknown unit %q (use s, m, h, d or w)", s, unit)
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s[:len(s)-1]), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("duration %q: not a number and a unit", s)
-	}
-	if v < 0 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("duration %q: %s is beyond the largest number (about 1.8e308)", s, strings.TrimSpace(num))
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, fmt.Errorf("duration %q: %q is not a number", s, strings.TrimSpace(num))
+	case v < 0:
 		return 0, fmt.Errorf("duration %q is negative", s)
 	}
 	return v * mult, nil
+}
+
+// splitUnit splits "8h" into "8" and "h", and "5 fortnights" into "5 "
+// and "fortnights": the unit is the trailing run of letters.
+func splitUnit(s string) (num, unit string) {
+	i := len(s)
+	for i > 0 && (s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= 'A' && s[i-1] <= 'Z') {
+		i--
+	}
+	// An exponent's e is part of the number ("1e5" has no unit); "1e5d"
+	// has the unit d.
+	if i > 0 && i < len(s) && strings.ContainsAny(s[i-1:i], "0123456789") && strings.HasPrefix(s[i:], "e") && len(s[i:]) == 1 {
+		return s, ""
+	}
+	return s[:i], s[i:]
 }
 
 // FormatDuration writes seconds with the largest unit that keeps it short.

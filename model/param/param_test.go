@@ -3,6 +3,7 @@ package param
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,19 @@ func TestParseDuration(t *testing.T) {
 		got, err := ParseDuration(c.in)
 		if (err == nil) != c.ok || got != c.want {
 			t.Errorf("ParseDuration(%q) = %v, %v", c.in, got, err)
+		}
+	}
+	// Each refusal says what is wrong with the value, not only that it is.
+	for _, c := range []struct{ in, says string }{
+		{"1ms", `unknown unit "ms" (use s, m, h, d or w; a millisecond is 0.001s)`},
+		{"5 fortnights", `unknown unit "fortnights"`},
+		{"1e400d", "1e400 is beyond the largest number"},
+		{"30", "has no unit"},
+		{"xd", "not a number and a unit"},
+		{"-1d", "is negative"},
+	} {
+		if _, err := ParseDuration(c.in); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("ParseDuration(%q): %v, want it to say %q", c.in, err, c.says)
 		}
 	}
 	if s := FormatDuration(86400 * 7); s != "1w" {
