@@ -95,6 +95,11 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 		return nil, err
 	}
 	defer closeAll()
+	if q.App != "" {
+		if q.App, err = appID(conn, name, q.App); err != nil {
+			return nil, err
+		}
+	}
 	query, args := dbQuery(q)
 	rows, err := conn.QueryContext(context.Background(), query, args...)
 	if err != nil {
@@ -149,6 +154,46 @@ func openReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error)
 		return nil, nil, &Error{File: name, Reason: err.Error()}
 	}
 	return conn, closeAll, nil
+}
+
+// appID finds the app --app names (an ID, or a name matched exactly,
+// else without regard to case as MySQL's default collation does) in the
+// app table, in Go: a name the table's character set cannot hold would
+// otherwise end in MySQL's "Illegal mix of collations". Not found, it
+// says which apps there are.
+func appID(conn *sql.Conn, name, app string) (string, error) {
+	if _, err := strconv.ParseInt(app, 10, 64); err == nil {
+		return app, nil
+	}
+	rows, err := conn.QueryContext(context.Background(), "SELECT id, name FROM app ORDER BY id")
+	if err != nil {
+		return "", &Error{File: name, Reason: "query: " + err.Error()}
+	}
+	defer rows.Close()
+	var names []string
+	folded := ""
+	for rows.Next() {
+		var id int64
+		var n string
+		if err := rows.Scan(&id, &n); err != nil {
+			return "", &Error{File: name, Reason: "query: " + err.Error()}
+		}
+		if n == app {
+			return strconv.FormatInt(id, 10), nil
+		}
+		if folded == "" && strings.EqualFold(n, app) {
+			folded = strconv.FormatInt(id, 10)
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		return "", &Error{File: name, Reason: "query: " + err.Error()}
+	}
+	if folded != "" {
+		return folded, nil
+	}
+	return "", &Error{File: name, Field: "--app", Value: app,
+		Reason: fmt.Sprintf("no app has that name (the project's apps: %s)", strings.Join(names, ", "))}
 }
 
 // dbQuery is the results query with q's window on received_time and

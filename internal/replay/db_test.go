@@ -209,8 +209,17 @@ func TestDatabase(t *testing.T) {
 	if !(len(later.Rows) > 0 && len(later.Rows) < n) {
 		t.Errorf("--since kept %d of %d", len(later.Rows), n)
 	}
-	if _, err := replay.ReadDB(dsn, replay.DBQuery{App: "nosuch"}); err == nil || !strings.Contains(err.Error(), "no results match") {
-		t.Errorf("an app with no results: %v", err)
+	// An app the project does not have is named with the ones it has,
+	// whatever its characters (a name latin1 cannot hold once gave
+	// MySQL's "Illegal mix of collations").
+	for _, app := range []string{"nosuch", "ñandú", "科学", "x' OR 1=1 --"} {
+		_, err := replay.ReadDB(dsn, replay.DBQuery{App: app})
+		if err == nil || !strings.Contains(err.Error(), "no app has that name (the project's apps: science") || strings.Contains(err.Error(), "collation") {
+			t.Errorf("--app %q: %v", app, err)
+		}
+	}
+	if in, err := replay.ReadDB(dsn, replay.DBQuery{App: "SCIENCE"}); err != nil || len(in.Rows) != n {
+		t.Errorf("--app SCIENCE matches science as MySQL's default collation does: %v", err)
 	}
 	// The command line, as a user runs it.
 	out := filepath.Join(t.TempDir(), "rep")
