@@ -212,6 +212,9 @@ func jobsFlag(cmd *cobra.Command, j int) error {
 // its start (exit 2). Shards of one sweep or attack share their folder
 // by design and do not take it.
 func lockPlace(cmd *cobra.Command, dir string) (unlock func(), err error) {
+	if err := results.CheckRoom(dir, results.MinRoom); err != nil {
+		return nil, fail(cmd, ExitInput, "%v", err)
+	}
 	unlock, err = results.LockPlace(dir)
 	if err != nil {
 		if errors.Is(err, results.ErrOutputExists) {

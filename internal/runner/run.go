@@ -102,7 +102,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPlaces(opts); err != nil {
+	if err := checkPlaces(s, opts); err != nil {
 		return nil, err
 	}
 	win := Window(s)
@@ -144,16 +144,31 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 
 // checkPlaces checks the output folder and the trace's path before
 // anything runs.
-func checkPlaces(opts Options) error {
+func checkPlaces(s *scenarios.Scenario, opts Options) error {
 	if opts.Out != "" {
 		if err := results.CheckOutDir(opts.Out, opts.Force, opts.Protect...); err != nil {
 			return err
 		}
+		if err := results.CheckRoom(opts.Out, outputBytes(s, opts)); err != nil {
+			return err
+		}
 	}
 	if opts.Trace != "" {
-		return checkTrace(opts.Trace, opts.Out, opts.Force, opts.Protect)
+		if err := checkTrace(opts.Trace, opts.Out, opts.Force, opts.Protect); err != nil {
+			return err
+		}
+		return results.CheckRoom(opts.Trace, results.MinRoom)
 	}
 	return nil
+}
+
+// outputBytes estimates what a run writes: the plots and report, and
+// hosts.csv, a row per host and replication that grows with the
+// policies (about 200 bytes and 60 per policy, measured on baseline).
+func outputBytes(s *scenarios.Scenario, opts Options) int64 {
+	hosts := float64(s.Hosts.Initial) + s.Hosts.ArrivalsPerDay*float64(s.Duration)/boinc.SecondsPerDay
+	row := 200 + 60*float64(len(s.Policies))
+	return results.MinRoom + int64(float64(s.Replications)*hosts*row)
 }
 
 // simulation is what simulate made: each replication's engine and
