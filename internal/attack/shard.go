@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -238,12 +239,47 @@ func (sh *Shard) checkFigures() error {
 	return nil
 }
 
+// shardFiles lists d's attack shard files, sorted by name. The folder's
+// name is never used as a pattern: "[a-z]*" is a name like any other.
+func shardFiles(d string) ([]string, error) {
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if ok, _ := filepath.Match("attack-shard-*-of-*.json", e.Name()); ok && e.Type().IsRegular() {
+			out = append(out, filepath.Join(d, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // ReadShards reads every shard file in the folders, in the order of their
 // shard numbers.
 func ReadShards(dirs []string) ([]*Shard, error) {
 	var out []*Shard
 	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "attack-shard-*-of-*.json"))
+		fi, err := os.Stat(d)
+		switch {
+		case err != nil:
+			return nil, inputErr("--from %s: %v", d, unwrapPath(err))
+		case !fi.IsDir():
+			return nil, inputErr("--from %s: not a folder (give the folder an attack shard wrote)", d)
+		}
+		files, err := shardFiles(d)
+		if err != nil {
+			return nil, inputErr("--from %s: %v", d, unwrapPath(err))
+		}
 		if len(files) == 0 {
 			return nil, inputErr("--from %s: no attack shard file (attack-shard-<i>-of-<n>.json) in it", d)
 		}
