@@ -104,7 +104,12 @@ func replayPolicies(cmd *cobra.Command, in *replay.Input, file, pols string) (na
 	sort.Strings(names)
 	sort.Slice(specs, func(a, b int) bool { return specs[a].Name < specs[b].Name })
 	if len(names) == 0 {
-		return nil, nil, nil, fail(cmd, ExitInput, "%s: no policy can run on this input (%d columns)", file, len(in.Has))
+		var why []string
+		for _, n := range results.SortedKeys(notRun) {
+			why = append(why, "  "+n+": "+notRun[n])
+		}
+		return nil, nil, nil, fail(cmd, ExitInput, "%s: no policy can run on this input (its columns: %s); what each lacks:\n%s",
+			file, strings.Join(results.SortedKeys(in.Has), ", "), strings.Join(why, "\n"))
 	}
 	return names, specs, notRun, nil
 }

@@ -105,6 +105,11 @@ func Read(file string, r io.Reader) (*Input, error) {
 		r = pr
 	}
 	br := bufio.NewReaderSize(&lineLimit{r: r}, 1<<16)
+	// A spreadsheet's UTF-8 byte-order mark is not part of the first
+	// column's name.
+	if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
 	var head []string
 	for {
 		line, err := br.ReadString('\n')
@@ -113,6 +118,9 @@ func Read(file string, r io.Reader) (*Input, error) {
 			return nil, &Error{File: file, Reason: err.Error()}
 		case line == "" && err == io.EOF:
 			return nil, &Error{File: file, Reason: "empty: no results"}
+		case strings.Contains(strings.TrimRight(line, "\r\n"), "\r"):
+			return nil, &Error{File: file, Line: len(head) + 1,
+				Reason: "its lines end in a lone carriage return (CR, as classic Mac OS wrote them); save it with LF or CRLF line ends"}
 		}
 		head = append(head, line)
 		t := strings.TrimSpace(line)

@@ -147,6 +147,24 @@ func TestTabSeparated(t *testing.T) {
 	}
 }
 
+// A spreadsheet's UTF-8 byte-order mark and CRLF line ends read as a
+// plain file does, CSV and credit_test_data alike.
+func TestSpreadsheetExport(t *testing.T) {
+	for _, text := range []string{
+		"\ufeffresult_id,workunit_id,granted_credit\r\n7,3,12.5\r\n",
+		"\ufeff7 3 0 1 12.5 0 1000 1e9 990 1.44e13\r\n",
+	} {
+		in, err := Read("export.csv", strings.NewReader(text))
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if r := in.Rows; len(r) != 1 || r[0].ResultID != 7 || r[0].Granted != 12.5 && r[0].Claimed != 12.5 {
+			t.Errorf("%q: read %+v", text, in.Rows)
+		}
+	}
+}
+
 // Plan classes name GPUs as BOINC's do; words that merely contain the
 // letters do not.
 func TestResourceOf(t *testing.T) {
