@@ -18,7 +18,11 @@ func TestTwinAligned(t *testing.T) {
 	t.Parallel()
 	agents := "hosts.agents=[{kind: benchmark_inflation, share: 0.1, k: 1}, {kind: runtime_inflation, share: 0.1, k: 1}, " +
 		"{kind: count_inflation, share: 0.1, k: 1}]"
-	s, err := scenarios.Open("baseline", []string{"hosts.initial=150", "duration=14d", "warmup=3d", "replications=2", agents})
+	hosts := "hosts.initial=150"
+	if testing.Short() {
+		hosts = "hosts.initial=60"
+	}
+	s, err := scenarios.Open("baseline", []string{hosts, "duration=14d", "warmup=3d", "replications=2", agents})
 	if err != nil {
 		t.Fatal(err)
 	}
