@@ -36,7 +36,11 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
 	if e.Set != "" {
-		fmt.Fprintf(&b, " (--set %s)", e.Set)
+		set := e.Set
+		if strings.ContainsAny(set, "\n\r") {
+			set = strconv.Quote(set) // an error stays one line
+		}
+		fmt.Fprintf(&b, " (--set %s)", set)
 	}
 	b.WriteString(": ")
 	if e.Field != "" {
@@ -397,6 +401,12 @@ func (l *loader) override(doc *yaml.Node, o string, line int) *Error {
 	var v yaml.Node
 	if err := yaml.Unmarshal([]byte(value), &v); err != nil {
 		return bad("value is not valid YAML: " + err.Error())
+	}
+	// One document, as in a file: yaml.Unmarshal would drop a second.
+	dec := yaml.NewDecoder(strings.NewReader(value))
+	var first, second yaml.Node
+	if dec.Decode(&first) == nil && dec.Decode(&second) == nil {
+		return bad("the value holds more than one YAML document (a line \"---\" starts another)")
 	}
 	var val *yaml.Node
 	if v.Kind == 0 {

@@ -34,6 +34,7 @@ func TestOverrides(t *testing.T) {
 		{"hosts.initial=-4", "(--set hosts.initial=-4): hosts.initial: -4: must not be negative"},
 		{"duration=5", `duration "5" has no unit`},
 		// A bad value in one override is blamed on it, not on a later one.
+		{"hosts.initial=5\n---\n6", `(--set "hosts.initial=5\n---\n6"): hosts.initial: the value holds more than one YAML document`},
 		{"hosts.report_delay=0", `(--set hosts.report_delay=0): hosts.report_delay: duration "0" has no unit`},
 		{"hosts.agents=[{kind: cherry_picker, threshold: 5}]", `threshold: 5}]): hosts.agents[0].threshold: duration "5"`},
 		// Time bounds: each period is an event, and a run must finish.
