@@ -9,5 +9,5 @@
 // kill and merge joins the shards; the finished sweep writes sweep.csv,
 // sweep.json, line plots with 95% bands, heat maps and sweep.html.
 //
-// Imports (layer 10): boinc/rng, internal/runner, internal/suggest, results, results/plot, results/report, scenarios.
+// Imports (layer 10): boinc/rng, internal/runner, internal/suggest, model/hosts, results, results/plot, results/report, scenarios.
 package sweep

@@ -16,6 +16,7 @@ import (
 
 	"github.com/creditsim/creditsim/boinc/rng"
 	"github.com/creditsim/creditsim/internal/suggest"
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 )
@@ -335,8 +336,28 @@ func checkParameters(file string, spec *Spec, lines map[string]int) error {
 		if !results.KnownFigure(f) {
 			return bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)")
 		}
+		if why := unknownKind(f); why != "" {
+			return bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, why)
+		}
 	}
 	return nil
+}
+
+// unknownKind says why a figure of a family whose members are agent
+// kinds (gain.KIND, cheat_ratio.KIND+KIND) names no kind, else "": such a
+// plot would otherwise be drawn from nothing, silently.
+func unknownKind(fig string) string {
+	f, member, _ := results.Lookup(fig)
+	if f == nil || f.Member != "kind" {
+		return ""
+	}
+	for _, k := range strings.Split(member, "+") {
+		if _, ok := hosts.ParseKind(k); !ok || k == "honest" {
+			return fmt.Sprintf("%q is not an agent kind (known: %s)%s", k, strings.Join(hosts.KindNames(), ", "),
+				suggest.DidYouMean(k, hosts.KindNames()))
+		}
+	}
+	return ""
 }
 
 // makePoints makes the sweep's points: the base with the fixed overrides
