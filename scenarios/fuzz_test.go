@@ -17,7 +17,7 @@ func FuzzLoad(f *testing.F) {
 		b, _ := Builtin(n)
 		f.Add(b, "")
 	}
-	bad, _ := filepath.Glob("../internal/cli/testdata/bad/*.yaml")
+	bad, _ := filepath.Glob("../cmd/creditsim/internal/cli/testdata/bad/*.yaml")
 	for _, file := range bad {
 		if b, err := os.ReadFile(file); err == nil {
 			f.Add(b, "")

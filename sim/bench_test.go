@@ -11,8 +11,8 @@ import (
 
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
-	"github.com/creditsim/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/usage"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -101,7 +101,7 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	win := runner.Window(s)
+	win := world.Window(s)
 	var sent int64
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
@@ -117,7 +117,7 @@ func benchBaseline(b *testing.B, policies string, set ...string) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		col := results.NewCollector(win, s.ReferenceScale, len(s.Policies))
-		cfg, err := runner.Config(s, 0, col)
+		cfg, err := world.Config(s, 0, col)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,7 +3,7 @@ package sim_test
 import (
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -44,7 +44,7 @@ func TestMaxClaimedCredit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := runner.Config(s, 0, nil)
+		cfg, err := world.Config(s, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

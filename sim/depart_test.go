@@ -7,7 +7,7 @@ import (
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
 	"github.com/creditsim/creditsim/boinc/rng"
-	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
@@ -57,7 +57,7 @@ func TestDepartedHostsResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := &departObserver{}
-	cfg, err := runner.Config(s, 0, o)
+	cfg, err := world.Config(s, 0, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestAccountManagerCallsWhileOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := runner.Config(s, 0, nil)
+	cfg, err := world.Config(s, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

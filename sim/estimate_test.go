@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -124,7 +124,7 @@ func TestRuntimeEstimateTiers(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &estimateChecker{t: t}
-	cfg, err := runner.Config(s, 0, c)
+	cfg, err := world.Config(s, 0, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func runCounting(t *testing.T, yaml string, sets ...string) (*sim.Sim, *outcomeC
 		t.Fatal(err)
 	}
 	o := &outcomeCount{n: map[[2]int]int{}, reply: map[replyKey]replySum{}}
-	cfg, err := runner.Config(s, 0, o)
+	cfg, err := world.Config(s, 0, o)
 	if err != nil {
 		t.Fatal(err)
 	}

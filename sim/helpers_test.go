@@ -3,7 +3,7 @@ package sim_test
 import (
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -17,8 +17,8 @@ func newBaseline(tb testing.TB, set []string) *sim.Sim {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	col := results.NewCollector(runner.Window(s), s.ReferenceScale, len(s.Policies))
-	cfg, err := runner.Config(s, 0, col)
+	col := results.NewCollector(world.Window(s), s.ReferenceScale, len(s.Policies))
+	cfg, err := world.Config(s, 0, col)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func newObserved(tb testing.TB, set []string, obs sim.Observer) *sim.Sim {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg, err := runner.Config(s, 0, obs)
+	cfg, err := world.Config(s, 0, obs)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -263,8 +263,8 @@ type appState struct {
 	// validated counts the app's workunits validated, so a run can name
 	// an app that never validated one.
 	validated int64
-	versions       []int
-	hasAnon        bool // some version is anonymous-platform
+	versions  []int
+	hasAnon   bool // some version is anonymous-platform
 	// The scheduler's scan of the app's slots in the work array: the
 	// request it belongs to, the slot it started at, how many slots it
 	// has looked at, and the slot of the result it took last.

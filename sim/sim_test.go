@@ -6,7 +6,7 @@ import (
 
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
-	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )
@@ -33,7 +33,7 @@ func TestSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &counter{}
-	cfg, err := runner.Config(s, 0, c)
+	cfg, err := world.Config(s, 0, c)
 	if err != nil {
 		t.Fatal(err)
 	}

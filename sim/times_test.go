@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/creditsim/creditsim/boinc"
-	"github.com/creditsim/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
@@ -69,7 +69,7 @@ func TestReportedTimesClamped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := runner.Config(s, 0, nil)
+		cfg, err := world.Config(s, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,5 +16,5 @@
 //
 // Exit status: 0 success, 1 a run failed, 2 bad input or usage.
 //
-// Imports (layer 12): internal/cli, internal/usage.
+// Imports (layer 12): cmd/creditsim/internal/cli, internal/usage.
 package main

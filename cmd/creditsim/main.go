@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/creditsim/creditsim/internal/cli"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/cli"
 	"github.com/creditsim/creditsim/internal/usage"
 )
 

@@ -9,18 +9,24 @@
 //	3  the credit systems (policy/...), scenarios
 //	4  sim, policy/all
 //	5  results
-//	6  results/plot
+//	6  results/plot, internal/world
 //	7  results/report
-//	8  internal/replay
-//	9  internal/runner
-//	10 internal/ablate, internal/attack, internal/sweep
-//	11 internal/cli
+//	8  cmd/creditsim/internal/replay
+//	9  cmd/creditsim/internal/runner
+//	10 cmd/creditsim/internal/ablate, cmd/creditsim/internal/attack, cmd/creditsim/internal/sweep
+//	11 cmd/creditsim/internal/cli
 //	12 cmd/creditsim
+//
+// The commands' machinery (layers 8 to 11) lives under
+// cmd/creditsim/internal/, as the go command keeps cmd/go/internal/:
+// nothing else can import it. internal/ holds the helpers every layer
+// shares and internal/world, which builds an engine configuration from a
+// scenario for the runner and for the engine's own tests.
 //
 // Each package's doc.go ends with a line "Imports (layer N): ..." naming
 // the creditsim packages it imports; the test checks that line against
 // the package's imports and the order above. Tests may import upward (the
-// engine's tests build worlds with internal/runner); the order is for the
+// engine's tests build worlds with internal/world); the order is for the
 // code that ships.
 //
 // Imports (layer 0): none.

@@ -25,14 +25,14 @@ var layer = map[string]int{
 	"policy/fromruntime": 3, "policy/fromwu": 3, "policy/postassigned": 3, "policy/sciunited": 3,
 	"policy/v1peak": 3, "policy/v2actual": 3, "policy/v3pfc": 3, "scenarios": 3,
 	"sim": 4, "policy/all": 4,
-	"results":         5,
-	"results/plot":    6,
-	"results/report":  7,
-	"internal/replay": 8,
-	"internal/runner": 9,
-	"internal/ablate": 10, "internal/attack": 10, "internal/sweep": 10,
-	"internal/cli":  11,
-	"cmd/creditsim": 12,
+	"results":      5,
+	"results/plot": 6, "internal/world": 6,
+	"results/report":                7,
+	"cmd/creditsim/internal/replay": 8,
+	"cmd/creditsim/internal/runner": 9,
+	"cmd/creditsim/internal/ablate": 10, "cmd/creditsim/internal/attack": 10, "cmd/creditsim/internal/sweep": 10,
+	"cmd/creditsim/internal/cli": 11,
+	"cmd/creditsim":              12,
 }
 
 var importsLine = regexp.MustCompile(`(?m)^// Imports \(layer (\d+)\): (.*)\.$`)

@@ -1,0 +1,803 @@
+package attack
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// Options control an attack.
+type Options struct {
+	Scenario string   // a built-in name or a scenario file
+	Sets     []string // --set overrides, applied before the attacker
+	// Policies limits the search to these policy instances of the
+	// scenario (default: all of them).
+	Policies []string
+	// Budget is the number of simulated runs the search may make
+	// (confirmation runs are extra); at least one per kind.
+	Budget int
+	// Confirm is the replications of each worst case's run on fresh
+	// seeds; at least 3.
+	Confirm int
+	// ConfirmTop is how many of each policy's most profitable distinct
+	// candidates on the search seed are confirmed (with its best fixed
+	// setting); 0 = DefaultConfirmTop.
+	ConfirmTop int
+	Jobs       int       // runs at once; 0 = GOMAXPROCS
+	Log        io.Writer // one line per phase; nil is silent
+	// MaxCost bounds a candidate's run: one estimated to send more than
+	// MaxCost times the results of the scenario as given is not run and
+	// gains nothing (fakes that return a job in a thousandth of its time,
+	// on a third of the accounts, would send hundreds of times more).
+	// 0 = DefaultMaxCost.
+	MaxCost float64
+	// From holds the shards (RunShard) of this search's first phase,
+	// which Run then takes instead of running it.
+	From []*Shard
+}
+
+// DefaultConfirmTop is the default of Options.ConfirmTop.
+const DefaultConfirmTop = 3
+
+// DefaultMaxCost is the default of Options.MaxCost.
+const DefaultMaxCost = 20
+
+// DefaultBudget is the default number of search runs: with the kinds of
+// the model it leaves about half the budget to the design and the local
+// searches.
+const DefaultBudget = 60
+
+// MaxMaxCost bounds --max-cost, and MaxConfirm the replications each
+// worst case is confirmed on: past them a flag is a mistake, checked
+// before the search rather than found after it.
+const (
+	MaxMaxCost = 1e6
+	MaxConfirm = 1000
+)
+
+// MaxBudget bounds the search's runs: each is a whole simulation, and
+// the search keeps every evaluation (a budget of 1e8 exhausted memory).
+const MaxBudget = 10000
+
+// InputError is a bad option of the attack itself (a policy the
+// scenario does not have, a budget too small for the space).
+type InputError struct{ msg string }
+
+func (e *InputError) Error() string { return e.msg }
+
+func inputErr(format string, a ...any) error { return &InputError{fmt.Sprintf(format, a...)} }
+
+// Evaluation is one candidate's run on the search seed.
+type Evaluation struct {
+	Index     int       `json:"index"`
+	Phase     string    `json:"phase"` // library, design, pairs or nelder-mead
+	For       string    `json:"for,omitempty"`
+	Space     string    `json:"space"`
+	Behaviour Behaviour `json:"behaviour"`
+	// Values is each policy's figure for the behaviour's kind; a policy
+	// for which the run gives no finite figure is absent.
+	Values map[string]results.Num `json:"values"`
+	// Harm is each policy's harm to honest accounts (their credit over
+	// their honest twin's); Regime the run's regime (summary.json's), the
+	// same for every policy: its agents' share of results sent and
+	// validated, and of workunits validated on agents' results only.
+	Harm   map[string]results.Num `json:"harm,omitempty"`
+	Regime map[string]results.Num `json:"regime,omitempty"`
+	// Results is how many results the run sent; Skipped says why a
+	// candidate was not run (too costly), and then Values is empty.
+	Results int64  `json:"results,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// Interval is a figure over replications with its 95% interval.
+type Interval struct {
+	Mean         results.Num `json:"mean"`
+	Low          results.Num `json:"low"`
+	High         results.Num `json:"high"`
+	Replications int         `json:"replications"`
+	Seed         uint64      `json:"seed"`
+}
+
+// Worst is the most profitable behaviour found against one policy.
+type Worst struct {
+	Policy    string    `json:"policy"`
+	Space     string    `json:"space"`
+	Behaviour Behaviour `json:"behaviour"`
+	Figure    string    `json:"figure"`
+	// Search is the figure on the search seed; Library the best of the
+	// scenario's fixed agent settings (every kind at its own or default
+	// settings) on the same seed, and LibrarySpace its kind.
+	Search       results.Num `json:"search"`
+	Library      results.Num `json:"library"`
+	LibrarySpace string      `json:"library_space"`
+	// Confirmed is the behaviour run again on fresh seeds.
+	Confirmed Interval `json:"confirmed"`
+	// Candidates are the behaviours confirmed for the policy (the most
+	// profitable on the search seed, and the best fixed setting); the
+	// worst case is the one that earned most on the fresh seeds, so that
+	// a lucky draw on the search seed is neither taken for a weakness nor
+	// hides one.
+	Candidates []Candidate `json:"candidates"`
+	// Scenario is the scenario YAML that reproduces Confirmed with
+	// creditsim run.
+	Scenario []byte `json:"-"`
+}
+
+// Candidate is a behaviour confirmed on fresh seeds for a policy.
+type Candidate struct {
+	Space     string      `json:"space"`
+	Behaviour Behaviour   `json:"behaviour"`
+	Search    results.Num `json:"search"`
+	Confirmed Interval    `json:"confirmed"`
+}
+
+// Report is what an attack found.
+type Report struct {
+	Scenario string   `json:"scenario"`
+	Seed     uint64   `json:"seed"`
+	Budget   int      `json:"budget"`
+	Runs     int      `json:"search_runs"`
+	Policies []string `json:"policies"`
+	// Inert lists the kinds not searched because the scenario makes them
+	// the same as honest work, each with the reason.
+	Inert       []string     `json:"not_searched,omitempty"`
+	Worst       []Worst      `json:"worst"`
+	Evaluations []Evaluation `json:"evaluations"`
+}
+
+// evaluator runs candidates on the search seed, at most jobs at once.
+type evaluator struct {
+	opts  Options
+	seed  uint64
+	pols  []string
+	slots chan struct{}
+	// maxResults is the estimated results above which a candidate is not
+	// run (MaxCost x the scenario's own estimate).
+	maxResults float64
+	// done counts finished search runs, for the log.
+	mu   sync.Mutex
+	done int
+	// seen holds each candidate evaluated on the search seed, by its
+	// agent: a run is deterministic, so a candidate proposed again (local
+	// searches of similar policies often meet) takes its figures from the
+	// first run instead of running again.
+	seen onceMap[string, Evaluation]
+	ran  int // simulations run (search seed), for tests
+	// twins holds the honest twins of each seed and replication count
+	// (twinKey): the same for every candidate, so made once.
+	twins onceMap[twinKey, []*results.Twin]
+}
+
+// twinKey names a set of honest twins: a seed and its replications.
+type twinKey struct {
+	seed uint64
+	reps int
+}
+
+// onceMap computes each key's value once, however many goroutines ask
+// for it: the first caller computes it, the others wait for its result.
+type onceMap[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]*onceEntry[V]
+}
+
+// onceEntry is a key's value, ready once done is closed.
+type onceEntry[V any] struct {
+	done chan struct{}
+	v    V
+	err  error
+}
+
+// get returns k's value, calling f for it if no caller has; cached says
+// whether another caller had.
+func (o *onceMap[K, V]) get(k K, f func() (V, error)) (v V, cached bool, err error) {
+	o.mu.Lock()
+	if o.m == nil {
+		o.m = map[K]*onceEntry[V]{}
+	}
+	if e, ok := o.m[k]; ok {
+		o.mu.Unlock()
+		<-e.done
+		return e.v, true, e.err
+	}
+	e := &onceEntry[V]{done: make(chan struct{})}
+	o.m[k] = e
+	o.mu.Unlock()
+	e.v, e.err = f()
+	close(e.done)
+	return e.v, false, e.err
+}
+
+// twinsFor returns the honest twins of s's seed and replications,
+// simulating them the first time they are asked for.
+func (e *evaluator) twinsFor(s *scenarios.Scenario) ([]*results.Twin, error) {
+	twins, _, err := e.twins.get(twinKey{s.Seed, s.Replications}, func() ([]*results.Twin, error) {
+		return runner.Twins(s, s.Replications, e.slots)
+	})
+	return twins, err
+}
+
+// open returns the scenario with b as its agents, on seed and reps.
+func (e *evaluator) open(b Behaviour, seed uint64, reps int) (*scenarios.Scenario, error) {
+	sets := append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+b.Agent()+"]",
+		fmt.Sprintf("replications=%d", reps), fmt.Sprintf("seed=%d", seed))
+	return scenarios.Open(e.opts.Scenario, sets)
+}
+
+// summary runs b on seed and reps.
+func (e *evaluator) summary(b Behaviour, seed uint64, reps int) (*results.Summary, []byte, error) {
+	s, err := e.open(b, seed, reps)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.run(s)
+}
+
+// run runs s and returns its summary and resolved YAML.
+func (e *evaluator) run(s *scenarios.Scenario) (*results.Summary, []byte, error) {
+	yaml, _, err := scenarios.Resolved(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	twins, err := e.twinsFor(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true, Workers: s.Replications, Slots: e.slots, Twins: twins})
+	if err != nil {
+		return nil, nil, err
+	}
+	return oc.Summary, yaml, nil
+}
+
+// evaluate runs b on the search seed and scores it for every policy in
+// ev.Values, unless its run would cost more than maxResults.
+func (e *evaluator) evaluate(ev *Evaluation) error {
+	m, cached, err := e.seen.get(ev.Behaviour.Agent(), func() (Evaluation, error) {
+		err := e.evaluateOnce(ev)
+		return *ev, err
+	})
+	if cached {
+		ev.Values = maps.Clone(m.Values)
+		ev.Harm, ev.Regime = maps.Clone(m.Harm), maps.Clone(m.Regime)
+		ev.Results, ev.Skipped = m.Results, m.Skipped
+		e.logRun(ev.Behaviour, "the same candidate as an earlier run: its figures, not run again")
+	}
+	return err
+}
+
+// evaluateOnce runs ev's behaviour (see evaluate).
+func (e *evaluator) evaluateOnce(ev *Evaluation) error {
+	b := ev.Behaviour
+	ev.Values = map[string]results.Num{}
+	s, err := e.open(b, e.seed, 1)
+	if err != nil {
+		return err
+	}
+	if est := s.EstimateResults(); est > e.maxResults {
+		ev.Skipped = fmt.Sprintf("estimated %.3g results, more than %g x the scenario's", est, e.opts.MaxCost)
+		e.logRun(b, "not run: "+ev.Skipped)
+		return nil
+	}
+	sum, _, err := e.run(s)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.ran++
+	e.mu.Unlock()
+	ev.Results = sum.Results
+	e.logRun(b, fmt.Sprintf("%d results", sum.Results))
+	vals := ev.Values
+	fig := b.Figure()
+	ev.Harm, ev.Regime = map[string]results.Num{}, sum.Regime
+	for _, p := range e.pols {
+		if ps := sum.Policies[p]; ps != nil {
+			if v, ok := ps.Flat()[fig]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+				vals[p] = v
+			}
+			if h := ps.Harm; !math.IsNaN(float64(h)) {
+				ev.Harm[p] = h
+			}
+		}
+	}
+	return nil
+}
+
+// logRun logs a finished (or skipped) search run.
+func (e *evaluator) logRun(b Behaviour, what string) {
+	if e.opts.Log == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.done++
+	fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s (%s)\n", e.done, e.opts.Budget, b, what)
+}
+
+// search is an attack prepared from its options: the scenario, the
+// policies, the spaces and the first phase's candidates.
+type search struct {
+	e     *evaluator
+	base  *scenarios.Scenario
+	sha   string // the resolved scenario's SHA-256
+	sp    []kindSpace
+	first []Evaluation // phases 1 and 2 (library and design), not yet run
+	// maxPairs is the most combined behaviours phase 2b may try.
+	maxPairs int
+	// inert lists the spaces not searched, each with the reason: the
+	// scenario makes them the same as honest work.
+	inert []string
+}
+
+// prepare checks the options and builds the search.
+func prepare(opts Options) (*search, error) {
+	base, err := scenarios.Open(opts.Scenario, opts.Sets)
+	if err != nil {
+		return nil, err
+	}
+	pols, err := searchedPolicies(base, opts.Policies)
+	if err != nil {
+		return nil, err
+	}
+	claimAt := float64(base.Warmup) + 2*boinc.SecondsPerDay
+	var sp []kindSpace
+	var skipped []string
+	for _, ks := range spaces(base.Hosts.Agents, claimAt) {
+		if why := inert(&ks, base); why != "" {
+			skipped = append(skipped, ks.name+" ("+why+")")
+			continue
+		}
+		sp = append(sp, ks)
+	}
+	if err := opts.defaults(len(sp)); err != nil {
+		return nil, err
+	}
+	one, err := scenarios.Open(opts.Scenario, append(append([]string(nil), opts.Sets...), "replications=1"))
+	if err != nil {
+		return nil, err
+	}
+	_, sha, err := scenarios.Resolved(base)
+	if err != nil {
+		return nil, err
+	}
+	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, opts.Jobs),
+		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
+	st := &search{e: e, base: base, sha: sha, sp: sp, inert: skipped}
+
+	// Phases 1 and 2: the kinds at their fixed settings, then a Halton
+	// design over each kind's parameters, all independent runs. Phase
+	// 2b combines, on one account, the kinds that earned most for each
+	// policy; it and the design share half of what the fixed settings
+	// leave, the local searches the rest.
+	for _, ks := range sp {
+		st.first = append(st.first, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
+	}
+	st.maxPairs = (opts.Budget - len(sp)) / 6
+	design := (opts.Budget-len(sp))/2 - st.maxPairs
+	for i := 0; i < design; i++ {
+		ks := &sp[i%len(sp)]
+		u := halton(i/len(sp)+1, len(ks.params))
+		x := make([]float64, len(u))
+		for d := range u {
+			x[d] = math.Log(u[d] / (1 - u[d]))
+		}
+		st.first = append(st.first, Evaluation{Phase: "design", Space: ks.name, Behaviour: ks.behaviour(x)})
+	}
+	for i := range st.first {
+		st.first[i].Index = i
+	}
+	return st, nil
+}
+
+// searchedPolicies are the scenario's policy instances, or those of
+// them named (each must be one).
+func searchedPolicies(base *scenarios.Scenario, named []string) ([]string, error) {
+	var pols []string
+	for _, p := range base.Policies {
+		pols = append(pols, p.Name)
+	}
+	if len(named) > 0 {
+		for _, want := range named {
+			found := false
+			for _, p := range pols {
+				found = found || p == want
+			}
+			if !found {
+				return nil, inputErr("--policies: %q is not a policy of %s (it has %s)", want, base.Name, strings.Join(pols, ", "))
+			}
+		}
+		pols = named
+	}
+	return pols, nil
+}
+
+// defaults fills the options left 0 and checks their ranges; kinds is
+// the number of kinds searched (the budget runs each once at least).
+func (opts *Options) defaults(kinds int) error {
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.Budget < kinds {
+		return inputErr("--budget %d: at least %d runs, one per kind", opts.Budget, kinds)
+	}
+	if opts.Confirm == 0 {
+		opts.Confirm = 3
+	}
+	if opts.Confirm < 3 {
+		return inputErr("--confirm %d: the worst case is confirmed on at least 3 replications", opts.Confirm)
+	}
+	if opts.ConfirmTop == 0 {
+		opts.ConfirmTop = DefaultConfirmTop
+	}
+	if opts.ConfirmTop < 1 {
+		return inputErr("--confirm-top %d: at least the most profitable candidate is confirmed", opts.ConfirmTop)
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxCost == 0 {
+		opts.MaxCost = DefaultMaxCost
+	}
+	if !(opts.MaxCost >= 1) || math.IsInf(opts.MaxCost, 0) {
+		return inputErr("--max-cost %g: must be at least 1 (times the scenario's own results)", opts.MaxCost)
+	}
+	return nil
+}
+
+func (st *search) logf(format string, a ...any) {
+	if st.e.opts.Log != nil {
+		fmt.Fprintf(st.e.opts.Log, format+"\n", a...)
+	}
+}
+
+// Run searches the scenario's behaviours for each policy's worst case.
+// With opts.From, the first phase's runs are taken from those shards
+// instead of being run; the report is the same as without.
+func Run(opts Options) (*Report, error) {
+	st, err := prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	e, base, pols := st.e, st.base, st.e.pols
+	opts = e.opts
+	rep := &Report{Scenario: base.Name, Seed: base.Seed, Budget: opts.Budget, Policies: pols, Inert: st.inert}
+	if len(st.inert) > 0 {
+		st.logf("attack %s: not searched, the same as honest work here: %s", base.Name, strings.Join(st.inert, ", "))
+	}
+	design := len(st.first) - len(st.sp)
+	if len(opts.From) > 0 {
+		if err := st.fill(opts.From); err != nil {
+			return nil, err
+		}
+		st.logf("attack %s: %d kinds at their fixed settings and %d design points, from %d shards", base.Name, len(st.sp), design, opts.From[0].Shards)
+	} else {
+		st.logf("attack %s: %d kinds at their fixed settings and %d design points, on seed %d", base.Name, len(st.sp), design, base.Seed)
+		if err := e.runAll(st.first); err != nil {
+			return nil, err
+		}
+	}
+	rep.Evaluations = append(rep.Evaluations, st.first...)
+	sp := st.sp
+	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, pols, st.maxPairs)
+	if len(pairBatch) > 0 {
+		st.logf("attack %s: %d pairs of the most profitable kinds combined on one account", base.Name, len(pairBatch))
+		if err := e.runAll(pairBatch); err != nil {
+			return nil, err
+		}
+		rep.Evaluations = append(rep.Evaluations, pairBatch...)
+		sp = append(sp, pairSpaces...)
+	}
+
+	// Phase 3: per policy, Nelder-Mead within the kind of its best
+	// candidate so far, from the best candidates of that kind.
+	left := opts.Budget - len(rep.Evaluations)
+	per := left / len(pols)
+	local := make([][]Evaluation, len(pols))
+	errs := make([]error, len(pols))
+	var wg sync.WaitGroup
+	for pi, p := range pols {
+		if per < 1 {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local[pi], errs[pi] = e.localSearch(p, sp, rep.Evaluations, per)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, l := range local {
+		rep.Evaluations = append(rep.Evaluations, l...)
+	}
+	for i := range rep.Evaluations {
+		rep.Evaluations[i].Index = i
+	}
+	rep.Runs = len(rep.Evaluations)
+	st.logf("attack %s: %d search runs; confirming each policy's %d most profitable candidates and its best fixed setting on %d replications of seed %d",
+		base.Name, rep.Runs, opts.ConfirmTop, opts.Confirm, base.Seed+1)
+	for _, p := range pols {
+		if w, ok := candidates(p, rep.Evaluations, opts.ConfirmTop); ok {
+			rep.Worst = append(rep.Worst, w)
+		}
+	}
+	if err := e.confirm(rep.Worst, base.Seed+1, opts.Confirm); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// candidates returns policy p's worst case to be confirmed: the top
+// distinct behaviours on the search seed and the best fixed setting, as
+// Candidates, and the best fixed setting's figure; false if no run gave
+// p a figure.
+func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
+	w := Worst{Policy: p, Library: results.Num(math.Inf(-1))}
+	var ranked []Evaluation
+	libBest := -1
+	for i, ev := range evs {
+		v, ok := ev.Values[p]
+		if !ok {
+			continue
+		}
+		ranked = append(ranked, ev)
+		if ev.Phase == "library" && v > w.Library {
+			w.Library, w.LibrarySpace, libBest = v, ev.Space, i
+		}
+	}
+	if len(ranked) == 0 {
+		return w, false
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Values[p] > ranked[j].Values[p] })
+	seen := map[string]bool{}
+	add := func(ev Evaluation) {
+		if key := ev.Behaviour.Agent(); !seen[key] {
+			seen[key] = true
+			w.Candidates = append(w.Candidates, Candidate{Space: ev.Space, Behaviour: ev.Behaviour, Search: ev.Values[p]})
+		}
+	}
+	for _, ev := range ranked {
+		if len(w.Candidates) == top {
+			break
+		}
+		add(ev)
+	}
+	if libBest >= 0 {
+		add(evs[libBest])
+	}
+	return w, true
+}
+
+// pairs returns up to n combined behaviours to try, with their spaces:
+// for each policy in turn, the three kinds whose best candidate earned
+// most for it (on known runs), paired in that order (the more profitable
+// kind first, with its share), each pair once and only where the kinds
+// can combine.
+func pairs(sp []kindSpace, known []Evaluation, pols []string, n int) ([]kindSpace, []Evaluation) {
+	var spaces []kindSpace
+	var batch []Evaluation
+	seen := map[string]bool{}
+	for _, p := range pols {
+		type top struct {
+			ks *kindSpace
+			b  Behaviour
+			v  float64
+		}
+		best := map[string]*top{}
+		var order []*top
+		for _, ev := range known {
+			v, ok := ev.Values[p]
+			if !ok {
+				continue
+			}
+			t := best[ev.Space]
+			if t == nil {
+				t = &top{ks: spaceNamed(sp, ev.Space), v: math.Inf(-1)}
+				best[ev.Space] = t
+				order = append(order, t)
+			}
+			if float64(v) > t.v {
+				t.b, t.v = ev.Behaviour, float64(v)
+			}
+		}
+		sort.SliceStable(order, func(i, j int) bool { return order[i].v > order[j].v })
+		order = order[:min(3, len(order))]
+		for i, a := range order {
+			for _, b := range order[i+1:] {
+				if len(batch) == n {
+					return spaces, batch
+				}
+				if a.ks == nil || b.ks == nil || !a.ks.pairs(b.ks) {
+					continue
+				}
+				key := a.ks.name + "+" + b.ks.name
+				if seen[key] || seen[b.ks.name+"+"+a.ks.name] {
+					continue
+				}
+				seen[key] = true
+				ps := pair(a.ks, b.ks, a.b, b.b)
+				spaces = append(spaces, ps)
+				batch = append(batch, Evaluation{Phase: "pairs", For: p, Space: ps.name, Behaviour: ps.start})
+			}
+		}
+	}
+	return spaces, batch
+}
+
+// spaceNamed returns the space called name, or nil.
+func spaceNamed(sp []kindSpace, name string) *kindSpace {
+	for i := range sp {
+		if sp[i].name == name {
+			return &sp[i]
+		}
+	}
+	return nil
+}
+
+// runAll evaluates a batch, jobs at a time; the results go in order.
+func (e *evaluator) runAll(batch []Evaluation) error {
+	errs := make([]error, len(batch))
+	var wg sync.WaitGroup
+	for i := range batch {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.evaluate(&batch[i])
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// localSearch runs Nelder-Mead for policy p in the space of its best
+// candidate, starting from that space's best candidates for p, for at
+// most n runs. It maximises the figure: the method minimises its
+// negative, and a run that gives no figure counts as no gain (0).
+func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n int) ([]Evaluation, error) {
+	best, bestV := -1, math.Inf(-1)
+	for i, ev := range known {
+		if v, ok := ev.Values[p]; ok && float64(v) > bestV {
+			best, bestV = i, float64(v)
+		}
+	}
+	if best < 0 {
+		return nil, nil
+	}
+	var ks *kindSpace
+	for i := range sp {
+		if sp[i].name == known[best].Space {
+			ks = &sp[i]
+		}
+	}
+	// The initial simplex: the space's dim+1 best known points for p.
+	type pt struct {
+		x []float64
+		v float64
+	}
+	var pts []pt
+	for _, ev := range known {
+		if ev.Space == ks.name {
+			v, ok := ev.Values[p]
+			if !ok {
+				v = 0
+			}
+			pts = append(pts, pt{ks.coords(ev.Behaviour), -float64(v)})
+		}
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].v < pts[j].v })
+	dim := len(ks.params)
+	nm := &optimize.NelderMead{}
+	if len(pts) >= dim+1 {
+		for _, q := range pts[:dim+1] {
+			nm.InitialVertices = append(nm.InitialVertices, q.x)
+			nm.InitialValues = append(nm.InitialValues, q.v)
+		}
+	} else {
+		nm.SimplexSize = 1
+	}
+	var out []Evaluation
+	var runErr error
+	f := func(x []float64) float64 {
+		if runErr != nil {
+			return 0
+		}
+		ev := Evaluation{Phase: "nelder-mead", For: p, Space: ks.name, Behaviour: ks.behaviour(x)}
+		if err := e.evaluate(&ev); err != nil {
+			runErr = err
+			return 0
+		}
+		out = append(out, ev)
+		return -float64(ev.Values[p])
+	}
+	settings := &optimize.Settings{FuncEvaluations: n, Converger: optimize.NeverTerminate{}}
+	// The method ends when its runs are spent; an error can only say so
+	// or that the simplex collapsed, and either way the runs made stand.
+	optimize.Minimize(optimize.Problem{Func: f}, pts[0].x, settings, nm)
+	return out, runErr
+}
+
+// confirm runs each policy's candidates on seed with reps replications
+// (each distinct behaviour once), and makes the worst of them on those
+// seeds the policy's worst case: its figure, interval and scenario. A
+// candidate that the fresh seeds give no figure ranks last.
+func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
+	type res struct {
+		sum  *results.Summary
+		yaml []byte
+		err  error
+	}
+	distinct := map[string]*res{} // by the behaviour's agent
+	var order []Behaviour
+	for _, w := range ws {
+		for _, c := range w.Candidates {
+			if key := c.Behaviour.Agent(); distinct[key] == nil {
+				distinct[key] = &res{}
+				order = append(order, c.Behaviour)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	done := 0
+	for _, b := range order {
+		r := distinct[b.Agent()]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.sum, r.yaml, r.err = e.summary(b, seed, reps)
+			if e.opts.Log != nil {
+				e.mu.Lock()
+				done++
+				fmt.Fprintf(e.opts.Log, "  confirmed %d of %d: %s (%d replications)\n", done, len(order), b, reps)
+				e.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range ws {
+		w := &ws[i]
+		best := -1
+		for k := range w.Candidates {
+			c := &w.Candidates[k]
+			r := distinct[c.Behaviour.Agent()]
+			if r.err != nil {
+				return r.err
+			}
+			fig := c.Behaviour.Figure()
+			ps := r.sum.Policies[w.Policy]
+			ci, ok := ps.CI95[fig]
+			if !ok {
+				// The fresh seeds gave no figure: no interval either.
+				ci = [2]results.Num{results.Num(math.NaN()), results.Num(math.NaN())}
+			}
+			mean := results.Num(math.NaN())
+			if v, ok := ps.Flat()[fig]; ok {
+				mean = v
+			}
+			c.Confirmed = Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
+			if best < 0 || mean > w.Candidates[best].Confirmed.Mean || math.IsNaN(float64(w.Candidates[best].Confirmed.Mean)) && !math.IsNaN(float64(mean)) {
+				best = k
+			}
+		}
+		c := w.Candidates[best]
+		w.Space, w.Behaviour, w.Search, w.Confirmed = c.Space, c.Behaviour, c.Search, c.Confirmed
+		w.Figure = c.Behaviour.Figure()
+		w.Scenario = distinct[c.Behaviour.Agent()].yaml
+	}
+	return nil
+}

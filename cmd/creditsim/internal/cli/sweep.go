@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/sweep"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/spf13/cobra"
+)
+
+func newSweep() *cobra.Command {
+	var (
+		out, shard           string
+		jobs, shardCount     int
+		resume, force, quiet bool
+		maxResults           float64
+	)
+	cmd := &cobra.Command{
+		Use:     "sweep SWEEP.yaml",
+		Short:   "run a parameter sweep",
+		Long:    sweepLong,
+		Example: sweepExample,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := jobsFlag(cmd, jobs); err != nil {
+				return err
+			}
+			if !(maxResults > 0) {
+				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
+			}
+			if cmd.Flags().Changed("shard-count") && shardCount < 1 {
+				return fail(cmd, ExitInput, "flag --shard-count: %d: must be at least 1", shardCount)
+			}
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			i, n, err := shardOf(shard, shardCount, os.Getenv)
+			if err != nil {
+				return fail(cmd, ExitInput, "%v", err)
+			}
+			sw, err := sweep.Load(args[0])
+			if err != nil {
+				return failPlain(cmd, ExitInput, err)
+			}
+			for _, pt := range sw.Points {
+				if err := pt.Scenario.CheckScale(maxResults); err != nil {
+					return fail(cmd, ExitInput, "point %s: %v", pt.ID(), err)
+				}
+			}
+			dir := out
+			if dir == "" {
+				dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
+			}
+			if n == 0 {
+				unlock, err := lockPlace(cmd, dir)
+				if err != nil {
+					return err
+				}
+				defer unlock()
+			}
+			opts := sweep.Options{Out: dir, Jobs: jobs, Shard: i, Shards: n, Resume: resume, Force: force,
+				Protect: []string{args[0], sw.BasePath()}}
+			if !quiet {
+				opts.Log = stderr
+				what := fmt.Sprintf("%d points", len(sw.Points))
+				if n > 0 {
+					what += fmt.Sprintf(", shard %d of %d", i, n)
+				}
+				fmt.Fprintf(stderr, "sweep %s: %s x %d replications -> %s\n", sw.Spec.Name, what, sw.Points[0].Scenario.Replications, dir)
+			}
+			oc, err := sweep.Run(sw, opts)
+			if err != nil {
+				return failSweep(cmd, err)
+			}
+			if !quiet {
+				printSweep(stdout, sw, oc, dir, i, n)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/sweep-<name>)")
+	f.IntVarP(&jobs, "jobs", "j", 0, "cores (default: all)")
+	f.StringVar(&shard, "shard", "", "run shard i of n (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with --shard-count N or CREDITSIM_SHARD_COUNT")
+	f.IntVar(&shardCount, "shard-count", 0, "shards, with a Kubernetes completion index")
+	f.BoolVar(&resume, "resume", false, "skip points already done")
+	f.BoolVar(&force, "force", false, "start over (a shard reruns its own points)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a point estimated to send more results than this")
+	return cmd
+}
+
+// printSweep says what a sweep run did; a finished sweep shows the
+// scorecard of each figure at its worst point.
+func printSweep(stdout io.Writer, sw *sweep.Sweep, oc *sweep.Outcome, dir string, i, n int) {
+	fmt.Fprintf(stdout, "sweep %s: ran %d points, skipped %d done; %d results in %.1f s (%.0f results/s)\n",
+		sw.Spec.Name, oc.Ran, oc.Skipped, oc.Results, oc.Wall.Seconds(), float64(oc.Results)/oc.Wall.Seconds())
+	if !oc.Final {
+		fmt.Fprintf(stdout, "shard %d/%d done in %s; when every shard is done: creditsim merge %s\n", i, n, dir, dir)
+		return
+	}
+	if sums, names, err := sweep.Summaries(dir); err == nil && len(sums) > 0 {
+		fmt.Fprintf(stdout, "\nOver the sweep's %d points, each figure at its worst point:\n", len(sums))
+		fmt.Fprint(stdout, results.NewScorecard(results.WorstSummary(sums, names), names).Text())
+		fmt.Fprintln(stdout)
+	}
+	fmt.Fprintf(stdout, "wrote %s (sweep.csv, sweep.json, plots, points/)\n", dir)
+}
+
+func newMerge() *cobra.Command {
+	var out string
+	var force, quiet bool
+	cmd := &cobra.Command{
+		Use:   "merge DIR...",
+		Short: "join a sharded sweep's folders",
+		Long:  "Join the folders of a sharded sweep into the output an unsharded sweep writes (into the first folder unless -o).",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, dirs []string) error {
+			if err := sweep.Merge(dirs, out, force); err != nil {
+				return failSweep(cmd, err)
+			}
+			if !quiet {
+				o := out
+				if o == "" {
+					o = dirs[0]
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "merged %d folder(s) into %s\n", len(dirs), o)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "output folder (default: the first folder)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing output folder")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}
+
+// shardOf returns the shard to run (0, 0: all): --shard i/n, else the
+// array index a cluster engine sets (DESIGN section 10).
+func shardOf(flagVal string, count int, env func(string) string) (int, int, error) {
+	parse := func(name, s string) (int, error) {
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q is not an integer", name, s)
+		}
+		return v, nil
+	}
+	check := func(src string, i, n int) (int, int, error) {
+		if n < 1 || i < 1 || i > n {
+			return 0, 0, fmt.Errorf("%s gives shard %d of %d; want 1 <= i <= n", src, i, n)
+		}
+		return i, n, nil
+	}
+	if flagVal != "" {
+		a, b, ok := strings.Cut(flagVal, "/")
+		if !ok {
+			return 0, 0, fmt.Errorf("--shard %q: want i/n, e.g. 2/8", flagVal)
+		}
+		i, err := parse("--shard", a)
+		if err != nil {
+			return 0, 0, err
+		}
+		n, err := parse("--shard", b)
+		if err != nil {
+			return 0, 0, err
+		}
+		return check("--shard "+flagVal, i, n)
+	}
+	if id := env("SLURM_ARRAY_TASK_ID"); id != "" {
+		t, err := parse("SLURM_ARRAY_TASK_ID", id)
+		if err != nil {
+			return 0, 0, err
+		}
+		min := 0
+		if m := env("SLURM_ARRAY_TASK_MIN"); m != "" {
+			if min, err = parse("SLURM_ARRAY_TASK_MIN", m); err != nil {
+				return 0, 0, err
+			}
+		}
+		n, err := parse("SLURM_ARRAY_TASK_COUNT", env("SLURM_ARRAY_TASK_COUNT"))
+		if err != nil {
+			return 0, 0, err
+		}
+		return check("SLURM_ARRAY_TASK_ID", t-min+1, n)
+	}
+	if idx := env("JOB_COMPLETION_INDEX"); idx != "" {
+		k, err := parse("JOB_COMPLETION_INDEX", idx)
+		if err != nil {
+			return 0, 0, err
+		}
+		n := count
+		if n == 0 {
+			c := env("CREDITSIM_SHARD_COUNT")
+			if c == "" {
+				return 0, 0, errors.New("JOB_COMPLETION_INDEX is set but not the shard count: pass --shard-count N (the Job's completions) or set CREDITSIM_SHARD_COUNT")
+			}
+			if n, err = parse("CREDITSIM_SHARD_COUNT", c); err != nil {
+				return 0, 0, err
+			}
+		}
+		return check("JOB_COMPLETION_INDEX", k+1, n)
+	}
+	if count != 0 {
+		return 0, 0, errors.New("--shard-count goes with JOB_COMPLETION_INDEX; use --shard i/n otherwise")
+	}
+	return 0, 0, nil
+}
+
+// failSweep prints a sweep or merge error: bad input (the sweep file, an
+// output folder refused) exits 2, anything else 1.
+func failSweep(cmd *cobra.Command, err error) error {
+	if sweep.IsInput(err) || errors.Is(err, runner.ErrOutputExists) {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	return fail(cmd, ExitRun, "%v", err)
+}
+
+// sweepLong is the long text of creditsim sweep's help.
+const sweepLong = `Run a base scenario at many parameter values, each point with its
+replications, points in parallel on all cores. With --shard i/n (or a
+Slurm or Kubernetes array index), run a deterministic share; merge the
+shards with creditsim merge.`
+
+// sweepExample is the example text of creditsim sweep's help.
+const sweepExample = `  creditsim sweep scenarios/sweeps/gpu-inflators.yaml
+  creditsim sweep my-sweep.yaml --shard 2/8 -o /shared/out`

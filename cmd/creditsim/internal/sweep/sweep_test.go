@@ -1,0 +1,515 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	_ "github.com/creditsim/creditsim/policy/all" // every credit system
+
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+)
+
+// small is a 3 x 2 grid: the share of benchmark inflators by the
+// efficiency of the Windows version (a number and a distribution).
+const small = `
+name: small
+base: baseline
+set:
+  - hosts.initial=40
+  - hosts.arrivals_per_day=0
+  - duration=9d
+  - warmup=2d
+  - projects[0].apps[0].delay_bound=2d
+  - "policies=[v1peak, v3pfc-boinc]"
+  - "hosts.agents=[{kind: benchmark_inflation, share: 0, k: 4}]"
+replications: 2
+parameters:
+  - path: hosts.agents[0].share
+    values: [0, 0.1, 0.2]
+  - path: projects[0].apps[0].versions[0].efficiency
+    values: [0.5, {dist: lognormal, mean: 0.3, cv: 0.2}]
+`
+
+func load(t *testing.T, text string) *Sweep {
+	t.Helper()
+	dir := t.TempDir()
+	f := filepath.Join(dir, "sweep.yaml")
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sw
+}
+
+func run(t *testing.T, sw *Sweep, out string, o Options) *Outcome {
+	t.Helper()
+	o.Out = out
+	oc, err := Run(sw, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oc
+}
+
+// tree reads every file under dir (relative path -> bytes), ignoring
+// nothing: a sweep writes no timing files.
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sameTree(t *testing.T, what string, want, got map[string][]byte) {
+	t.Helper()
+	var names []string
+	for k := range want {
+		names = append(names, k)
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: extra file %s", what, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		g, ok := got[k]
+		switch {
+		case !ok:
+			t.Errorf("%s: missing %s", what, k)
+		case !bytes.Equal(g, want[k]):
+			t.Errorf("%s: %s differs", what, k)
+		}
+	}
+}
+
+// TestShardedMergeIsByteIdentical: the merged output of 1, 2 and 3
+// shards, in separate folders or one shared folder, is the unsharded
+// sweep's, byte for byte; so is a run on one core.
+func TestShardedMergeIsByteIdentical(t *testing.T) {
+	sw := load(t, small)
+	if len(sw.Points) != 6 {
+		t.Fatalf("%d points, want 6", len(sw.Points))
+	}
+	base := t.TempDir()
+	ref := filepath.Join(base, "ref")
+	oc := run(t, sw, ref, Options{Jobs: 2})
+	if !oc.Final || oc.Ran != 6 {
+		t.Fatalf("unsharded run: %+v", oc)
+	}
+	want := tree(t, ref)
+	for _, f := range []string{"sweep.csv", "sweep.json", "sweep.resolved.yaml", "points/p0005/summary.json",
+		"sweep-honest_ratio-v1peak.png", "sweep-cheat_ratio.benchmark_inflation-v3pfc-boinc.png", "sweep.html"} {
+		if _, ok := want[f]; !ok {
+			t.Errorf("unsharded sweep wrote no %s", f)
+		}
+	}
+	// sweep.html shows every plot written, and only those.
+	refs := map[string]bool{}
+	for _, m := range regexp.MustCompile(`<img src="([^"]+)"`).FindAllStringSubmatch(string(want["sweep.html"]), -1) {
+		refs[m[1]] = true
+		if _, ok := want[m[1]]; !ok {
+			t.Errorf("sweep.html shows %s, which was not written", m[1])
+		}
+	}
+	for f := range want {
+		if strings.HasSuffix(f, ".png") && !refs[f] {
+			t.Errorf("%s is not in sweep.html", f)
+		}
+	}
+	if !strings.Contains(string(want["sweep.html"]), "<td class=\"k\">p0005</td>") {
+		t.Error("sweep.html has no row for point p0005")
+	}
+	if !testing.Short() { // -short: runner's TestDeterminism checks -j
+		one := filepath.Join(base, "j1")
+		run(t, sw, one, Options{Jobs: 1})
+		sameTree(t, "-j 1", want, tree(t, one))
+	}
+
+	shardCounts := []int{1, 2, 3}
+	if testing.Short() {
+		shardCounts = []int{2} // the full suite checks 1 and 3 as well
+	}
+	for _, n := range shardCounts {
+		var dirs []string
+		shared := filepath.Join(base, fmt.Sprintf("shared%d", n))
+		for i := 1; i <= n; i++ {
+			d := filepath.Join(base, fmt.Sprintf("s%d-%d", n, i))
+			oc := run(t, sw, d, Options{Jobs: 2, Shard: i, Shards: n})
+			if oc.Final {
+				t.Errorf("shard %d/%d wrote the final tables", i, n)
+			}
+			dirs = append(dirs, d)
+			run(t, sw, shared, Options{Jobs: 2, Shard: i, Shards: n})
+		}
+		merged := filepath.Join(base, fmt.Sprintf("merged%d", n))
+		if err := Merge(dirs, merged, false); err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, fmt.Sprintf("%d shards merged", n), want, tree(t, merged))
+		if err := Merge([]string{shared}, "", false); err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, fmt.Sprintf("%d shards in one folder", n), want, tree(t, shared))
+	}
+}
+
+// TestResume: a sweep interrupted after some points (and in the middle of
+// one, leaving a temporary folder) and resumed gives the same bytes, and
+// runs only what was missing.
+func TestResume(t *testing.T) {
+	sw := load(t, small)
+	base := t.TempDir()
+	ref := filepath.Join(base, "ref")
+	run(t, sw, ref, Options{Jobs: 2})
+	d := filepath.Join(base, "resumed")
+	run(t, sw, d, Options{Jobs: 2, Shard: 1, Shards: 3}) // points 0 and 3
+	stale := filepath.Join(d, "points", ".p0001.tmp-123")
+	if err := os.MkdirAll(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(stale, "point.json"), []byte("{"), 0o644)
+	// What a killed run leaves: its folder in progress, marked so.
+	os.WriteFile(filepath.Join(stale, results.TempMarker), nil, 0o644)
+	if _, err := Run(sw, Options{Out: d, Jobs: 2}); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Errorf("running into a started sweep without --resume: %v, want a refusal naming --resume", err)
+	}
+	oc := run(t, sw, d, Options{Jobs: 2, Resume: true})
+	if oc.Ran != 4 || oc.Skipped != 2 {
+		t.Errorf("resume ran %d and skipped %d points, want 4 and 2", oc.Ran, oc.Skipped)
+	}
+	sameTree(t, "resumed", tree(t, ref), tree(t, d))
+}
+
+// TestMergeNamesMissingPoints: merging an incomplete sweep fails, naming
+// each missing point with its values, and writes no tables.
+func TestMergeNamesMissingPoints(t *testing.T) {
+	sw := load(t, small)
+	d := filepath.Join(t.TempDir(), "s")
+	run(t, sw, d, Options{Jobs: 2, Shard: 2, Shards: 2}) // points 1, 3, 5
+	err := Merge([]string{d}, "", false)
+	if !errors.Is(err, ErrIncomplete) {
+		t.Fatalf("merge of half a sweep: %v, want ErrIncomplete", err)
+	}
+	for _, want := range []string{"3 of 6 points missing", "p0000 (hosts.agents[0].share=0, projects[0].apps[0].versions[0].efficiency=0.5)", "p0004"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("merge error %q does not name %q", err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(d, "sweep.csv")); err == nil {
+		t.Error("an incomplete merge wrote sweep.csv")
+	}
+	other := load(t, strings.Replace(small, "0.2]", "0.3]", 1))
+	d2 := filepath.Join(t.TempDir(), "other")
+	run(t, other, d2, Options{Jobs: 2, Shard: 1, Shards: 2})
+	if err := Merge([]string{d, d2}, filepath.Join(t.TempDir(), "m"), false); err == nil || !strings.Contains(err.Error(), "different sweep") {
+		t.Errorf("merging two different sweeps: %v", err)
+	}
+}
+
+// TestPointSeeds: a point's seed depends on its values only (not on its
+// position), and policy parameters never change it.
+func TestPointSeeds(t *testing.T) {
+	a := load(t, small)
+	b := load(t, strings.Replace(small, "values: [0, 0.1, 0.2]", "values: [0.2, 0, 0.1]", 1))
+	seeds := map[string]uint64{}
+	for _, p := range a.Points {
+		seeds[strings.Join(p.Values, "|")] = p.Seed
+	}
+	for _, p := range b.Points {
+		if s := seeds[strings.Join(p.Values, "|")]; s != p.Seed {
+			t.Errorf("point %v: seed %d after reordering, %d before", p.Values, p.Seed, s)
+		}
+	}
+	if a.Points[0].Seed == a.Points[1].Seed {
+		t.Error("two points with different values share a seed")
+	}
+	pol := load(t, `
+base: baseline
+parameters:
+  - path: policies[0].options.host_cap
+    values: [10, 100]
+  - path: hosts.initial
+    values: [30]
+set: ["policies=[{name: x, base: v3pfc-boinc}]"]
+`)
+	if pol.Points[0].Seed != pol.Points[1].Seed {
+		t.Errorf("a policy option changed the seed: %d, %d", pol.Points[0].Seed, pol.Points[1].Seed)
+	}
+	if pol.Points[0].Scenario.Seed != pol.Points[0].Seed {
+		t.Errorf("scenario seed %d, point seed %d", pol.Points[0].Scenario.Seed, pol.Points[0].Seed)
+	}
+}
+
+// TestZipAndRange: zip pairs values; a range with a step includes both
+// ends despite rounding; count spaces evenly.
+func TestZipAndRange(t *testing.T) {
+	sw := load(t, `
+base: baseline
+combine: zip
+parameters:
+  - path: hosts.initial
+    range: {from: 100, to: 300, count: 3}
+  - path: hosts.team_share
+    range: {from: 0.1, to: 0.3, step: 0.1}
+`)
+	var got []string
+	for _, p := range sw.Points {
+		got = append(got, strings.Join(p.Values, " "))
+	}
+	if want := "100 0.1|200 0.2|300 0.3"; strings.Join(got, "|") != want {
+		t.Errorf("points %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestBadInput: bad sweeps are reported with file, line, the field and
+// what is wrong, before anything runs.
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"base: baseline\nparameters:\n  - path: hosts.nosuch\n    values: [1]\n",
+			`:3: parameters[0] (path hosts.nosuch): point 0 (hosts.nosuch=1): builtin:baseline (--set hosts.nosuch=1): hosts.nosuch: unknown field "nosuch"`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [10]\n  - path: projects[4].name\n    values: [x]\n",
+			`:5: parameters[1] (path projects[4].name): point 0 (hosts.initial=10, projects[4].name=x): builtin:baseline (--set projects[4].name=x): projects[4].name: projects has no element 4`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [-5]\n", `:3: parameters[0] (path hosts.initial)`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    range: {from: 1, to: 5}\n", `:3: parameters[0]: hosts.initial: range needs step or count`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [1]\n    valuse: [2]\n", `:5: parameters[0].valuse: unknown field "valuse"`},
+		{"base: baseline\nparameter: []\n", `:2: parameter: unknown field "parameter"`},
+		{"base: nosuch-scenario\nparameters:\n  - path: hosts.initial\n    values: [1]\n", `:1: base nosuch-scenario with set`},
+		{"base: baseline\nplots: [honest_ration]\nparameters:\n  - path: hosts.initial\n    values: [1]\n", `:2: plots[0]: honest_ration: not a figure of summary.json`},
+		{"base: baseline\nparameters:\n  - {path: hosts.initial, range: {from: 1, to: 1000, step: 1}}\n  - {path: hosts.teams, range: {from: 1, to: 1000, step: 1}}\n",
+			`:2: parameters: the grid of their values has more than 10000 points`},
+		{"base: baseline\ncombine: zip\nparameters:\n  - path: hosts.initial\n    values: [1, 2]\n  - path: hosts.teams\n    values: [1]\n", `:6: parameters[1]: hosts.teams: zip needs the same number of values`},
+		{"base: baseline\nparameters: [{path: seed, values: [1, 2]}, {path: seed, values: [3]}]\n", `parameters[1].path: seed: swept twice`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [1\n", `sweep.yaml:3: did not find expected ',' or ']'`},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "sweep.yaml")
+		os.WriteFile(f, []byte(c.text), 0o644)
+		_, err := Load(f)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), f) || !IsInput(err) {
+			t.Errorf("%q:\n got  %v\n want %s... containing %q", c.text, err, f, c.want)
+		}
+	}
+}
+
+func writeFile(tb testing.TB, name, text string) {
+	tb.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestShippedSweepsLoad: every example sweep under scenarios/sweeps is
+// valid (CI runs gpu-inflators in full).
+func TestShippedSweepsLoad(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "..", "scenarios", "sweeps", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no shipped sweeps found: %v", err)
+	}
+	for _, f := range files {
+		sw, err := Load(f)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if len(sw.Points) < 2 || len(sw.Points[0].Scenario.Policies) < 7 {
+			t.Errorf("%s: %d points, %d policies; want a real sweep of every standard policy", f, len(sw.Points), len(sw.Points[0].Scenario.Policies))
+		}
+	}
+}
+
+// TestGPUInflatorsClaim runs the shipped gpu-inflators sweep's two end
+// points, smaller, and checks what its header says: the first system
+// pays 10 x benchmark inflators about 10 x, CreditNew's server holds them
+// near 1, and honest G/D under CreditNew rises with the inflators' share
+// while the fourth system's stays flat.
+func TestGPUInflatorsClaim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two points of a sweep")
+	}
+	sw, err := Load(filepath.Join("..", "..", "..", "..", "scenarios", "sweeps", "gpu-inflators.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := []Point{sw.Points[0], sw.Points[len(sw.Points)-1]}
+	sums := map[string]*results.Summary{}
+	for _, pt := range ends {
+		pt.Scenario.Hosts.Initial = 200
+		pt.Scenario.Replications = 1
+		oc, err := runner.Run(pt.Scenario, runner.Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums[pt.ID()] = oc.Summary
+	}
+	fig := func(pt Point, policy, name string) float64 {
+		return float64(sums[pt.ID()].Policies[policy].Flat()[name])
+	}
+	last := ends[1]
+	if v := fig(last, "v1peak", "cheat_ratio.benchmark_inflation"); !(v > 6) {
+		t.Errorf("v1peak pays 10 x inflators %.3g x; want about 10", v)
+	}
+	if v := fig(last, "v3pfc-boinc", "cheat_ratio.benchmark_inflation"); !(v < 1.3) {
+		t.Errorf("v3pfc-boinc pays 10 x inflators %.3g x; want near 1", v)
+	}
+	h0, h1 := fig(ends[0], "v3pfc-boinc", "honest_ratio"), fig(last, "v3pfc-boinc", "honest_ratio")
+	if !(h1 > 1.5*h0) {
+		t.Errorf("v3pfc-boinc honest G/D %.3g with no inflators, %.3g with 20%%; want it to rise", h0, h1)
+	}
+	t.Logf("v3pfc-boinc honest G/D %.3g -> %.3g", h0, h1)
+	// The fourth system: no spread cheat (honest G/D flat within 10%),
+	// and the inflators themselves held near 1.
+	g0, g1 := fig(ends[0], "v4trust", "honest_ratio"), fig(last, "v4trust", "honest_ratio")
+	if !(math.Abs(g1/g0-1) < 0.1) {
+		t.Errorf("v4trust honest G/D %.3g with no inflators, %.3g with 20%%; want it flat within 10%%", g0, g1)
+	}
+	if v := fig(last, "v4trust", "cheat_ratio.benchmark_inflation"); !(v < 1.2) {
+		t.Errorf("v4trust pays 10 x inflators %.3g x; want near 1", v)
+	}
+	t.Logf("v4trust honest G/D %.3g -> %.3g", g0, g1)
+}
+
+// TestRangeLimits: a step so small (or NaN) that the count would overflow
+// is an error, not a panic.
+func TestRangeLimits(t *testing.T) {
+	for _, r := range []Range{
+		{From: 0, To: 0.5, Step: 1e-300},
+		{From: 0, To: 0.5, Step: math.NaN()},
+		{From: 0, To: 0.5, Step: math.Inf(1)},
+		{From: 0, To: 1, Step: 1e-6},
+	} {
+		if v, err := r.expand(); err == nil {
+			t.Errorf("%+v: %d values, want an error", r, len(v))
+		}
+	}
+	if v, err := (&Range{From: 0, To: 0.2, Step: 0.05}).expand(); err != nil || len(v) != 5 {
+		t.Errorf("0 to 0.2 by 0.05: %v, %v", v, err)
+	}
+}
+
+// TestShardFindsFolderBeingPrepared: a shard that finds the folder
+// another shard is preparing (the points folder and the manifest's
+// temporary file, no manifest yet) joins it; an unsharded sweep, or a
+// folder holding anything else, is still refused.
+func TestShardFindsFolderBeingPrepared(t *testing.T) {
+	sw := load(t, small)
+	for _, c := range []struct {
+		name    string
+		extra   string // another file in the folder
+		sharded bool
+		ok      bool
+	}{
+		{"shard", "", true, true},
+		{"unsharded", "", false, false},
+		{"shard, other file", "notes.txt", true, false},
+	} {
+		out := filepath.Join(t.TempDir(), "sweep")
+		if err := os.MkdirAll(filepath.Join(out, "points"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, "."+manifestFile+".tmp-123"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.extra != "" {
+			if err := os.WriteFile(filepath.Join(out, c.extra), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts := Options{Out: out}
+		if c.sharded {
+			opts.Shard, opts.Shards = 1, 3
+		}
+		err := prepare(sw, opts, c.sharded)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: prepare gave %v", c.name, err)
+		}
+		if m, rerr := os.ReadFile(filepath.Join(out, manifestFile)); c.ok && (rerr != nil || !bytes.Equal(m, sw.Resolved)) {
+			t.Errorf("%s: manifest not written", c.name)
+		}
+	}
+}
+
+// TestMergeRefusesTampering: a point folder whose summary was edited, or
+// swapped with another point's, since it was written is refused by the
+// merge, named; the sweep as written merges.
+func TestMergeRefusesTampering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a small sweep")
+	}
+	sw := load(t, small)
+	d := filepath.Join(t.TempDir(), "sw")
+	run(t, sw, d, Options{Jobs: 2})
+	if err := Merge([]string{d}, "", false); err != nil {
+		t.Fatalf("the sweep as written: %v", err)
+	}
+	points, _ := filepath.Glob(filepath.Join(d, "points", "p*"))
+	if len(points) < 2 {
+		t.Fatalf("%d points", len(points))
+	}
+	a, b := filepath.Join(points[0], "summary.json"), filepath.Join(points[1], "summary.json")
+	sa, _ := os.ReadFile(a)
+	sb, _ := os.ReadFile(b)
+	for _, c := range []struct {
+		name  string
+		fileA []byte
+		fileB []byte
+	}{
+		{"a figure edited", []byte(strings.Replace(string(sa), `"honest_ratio": `, `"honest_ratio": 9`, 1)), sb},
+		{"summaries swapped", sb, sa},
+	} {
+		os.WriteFile(a, c.fileA, 0o644)
+		os.WriteFile(b, c.fileB, 0o644)
+		err := Merge([]string{d}, "", false)
+		if err == nil || !strings.Contains(err.Error(), "digest does not match") {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	os.WriteFile(a, sa, 0o644)
+	os.WriteFile(b, sb, 0o644)
+
+	// A point.json given a value the sweep does not have, with its digest
+	// made again to match (the digest is integrity, not a signature), is
+	// refused against the sweep file.
+	pj := filepath.Join(points[0], "point.json")
+	orig, _ := os.ReadFile(pj)
+	forged := regexp.MustCompile(`"value": "[^"]*"`).ReplaceAllString(string(orig), `"value": "12345"`)
+	if forged == string(orig) {
+		t.Fatal("point.json has no value to change")
+	}
+	os.WriteFile(pj, []byte(forged), 0o644)
+	var info struct {
+		ID   string `json:"id"`
+		Seed uint64 `json:"seed"`
+	}
+	json.Unmarshal(orig, &info)
+	os.WriteFile(filepath.Join(points[0], digestFile), []byte(pointDigest(info.ID, info.Seed, []byte(forged), sa)+"\n"), 0o644)
+	err := Merge([]string{d}, "", false)
+	if err == nil || !strings.Contains(err.Error(), "are not the sweep's for point") || !strings.Contains(err.Error(), "12345") {
+		t.Errorf("a value not in the sweep: %v", err)
+	}
+}
