@@ -12,10 +12,10 @@ import (
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
 	"github.com/creditsim/creditsim/internal/usage"
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // BenchmarkBaselineV1Peak runs one replication of the baseline scenario

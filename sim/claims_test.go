@@ -3,10 +3,10 @@ package sim_test
 import (
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // claimTracer counts validated results by their claimed credit.

@@ -7,11 +7,11 @@ import (
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
 	"github.com/creditsim/creditsim/boinc/rng"
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // departRec keeps what the observer sees of each result: its truth and

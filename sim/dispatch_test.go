@@ -5,11 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // recorder is a policy that grants nothing and remembers what the server

@@ -4,10 +4,10 @@ import (
 	"math"
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // estimateWorld: one app with a CPU, an NVIDIA and an anonymous-platform

@@ -3,10 +3,10 @@ package sim_test
 import (
 	"testing"
 
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // newBaseline returns replication 0 of the baseline scenario with set

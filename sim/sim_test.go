@@ -6,9 +6,9 @@ import (
 
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 type counter struct {

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/creditsim/creditsim/boinc"
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 )
 
 // timesTracer checks the times of every reported result against the

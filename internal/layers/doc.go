@@ -9,7 +9,7 @@
 //	3  the credit systems (policy/...), scenarios
 //	4  sim, policy/all
 //	5  results
-//	6  results/plot, internal/world
+//	6  results/plot, world
 //	7  results/report
 //	8  cmd/creditsim/internal/replay
 //	9  cmd/creditsim/internal/runner
@@ -20,14 +20,14 @@
 // The commands' machinery (layers 8 to 11) lives under
 // cmd/creditsim/internal/, as the go command keeps cmd/go/internal/:
 // nothing else can import it. internal/ holds the helpers every layer
-// shares and internal/world, which builds an engine configuration from a
-// scenario for the runner and for the engine's own tests.
+// shares, at the bottom. world builds an engine configuration from a
+// scenario, for the runner and for the engine's own tests.
 //
 // Each package's doc.go ends with a line "Imports (layer N): ..." naming
 // the creditsim packages it imports; the test checks that line against
 // the package's imports and the order above. Tests may import upward (the
-// engine's tests build worlds with internal/world); the order is for the
-// code that ships.
+// engine's tests build worlds with package world); the order is for
+// the code that ships.
 //
 // Imports (layer 0): none.
 package layers

@@ -26,7 +26,7 @@ var layer = map[string]int{
 	"policy/v1peak": 3, "policy/v2actual": 3, "policy/v3pfc": 3, "scenarios": 3,
 	"sim": 4, "policy/all": 4,
 	"results":      5,
-	"results/plot": 6, "internal/world": 6,
+	"results/plot": 6, "world": 6,
 	"results/report":                7,
 	"cmd/creditsim/internal/replay": 8,
 	"cmd/creditsim/internal/runner": 9,

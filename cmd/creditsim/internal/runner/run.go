@@ -16,13 +16,13 @@ import (
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/internal/usage"
-	"github.com/creditsim/creditsim/internal/world"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
 	"github.com/creditsim/creditsim/results/report"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
 	"github.com/klauspost/compress/gzip"
 )
 

@@ -3,7 +3,7 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/creditsim/creditsim/internal/world"
+	"github.com/creditsim/creditsim/world"
 	"math"
 	"os"
 	"path/filepath"

@@ -1,7 +1,7 @@
 package runner
 
 import (
-	"github.com/creditsim/creditsim/internal/world"
+	"github.com/creditsim/creditsim/world"
 	"testing"
 
 	"github.com/creditsim/creditsim/policy"
