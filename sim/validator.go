@@ -40,9 +40,39 @@ func (s *Sim) validate(wi int32) {
 		s.validateLate(wi)
 		return
 	}
-	// Group the unvalidated successes by output.
-	best, bestN := uint32(0), 0
-	pending := 0
+	best, bestN, pending := s.largestGroup(w)
+	if pending < int(s.quorum(w)) {
+		return
+	}
+	if bestN < int(s.quorum(w)) {
+		s.askForMore(wi)
+		return
+	}
+	s.markAgainst(w, best)
+	s.showValidation(s.reps(w))
+	s.apps[w.app].validated++
+	s.countQuorum()
+	// With max_claimed_credit every result of the agreeing group may be
+	// invalid: the workunit has its canonical result, and no result is
+	// granted the credit.
+	s.val = policy.Validation{Time: s.now, WorkunitID: int64(wi)<<32 | int64(w.gen), AppID: int(w.app),
+		RscFpopsEst: w.est, RscFpopsBound: s.bound(w), Valid: s.views, Invalid: s.invalid}
+	credit := s.newCredit(wi)
+	for p, pol := range s.pols {
+		credit[p] = policy.Finite(pol.Validated(&s.val))
+	}
+	if s.cfg.Tracer != nil {
+		s.cfg.Tracer.Validated(&s.val, credit)
+	}
+	s.updateHAVs(wi)
+	w.assim = true
+	s.grantAll(wi, credit)
+	s.maybeFree(wi)
+}
+
+// largestGroup groups w's unvalidated successes by output: the output
+// most of them agree on, how many do, and how many successes wait.
+func (s *Sim) largestGroup(w *workunit) (best uint32, bestN, pending int) {
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stReported || r.outcome() != policy.Success {
@@ -60,33 +90,40 @@ func (s *Sim) validate(wi int32) {
 			best, bestN = r.output, n
 		}
 	}
-	if pending < int(s.quorum(w)) {
+	return best, bestN, pending
+}
+
+// askForMore handles a quorum of successes without agreement: once no
+// result is still out, one more is made, or, at max_total_results, the
+// workunit fails with its reported results invalid.
+func (s *Sim) askForMore(wi int32) {
+	w := s.wu(wi)
+	alive := 0
+	for _, ri := range s.reps(w) {
+		st := s.res(ri).st
+		if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
+			alive++
+		}
+	}
+	if alive > 0 {
 		return
 	}
-	if bestN < int(s.quorum(w)) {
-		// No agreement yet: ask for one more result, up to the limit.
-		a := s.apps[w.app].cfg
-		alive := 0
+	if len(s.reps(w)) >= s.apps[w.app].cfg.MaxTotalResults {
 		for _, ri := range s.reps(w) {
-			st := s.res(ri).st
-			if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
-				alive++
+			if s.res(ri).st == stReported {
+				s.res(ri).setValidateState(policy.Invalid)
 			}
 		}
-		if alive == 0 {
-			if len(s.reps(w)) >= a.MaxTotalResults {
-				for _, ri := range s.reps(w) {
-					if s.res(ri).st == stReported {
-						s.res(ri).setValidateState(policy.Invalid)
-					}
-				}
-				s.failWU(wi)
-				return
-			}
-			s.newResult(wi)
-		}
+		s.failWU(wi)
 		return
 	}
+	s.newResult(wi)
+}
+
+// markAgainst marks w's reported successes valid when their output is
+// best (and they do not claim too much), else invalid; the first of best
+// becomes the canonical result.
+func (s *Sim) markAgainst(w *workunit, best uint32) {
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st != stReported || r.outcome() != policy.Success {
@@ -105,27 +142,16 @@ func (s *Sim) validate(wi int32) {
 			r.setValidateState(policy.Invalid)
 		}
 	}
-	s.showValidation(s.reps(w))
-	s.apps[w.app].validated++
-	s.countQuorum()
-	// With max_claimed_credit every result of the agreeing group may be
-	// invalid: the workunit has its canonical result, and no result is
-	// granted the credit.
-	s.val = policy.Validation{Time: s.now, WorkunitID: int64(wi)<<32 | int64(w.gen), AppID: int(w.app),
-		RscFpopsEst: w.est, RscFpopsBound: s.bound(w), Valid: s.views, Invalid: s.invalid}
-	credit := s.newCredit(wi)
-	for p, pol := range s.pols {
-		credit[p] = policy.Finite(pol.Validated(&s.val))
-	}
-	if s.cfg.Tracer != nil {
-		s.cfg.Tracer.Validated(&s.val, credit)
-	}
-	s.updateHAVs(wi)
-	w.assim = true
+}
+
+// grantAll grants credit to wi's valid reported results and finishes
+// every reported one; unsent results are no longer needed.
+func (s *Sim) grantAll(wi int32, credit []float64) {
+	w := s.wu(wi)
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
 		if r.st == stUnsent {
-			r.st = stCancelled // no longer needed
+			r.st = stCancelled
 		}
 		if r.st != stReported {
 			continue
@@ -135,7 +161,6 @@ func (s *Sim) validate(wi int32) {
 		}
 		s.finish(ri)
 	}
-	s.maybeFree(wi)
 }
 
 // validateLate checks results that arrive after the canonical one against
