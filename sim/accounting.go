@@ -132,54 +132,7 @@ func (s *Sim) settle(i int, pay bool) {
 		return
 	}
 	h := &s.hosts[i]
-	// Ask for what settling reads, in stages over the list (reading a
-	// record waits for it, but by then the rest are on their way): the
-	// slots' generations; the results' records and what they were paid;
-	// their workunits; then for those to be recorded, replica lists not
-	// inline and credit rows; then the replicas, which freeing the
-	// workunit checks.
-	for _, ref := range h.unpaid {
-		prefetch.Line(unsafe.Pointer(s.gen(ref.ri)))
-	}
-	for _, ref := range h.unpaid {
-		if *s.gen(ref.ri) == ref.gen {
-			s.prefetchResult(ref.ri)
-			s.prefetchPaid(ref.ri)
-		}
-	}
-	settling := 0
-	for _, ref := range h.unpaid {
-		if *s.gen(ref.ri) == ref.gen {
-			if r := s.res(ref.ri); r.has(fSettling) {
-				s.prefetchWorkunit(r.wu)
-				s.prefetchSlot(r.wu, 0)
-				settling++
-			} else {
-				// Paying shows the policies the result, with its
-				// workunit's ID and size.
-				prefetch.Line(unsafe.Pointer(s.wu(r.wu)))
-			}
-		}
-	}
-	if settling > 0 {
-		for _, ref := range h.unpaid {
-			if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
-				s.prefetchReps(s.wu(r.wu))
-				s.prefetchCredit(r.wu)
-				s.prefetchSlot(r.wu, 1)
-			}
-		}
-		for _, ref := range h.unpaid {
-			if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
-				for _, o := range s.reps(s.wu(r.wu)) {
-					if o != ref.ri {
-						// Freeing reads only the hot line: state, settling.
-						lines(unsafe.Pointer(s.res(o)), 64)
-					}
-				}
-			}
-		}
-	}
+	s.prefetchUnpaid(h)
 	k := 0
 	for _, ref := range h.unpaid {
 		if *s.gen(ref.ri) != ref.gen {
@@ -207,6 +160,58 @@ func (s *Sim) settle(i int, pay bool) {
 		}
 	}
 	h.unpaid = h.unpaid[:k]
+}
+
+// prefetchUnpaid asks for what settling h's unpaid results reads, in
+// stages over the list (reading a record waits for it, but by then the
+// rest are on their way): the slots' generations; the results' records
+// and what they were paid; their workunits; then for those to be
+// recorded, replica lists not inline and credit rows; then the replicas,
+// which freeing the workunit checks.
+func (s *Sim) prefetchUnpaid(h *hostState) {
+	for _, ref := range h.unpaid {
+		prefetch.Line(unsafe.Pointer(s.gen(ref.ri)))
+	}
+	for _, ref := range h.unpaid {
+		if *s.gen(ref.ri) == ref.gen {
+			s.prefetchResult(ref.ri)
+			s.prefetchPaid(ref.ri)
+		}
+	}
+	settling := 0
+	for _, ref := range h.unpaid {
+		if *s.gen(ref.ri) == ref.gen {
+			if r := s.res(ref.ri); r.has(fSettling) {
+				s.prefetchWorkunit(r.wu)
+				s.prefetchSlot(r.wu, 0)
+				settling++
+			} else {
+				// Paying shows the policies the result, with its
+				// workunit's ID and size.
+				prefetch.Line(unsafe.Pointer(s.wu(r.wu)))
+			}
+		}
+	}
+	if settling == 0 {
+		return
+	}
+	for _, ref := range h.unpaid {
+		if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
+			s.prefetchReps(s.wu(r.wu))
+			s.prefetchCredit(r.wu)
+			s.prefetchSlot(r.wu, 1)
+		}
+	}
+	for _, ref := range h.unpaid {
+		if r := s.res(ref.ri); *s.gen(ref.ri) == ref.gen && r.has(fSettling) {
+			for _, o := range s.reps(s.wu(r.wu)) {
+				if o != ref.ri {
+					// Freeing reads only the hot line: state, settling.
+					lines(unsafe.Pointer(s.res(o)), 64)
+				}
+			}
+		}
+	}
 }
 
 // pay adds to result ri's paid credit what each runtime-accounting
