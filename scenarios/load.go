@@ -251,66 +251,16 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if n.Kind == yaml.ScalarNode && (t == distType || t == policyType || t == sampleType) {
-			return
-		}
-		if t == sampleType {
-			// A mapping of kinds to counts: walked as a map (its keys are
-			// checked by validation, with their lines).
-			l.walk(n, reflect.TypeOf(map[string]int{}), path)
-			return
-		}
-		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return
-			}
-			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a mapping of keys to values"})
-			return
-		}
-		fields := map[string]reflect.StructField{}
-		var names []string
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
-			if tag == "" || tag == "-" {
-				continue
-			}
-			fields[tag] = f
-			names = append(names, tag)
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			f, ok := fields[k.Value]
-			p := join(path, k.Value)
-			if !ok {
-				where := "the scenario"
-				if path != "" {
-					where = path
-				}
-				l.errs = append(l.errs, &Error{File: l.file, Line: k.Line, Field: p, Set: l.sets[p],
-					Reason: fmt.Sprintf("unknown field %q in %s (known: %s)", k.Value, where, strings.Join(names, ", "))})
-				continue
-			}
-			l.lines[p] = k.Line
-			l.walk(v, f.Type, p)
-		}
+		l.walkStruct(n, t, path)
 	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			if n.Tag == "!!null" {
-				return
-			}
-			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a list"})
+		if !l.expect(n, yaml.SequenceNode, path, "expected a list") {
 			return
 		}
 		for i, c := range n.Content {
 			l.walk(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
 		}
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return
-			}
-			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: "expected a mapping"})
+		if !l.expect(n, yaml.MappingNode, path, "expected a mapping") {
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -326,6 +276,62 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 		if reason, v := scalarProblem(n, t); reason != "" {
 			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: v, Set: l.setFor(path), Reason: reason})
 		}
+	}
+}
+
+// expect reports whether n is of kind; a null is absent (false, no
+// error), anything else is an error saying what was expected.
+func (l *loader) expect(n *yaml.Node, kind yaml.Kind, path, expected string) bool {
+	if n.Kind == kind {
+		return true
+	}
+	if n.Tag != "!!null" {
+		l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: n.Value, Set: l.sets[path], Reason: expected})
+	}
+	return false
+}
+
+// walkStruct walks a mapping into struct type t: each key must be one of
+// its yaml fields.
+func (l *loader) walkStruct(n *yaml.Node, t reflect.Type, path string) {
+	if n.Kind == yaml.ScalarNode && (t == distType || t == policyType || t == sampleType) {
+		return
+	}
+	if t == sampleType {
+		// A mapping of kinds to counts: walked as a map (its keys are
+		// checked by validation, with their lines).
+		l.walk(n, reflect.TypeOf(map[string]int{}), path)
+		return
+	}
+	if !l.expect(n, yaml.MappingNode, path, "expected a mapping of keys to values") {
+		return
+	}
+	fields := map[string]reflect.StructField{}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if tag == "" || tag == "-" {
+			continue
+		}
+		fields[tag] = f
+		names = append(names, tag)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f, ok := fields[k.Value]
+		p := join(path, k.Value)
+		if !ok {
+			where := "the scenario"
+			if path != "" {
+				where = path
+			}
+			l.errs = append(l.errs, &Error{File: l.file, Line: k.Line, Field: p, Set: l.sets[p],
+				Reason: fmt.Sprintf("unknown field %q in %s (known: %s)", k.Value, where, strings.Join(names, ", "))})
+			continue
+		}
+		l.lines[p] = k.Line
+		l.walk(v, f.Type, p)
 	}
 }
 
