@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
@@ -21,7 +24,7 @@ import (
 // readReplayInput reads a replay's input: a database (file is a DSN;
 // since, until and app select from it) or a file. It returns the input
 // and the name its messages use; on failure it has printed the error.
-func readReplayInput(cmd *cobra.Command, file, since, until, app string) (*replay.Input, string, error) {
+func readReplayInput(cmd *cobra.Command, file, since, until, app string, quiet bool) (*replay.Input, string, error) {
 	if !replay.IsDSN(file) {
 		if since != "" || until != "" || app != "" {
 			return nil, "", fail(cmd, ExitInput, "--since, --until and --app select from a database; %s is a file", file)
@@ -38,7 +41,12 @@ func readReplayInput(cmd *cobra.Command, file, since, until, app string) (*repla
 			return nil, "", fail(cmd, ExitInput, "%v", err)
 		}
 		defer f.Close()
-		in, err := replay.Read(file, f)
+		var r io.Reader = f
+		if show := phaseLine(cmd, "replay", quiet); show != nil {
+			r = &readProgress{r: f, size: fi.Size(), show: func(x float64) { show("reading "+file, x) }}
+			defer show("", -1)
+		}
+		in, err := replay.Read(file, r)
 		if err != nil {
 			return nil, "", failPlain(cmd, ExitInput, err)
 		}
@@ -114,6 +122,53 @@ func replayPolicies(cmd *cobra.Command, in *replay.Input, file, pols string) (na
 	return names, specs, notRun, nil
 }
 
+// readProgress reports the share of a file read.
+type readProgress struct {
+	r    io.Reader
+	size int64
+	n    int64
+	show func(float64)
+}
+
+func (p *readProgress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if p.size > 0 {
+		p.show(float64(p.n) / float64(p.size))
+	}
+	return n, err
+}
+
+// phaseLine returns, on a terminal and unless quiet, a function that keeps
+// one line up to date ("replay: reading f.csv, 45%, 20s elapsed"), at most
+// once a percent; a share of NaN shows the phase alone, a negative one
+// clears the line. Elsewhere it is nil.
+func phaseLine(cmd *cobra.Command, name string, quiet bool) func(phase string, share float64) {
+	w := cmd.ErrOrStderr()
+	f, ok := w.(*os.File)
+	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	start := time.Now()
+	last, lastPhase := -1, ""
+	return func(phase string, x float64) {
+		if x < 0 {
+			fmt.Fprint(w, "\r\033[K")
+			return
+		}
+		if math.IsNaN(x) { // a phase of unknown length
+			fmt.Fprintf(w, "\r\033[K%s: %s, %s elapsed", name, phase, time.Since(start).Round(time.Second))
+			return
+		}
+		pct := int(x * 100)
+		if pct == last && phase == lastPhase {
+			return
+		}
+		last, lastPhase = pct, phase
+		fmt.Fprintf(w, "\r\033[K%s: %s, %d%%, %s elapsed", name, phase, pct, time.Since(start).Round(time.Second))
+	}
+}
+
 // writeAll writes the files in name order and commits the folder.
 func writeAll(od *results.OutDir, files map[string][]byte) error {
 	for _, k := range results.SortedKeys(files) {
@@ -137,7 +192,7 @@ func newReplay() *cobra.Command {
 		Example: replayExample,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, file, err := readReplayInput(cmd, args[0], since, until, app)
+			in, file, err := readReplayInput(cmd, args[0], since, until, app, quiet)
 			if err != nil {
 				return err
 			}
@@ -158,7 +213,18 @@ func newReplay() *cobra.Command {
 			if err != nil {
 				return fail(cmd, ExitInput, "%v", err)
 			}
-			o, err := replay.Run(in, names, specs)
+			var done func(float64)
+			show := phaseLine(cmd, "replay", quiet)
+			if show != nil {
+				done = func(x float64) {
+					show(fmt.Sprintf("replaying %d results through %d policies", len(in.Rows), len(names)), x)
+				}
+				defer show("", -1)
+			}
+			o, err := replay.RunProgress(in, names, specs, done)
+			if show != nil {
+				show("writing tables and plots", math.NaN())
+			}
 			if err != nil {
 				od.Abort()
 				return fail(cmd, ExitRun, "%v", err)

@@ -68,6 +68,12 @@ const (
 // Run replays in through policies (instances of the given specs), which
 // must be supported by the input.
 func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
+	return RunProgress(in, names, specs, nil)
+}
+
+// RunProgress is Run that calls progress (if not nil) with the share of
+// the replay's events done, now and then.
+func RunProgress(in *Input, names []string, specs []policy.Spec, progress func(done float64)) (*Outcome, error) {
 	var span timeSpan
 	for i := range in.Rows {
 		span.add(&in.Rows[i], 0)
@@ -103,7 +109,10 @@ func Run(in *Input, names []string, specs []policy.Spec) (*Outcome, error) {
 		o.userRAC[p] = make([]policy.RAC, w.MaxUsers)
 	}
 	rp := &replayer{in: in, o: o, pols: pols, views: views, canonical: map[int64][]float64{}, credit: make([]float64, len(pols))}
-	for _, e := range events {
+	for k, e := range events {
+		if progress != nil && k&(1<<16-1) == 0 {
+			progress(float64(k) / float64(len(events)))
+		}
 		switch {
 		case e.rank == 0:
 			tick(pols, policy.Tick{Kind: policy.DayTick, Time: e.t})
