@@ -15,74 +15,81 @@ import (
 	"github.com/creditsim/creditsim/scenarios"
 )
 
+// ablateFlags are ablate's flags.
+type ablateFlags struct {
+	out, name             string
+	sets                  []string
+	reps, workers         int
+	force, quiet, noPlots bool
+	maxResults            float64
+}
+
 func newAblate(argv []string) *cobra.Command {
-	var (
-		out, name             string
-		sets                  []string
-		reps, workers         int
-		force, quiet, noPlots bool
-		maxResults            float64
-	)
+	var fl ablateFlags
 	cmd := &cobra.Command{
 		Use:     "ablate [FILE|NAME] --policy NAME",
 		Short:   "switch a credit system's mechanisms off one at a time",
 		Long:    ablateLong,
 		Example: ablateExample,
 		Args:    cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := jobsFlag(cmd, workers); err != nil {
-				return err
-			}
-			if name == "" {
-				return fail(cmd, ExitInput, "flag --policy: the policy instance to ablate is required (e.g. --policy v3pfc-boinc)")
-			}
-			arg := ""
-			if len(args) == 1 {
-				arg = args[0]
-			}
-			s, plan, err := ablatePlan(cmd, arg, sets, reps, name, maxResults)
-			if err != nil {
-				return err
-			}
-			dir := out
-			if dir == "" {
-				dir = filepath.Join("out", "ablate-"+s.Name+"-"+name)
-			}
-			unlock, err := lockPlace(cmd, dir)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots,
-				CommandLine: append([]string{"creditsim"}, argv...),
-				Extra: func(sum *results.Summary, _ []string) (map[string][]byte, error) {
-					b, err := plan.CSV(sum)
-					return map[string][]byte{"ablation.csv": b}, err
-				}, Protect: inputFiles(arg)}
-			oc, err := runWithProgress(cmd, s, opts, quiet)
-			if err != nil {
-				if errors.Is(err, runner.ErrOutputExists) {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				return fail(cmd, ExitRun, "%v", err)
-			}
-			if !quiet {
-				printAblation(cmd.OutOrStdout(), name, s.Name, plan, oc, dir)
-			}
-			return nil
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args, argv) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&name, "policy", "", "the policy instance to ablate (of the scenario, or a registered preset)")
-	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/ablate-<scenario>-<policy>)")
-	f.IntVar(&reps, "replications", 0, "replications (seeds)")
-	f.StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
-	f.BoolVar(&force, "force", false, "replace an existing output folder")
-	f.BoolVar(&noPlots, "no-plots", false, "skip the PNG plots and report.html")
-	f.IntVarP(&workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
+	f.StringVar(&fl.name, "policy", "", "the policy instance to ablate (of the scenario, or a registered preset)")
+	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/ablate-<scenario>-<policy>)")
+	f.IntVar(&fl.reps, "replications", 0, "replications (seeds)")
+	f.StringArrayVar(&fl.sets, "set", nil, "override a scenario field, path=value; repeatable")
+	f.BoolVar(&fl.force, "force", false, "replace an existing output folder")
+	f.BoolVar(&fl.noPlots, "no-plots", false, "skip the PNG plots and report.html")
+	f.IntVarP(&fl.workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
+	f.Float64Var(&fl.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	return cmd
+}
+
+// run is creditsim ablate: check the flags, open the scenario, lock the
+// output place, run the ablation, print.
+func (fl *ablateFlags) run(cmd *cobra.Command, args, argv []string) error {
+	if err := jobsFlag(cmd, fl.workers); err != nil {
+		return err
+	}
+	if fl.name == "" {
+		return fail(cmd, ExitInput, "flag --policy: the policy instance to ablate is required (e.g. --policy v3pfc-boinc)")
+	}
+	arg := ""
+	if len(args) == 1 {
+		arg = args[0]
+	}
+	s, plan, err := ablatePlan(cmd, arg, fl.sets, fl.reps, fl.name, fl.maxResults)
+	if err != nil {
+		return err
+	}
+	dir := fl.out
+	if dir == "" {
+		dir = filepath.Join("out", "ablate-"+s.Name+"-"+fl.name)
+	}
+	unlock, err := lockPlace(cmd, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots,
+		CommandLine: append([]string{"creditsim"}, argv...),
+		Extra: func(sum *results.Summary, _ []string) (map[string][]byte, error) {
+			b, err := plan.CSV(sum)
+			return map[string][]byte{"ablation.csv": b}, err
+		}, Protect: inputFiles(arg)}
+	oc, err := runWithProgress(cmd, s, opts, fl.quiet)
+	if err != nil {
+		if errors.Is(err, runner.ErrOutputExists) {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if !fl.quiet {
+		printAblation(cmd.OutOrStdout(), fl.name, s.Name, plan, oc, dir)
+	}
+	return nil
 }
 
 // ablatePlan opens the scenario with its overrides (--set, then

@@ -124,51 +124,7 @@ func newAttack() *cobra.Command {
 		Long:    attackLong,
 		Example: attackExample,
 		Args:    cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.check(cmd); err != nil {
-				return err
-			}
-			arg := ""
-			if len(args) == 1 {
-				arg = args[0]
-			}
-			s, err := openScenario(cmd, arg, a.sets, a.maxResults)
-			if err != nil {
-				return err
-			}
-			dir := a.out
-			if dir == "" {
-				dir = filepath.Join("out", "attack-"+s.Name)
-			}
-			k, n := 0, 0
-			if len(a.from) == 0 {
-				if k, n, err = shardOf(a.shard, 0, os.Getenv); err != nil {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-			} else if a.shard != "" {
-				return fail(cmd, ExitInput, "--shard and --from: a shard runs its part of the first phase; --from joins the shards afterwards")
-			}
-			// The shards' folders are inputs of the join: never replaced.
-			protect := append(inputFiles(arg), a.from...)
-			if n == 0 {
-				if err := results.CheckOutDir(dir, a.force, protect...); err != nil {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				unlock, err := lockPlace(cmd, dir)
-				if err != nil {
-					return err
-				}
-				defer unlock()
-			}
-			opts, err := a.options(cmd, arg)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				return attackShard(cmd, opts, k, n, dir, a.quiet)
-			}
-			return attackWhole(cmd, opts, &a, dir, protect)
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return a.run(cmd, args) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&a.out, "out", "o", "", "output folder (default ./out/attack-<scenario>)")
@@ -185,6 +141,54 @@ func newAttack() *cobra.Command {
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print nothing but errors")
 	f.Float64Var(&a.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a scenario estimated to send more results than this per run")
 	return cmd
+}
+
+// run is creditsim attack: check the flags, open the scenario, then run a
+// shard of the first phase, or the whole search (joining shards --from).
+func (a *attackFlags) run(cmd *cobra.Command, args []string) error {
+	if err := a.check(cmd); err != nil {
+		return err
+	}
+	arg := ""
+	if len(args) == 1 {
+		arg = args[0]
+	}
+	s, err := openScenario(cmd, arg, a.sets, a.maxResults)
+	if err != nil {
+		return err
+	}
+	dir := a.out
+	if dir == "" {
+		dir = filepath.Join("out", "attack-"+s.Name)
+	}
+	k, n := 0, 0
+	if len(a.from) == 0 {
+		if k, n, err = shardOf(a.shard, 0, os.Getenv); err != nil {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+	} else if a.shard != "" {
+		return fail(cmd, ExitInput, "--shard and --from: a shard runs its part of the first phase; --from joins the shards afterwards")
+	}
+	// The shards' folders are inputs of the join: never replaced.
+	protect := append(inputFiles(arg), a.from...)
+	if n == 0 {
+		if err := results.CheckOutDir(dir, a.force, protect...); err != nil {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		unlock, err := lockPlace(cmd, dir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	opts, err := a.options(cmd, arg)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return attackShard(cmd, opts, k, n, dir, a.quiet)
+	}
+	return attackWhole(cmd, opts, a, dir, protect)
 }
 
 // attackLong is the long text of creditsim attack's help.

@@ -141,20 +141,7 @@ func newRoot(args []string) *cobra.Command {
 		Long:          rootLong,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.Name())
-				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-					msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "creditsim: %s\nRun 'creditsim --help' for usage.\n", msg)
-				return &exitError{ExitInput}
-			}
-			// No command: usage, and exit 2 (nothing runs by surprise).
-			cmd.SetOut(cmd.ErrOrStderr())
-			cmd.Usage()
-			return &exitError{ExitInput}
-		},
+		RunE:          rootRun,
 	}
 	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), &cobra.Command{
@@ -182,21 +169,41 @@ func newRoot(args []string) *cobra.Command {
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
 		Short: "print a command's usage",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, rest, err := root.Find(args)
-			if err != nil || c == nil || len(rest) > 0 {
-				hint := ""
-				if len(args) > 0 {
-					if s := root.SuggestionsFor(args[len(args)-1]); len(s) > 0 {
-						hint = "; did you mean " + strings.Join(s, " or ") + "?"
-					}
-				}
-				return fail(cmd, ExitInput, "unknown help topic %q%s (creditsim --help lists the commands)", strings.Join(args, " "), hint)
-			}
-			return c.Help()
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return help(root, cmd, args) },
 	})
 	return root
+}
+
+// rootRun is creditsim with no command or an unknown one: usage (or the
+// nearest command's name) and exit 2, so nothing runs by surprise.
+func rootRun(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.Name())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "creditsim: %s\nRun 'creditsim --help' for usage.\n", msg)
+		return &exitError{ExitInput}
+	}
+	cmd.SetOut(cmd.ErrOrStderr())
+	cmd.Usage()
+	return &exitError{ExitInput}
+}
+
+// help is creditsim help: a command's usage, or for a topic it does not
+// know, exit 2 with the nearest command's name.
+func help(root, cmd *cobra.Command, args []string) error {
+	c, rest, err := root.Find(args)
+	if err != nil || c == nil || len(rest) > 0 {
+		hint := ""
+		if len(args) > 0 {
+			if s := root.SuggestionsFor(args[len(args)-1]); len(s) > 0 {
+				hint = "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+		}
+		return fail(cmd, ExitInput, "unknown help topic %q%s (creditsim --help lists the commands)", strings.Join(args, " "), hint)
+	}
+	return c.Help()
 }
 
 // jobsFlag checks -j: at least 1 when given (0 means all cores).
@@ -247,18 +254,21 @@ func inputFiles(arg string) []string {
 	return nil
 }
 
+// runFlags are run's flags.
+type runFlags struct {
+	out, pols      string
+	trace          string
+	seed           uint64
+	reps, workers  int
+	sets           []string
+	force, noPlots bool
+	quiet, quick   bool
+	noTwin         bool
+	maxResults     float64
+}
+
 func newRun(argv []string) *cobra.Command {
-	var (
-		out, pols      string
-		trace          string
-		seed           uint64
-		reps, workers  int
-		sets           []string
-		force, noPlots bool
-		quiet, quick   bool
-		noTwin         bool
-		maxResults     float64
-	)
+	var fl runFlags
 	cmd := &cobra.Command{
 		Use:     "run [FILE|NAME]",
 		Short:   "run a scenario (default: the built-in baseline)",
@@ -268,64 +278,68 @@ func newRun(argv []string) *cobra.Command {
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return scenarios.Names(), cobra.ShellCompDirectiveDefault
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := jobsFlag(cmd, workers); err != nil {
-				return err
-			}
-			if !(maxResults > 0) {
-				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
-			}
-			arg := ""
-			if len(args) == 1 {
-				arg = args[0]
-			}
-			over, err := runOverrides(cmd, quick, sets, seed, reps, pols)
-			if err != nil {
-				return err
-			}
-			s, err := openScenario(cmd, arg, over, maxResults)
-			if err != nil {
-				return err
-			}
-			dir := out
-			if dir == "" {
-				dir = filepath.Join("out", s.Name)
-			}
-			unlock, err := lockPlace(cmd, dir)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			opts := runner.Options{Out: dir, Force: force, Workers: workers, NoPlots: noPlots, Trace: trace,
-				CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: noTwin}
-			oc, err := runWithProgress(cmd, s, opts, quiet)
-			if err != nil {
-				if errors.Is(err, runner.ErrOutputExists) {
-					return fail(cmd, ExitInput, "%v", err) // usage: the folder is refused, nothing ran
-				}
-				return fail(cmd, ExitRun, "%v", err)
-			}
-			if !quiet {
-				printRun(cmd.OutOrStdout(), oc, dir)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args, argv) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/<scenario>)")
-	f.Uint64Var(&seed, "seed", 0, "master seed")
-	f.IntVar(&reps, "replications", 0, "replications (seeds)")
-	f.StringVar(&pols, "policies", "", "policy instances to run, comma-separated (default: the scenario's)")
-	f.StringArrayVar(&sets, "set", nil, "override a scenario field, path=value; repeatable")
-	f.BoolVar(&force, "force", false, "replace an existing output folder")
-	f.BoolVar(&noPlots, "no-plots", false, "skip the PNG plots and report.html")
-	f.IntVarP(&workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.BoolVar(&quick, "quick", false, "a first look: 300 hosts, one replication")
-	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
-	f.StringVar(&trace, "trace", "", "write replication 1's results to this file in replay's CSV form (gzip-compressed if it ends in .gz)")
-	f.BoolVar(&noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
+	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/<scenario>)")
+	f.Uint64Var(&fl.seed, "seed", 0, "master seed")
+	f.IntVar(&fl.reps, "replications", 0, "replications (seeds)")
+	f.StringVar(&fl.pols, "policies", "", "policy instances to run, comma-separated (default: the scenario's)")
+	f.StringArrayVar(&fl.sets, "set", nil, "override a scenario field, path=value; repeatable")
+	f.BoolVar(&fl.force, "force", false, "replace an existing output folder")
+	f.BoolVar(&fl.noPlots, "no-plots", false, "skip the PNG plots and report.html")
+	f.IntVarP(&fl.workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
+	f.BoolVar(&fl.quick, "quick", false, "a first look: 300 hosts, one replication")
+	f.Float64Var(&fl.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
+	f.StringVar(&fl.trace, "trace", "", "write replication 1's results to this file in replay's CSV form (gzip-compressed if it ends in .gz)")
+	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
 	return cmd
+}
+
+// run is creditsim run: check the flags, open the scenario with its
+// overrides, lock the output place, run with progress, print.
+func (fl *runFlags) run(cmd *cobra.Command, args, argv []string) error {
+	if err := jobsFlag(cmd, fl.workers); err != nil {
+		return err
+	}
+	if !(fl.maxResults > 0) {
+		return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", fl.maxResults)
+	}
+	arg := ""
+	if len(args) == 1 {
+		arg = args[0]
+	}
+	over, err := runOverrides(cmd, fl.quick, fl.sets, fl.seed, fl.reps, fl.pols)
+	if err != nil {
+		return err
+	}
+	s, err := openScenario(cmd, arg, over, fl.maxResults)
+	if err != nil {
+		return err
+	}
+	dir := fl.out
+	if dir == "" {
+		dir = filepath.Join("out", s.Name)
+	}
+	unlock, err := lockPlace(cmd, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace,
+		CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: fl.noTwin}
+	oc, err := runWithProgress(cmd, s, opts, fl.quiet)
+	if err != nil {
+		if errors.Is(err, runner.ErrOutputExists) {
+			return fail(cmd, ExitInput, "%v", err) // usage: the folder is refused, nothing ran
+		}
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if !fl.quiet {
+		printRun(cmd.OutOrStdout(), oc, dir)
+	}
+	return nil
 }
 
 // runOverrides turns run's flags into scenario overrides, in the order

@@ -179,82 +179,89 @@ func writeAll(od *results.OutDir, files map[string][]byte) error {
 	return od.Commit()
 }
 
+// replayFlags are replay's flags.
+type replayFlags struct {
+	out, pols         string
+	since, until, app string
+	force, quiet      bool
+}
+
 func newReplay() *cobra.Command {
-	var (
-		out, pols         string
-		since, until, app string
-		force, quiet      bool
-	)
+	var fl replayFlags
 	cmd := &cobra.Command{
 		Use:     "replay FILE|DSN",
 		Short:   "feed a project's recorded results to every credit system",
 		Long:    replayLong,
 		Example: replayExample,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in, file, err := readReplayInput(cmd, args[0], since, until, app, quiet)
-			if err != nil {
-				return err
-			}
-			names, specs, notRun, err := replayPolicies(cmd, in, file, pols)
-			if err != nil {
-				return err
-			}
-			dir := out
-			if dir == "" {
-				dir = filepath.Join("out", "replay-"+strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
-			}
-			unlock, err := lockPlace(cmd, dir)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			od, err := results.NewOutDir(dir, force, file)
-			if err != nil {
-				return fail(cmd, ExitInput, "%v", err)
-			}
-			var done func(float64)
-			show := phaseLine(cmd, "replay", quiet)
-			if show != nil {
-				done = func(x float64) {
-					show(fmt.Sprintf("replaying %d results through %d policies", len(in.Rows), len(names)), x)
-				}
-				defer show("", -1)
-			}
-			o, err := replay.RunProgress(in, names, specs, done)
-			if show != nil {
-				show("writing tables and plots", math.NaN())
-			}
-			if err != nil {
-				od.Abort()
-				return fail(cmd, ExitRun, "%v", err)
-			}
-			outs, err := replay.Write(in, o, notRun, runner.Version)
-			if err == nil {
-				err = writeAll(od, outs)
-			}
-			if err != nil {
-				od.Abort()
-				if errors.Is(err, results.ErrOutputExists) {
-					return fail(cmd, ExitInput, "%v", err)
-				}
-				return fail(cmd, ExitRun, "%v", err)
-			}
-			if !quiet {
-				printReplay(cmd, in, o, outs, notRun, dir)
-			}
-			return nil
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/replay-<file>)")
-	f.StringVar(&pols, "policies", "", "policy instances to run, comma-separated (default: every standard one the input can feed)")
-	f.BoolVar(&force, "force", false, "replace an existing output folder")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.StringVar(&since, "since", "", "database: results received from this date or time on")
-	f.StringVar(&until, "until", "", "database: results received before this date or time")
-	f.StringVar(&app, "app", "", "database: results of this app (name or ID)")
+	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/replay-<file>)")
+	f.StringVar(&fl.pols, "policies", "", "policy instances to run, comma-separated (default: every standard one the input can feed)")
+	f.BoolVar(&fl.force, "force", false, "replace an existing output folder")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
+	f.StringVar(&fl.since, "since", "", "database: results received from this date or time on")
+	f.StringVar(&fl.until, "until", "", "database: results received before this date or time")
+	f.StringVar(&fl.app, "app", "", "database: results of this app (name or ID)")
 	return cmd
+}
+
+// run is creditsim replay: read the input (a file or a database), choose
+// the policies it can feed, lock the output place, replay, write, print.
+func (fl *replayFlags) run(cmd *cobra.Command, args []string) error {
+	in, file, err := readReplayInput(cmd, args[0], fl.since, fl.until, fl.app, fl.quiet)
+	if err != nil {
+		return err
+	}
+	names, specs, notRun, err := replayPolicies(cmd, in, file, fl.pols)
+	if err != nil {
+		return err
+	}
+	dir := fl.out
+	if dir == "" {
+		dir = filepath.Join("out", "replay-"+strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
+	}
+	unlock, err := lockPlace(cmd, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	od, err := results.NewOutDir(dir, fl.force, file)
+	if err != nil {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	var done func(float64)
+	show := phaseLine(cmd, "replay", fl.quiet)
+	if show != nil {
+		done = func(x float64) {
+			show(fmt.Sprintf("replaying %d results through %d policies", len(in.Rows), len(names)), x)
+		}
+		defer show("", -1)
+	}
+	o, err := replay.RunProgress(in, names, specs, done)
+	if show != nil {
+		show("writing tables and plots", math.NaN())
+	}
+	if err != nil {
+		od.Abort()
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	outs, err := replay.Write(in, o, notRun, runner.Version)
+	if err == nil {
+		err = writeAll(od, outs)
+	}
+	if err != nil {
+		od.Abort()
+		if errors.Is(err, results.ErrOutputExists) {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if !fl.quiet {
+		printReplay(cmd, in, o, outs, notRun, dir)
+	}
+	return nil
 }
 
 // parseDate reads 2026-10-01 (UTC) or an RFC 3339 time.

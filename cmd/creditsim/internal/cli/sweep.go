@@ -16,84 +16,91 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// sweepFlags are sweep's flags.
+type sweepFlags struct {
+	out, shard           string
+	jobs, shardCount     int
+	resume, force, quiet bool
+	maxResults           float64
+}
+
 func newSweep() *cobra.Command {
-	var (
-		out, shard           string
-		jobs, shardCount     int
-		resume, force, quiet bool
-		maxResults           float64
-	)
+	var fl sweepFlags
 	cmd := &cobra.Command{
 		Use:     "sweep SWEEP.yaml",
 		Short:   "run a parameter sweep",
 		Long:    sweepLong,
 		Example: sweepExample,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := jobsFlag(cmd, jobs); err != nil {
-				return err
-			}
-			if !(maxResults > 0) {
-				return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", maxResults)
-			}
-			if cmd.Flags().Changed("shard-count") && shardCount < 1 {
-				return fail(cmd, ExitInput, "flag --shard-count: %d: must be at least 1", shardCount)
-			}
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			i, n, err := shardOf(shard, shardCount, os.Getenv)
-			if err != nil {
-				return fail(cmd, ExitInput, "%v", err)
-			}
-			sw, err := sweep.Load(args[0])
-			if err != nil {
-				return failPlain(cmd, ExitInput, err)
-			}
-			for _, pt := range sw.Points {
-				if err := pt.Scenario.CheckScale(maxResults); err != nil {
-					return fail(cmd, ExitInput, "point %s: %v", pt.ID(), err)
-				}
-			}
-			dir := out
-			if dir == "" {
-				dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
-			}
-			if n == 0 {
-				unlock, err := lockPlace(cmd, dir)
-				if err != nil {
-					return err
-				}
-				defer unlock()
-			}
-			opts := sweep.Options{Out: dir, Jobs: jobs, Shard: i, Shards: n, Resume: resume, Force: force,
-				Protect: []string{args[0], sw.BasePath()}}
-			if !quiet {
-				opts.Log = stderr
-				what := fmt.Sprintf("%d points", len(sw.Points))
-				if n > 0 {
-					what += fmt.Sprintf(", shard %d of %d", i, n)
-				}
-				fmt.Fprintf(stderr, "sweep %s: %s x %d replications -> %s\n", sw.Spec.Name, what, sw.Points[0].Scenario.Replications, dir)
-			}
-			oc, err := sweep.Run(sw, opts)
-			if err != nil {
-				return failSweep(cmd, err)
-			}
-			if !quiet {
-				printSweep(stdout, sw, oc, dir, i, n)
-			}
-			return nil
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "out", "o", "", "output folder (default ./out/sweep-<name>)")
-	f.IntVarP(&jobs, "jobs", "j", 0, "cores (default: all)")
-	f.StringVar(&shard, "shard", "", "run shard i of n (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with --shard-count N or CREDITSIM_SHARD_COUNT")
-	f.IntVar(&shardCount, "shard-count", 0, "shards, with a Kubernetes completion index")
-	f.BoolVar(&resume, "resume", false, "skip points already done")
-	f.BoolVar(&force, "force", false, "start over (a shard reruns its own points)")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.Float64Var(&maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a point estimated to send more results than this")
+	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/sweep-<name>)")
+	f.IntVarP(&fl.jobs, "jobs", "j", 0, "cores (default: all)")
+	f.StringVar(&fl.shard, "shard", "", "run shard i of n (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with --shard-count N or CREDITSIM_SHARD_COUNT")
+	f.IntVar(&fl.shardCount, "shard-count", 0, "shards, with a Kubernetes completion index")
+	f.BoolVar(&fl.resume, "resume", false, "skip points already done")
+	f.BoolVar(&fl.force, "force", false, "start over (a shard reruns its own points)")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
+	f.Float64Var(&fl.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a point estimated to send more results than this")
 	return cmd
+}
+
+// run is creditsim sweep: check the flags and the sweep's points, lock the
+// output place unless sharded, run the points, print.
+func (fl *sweepFlags) run(cmd *cobra.Command, args []string) error {
+	if err := jobsFlag(cmd, fl.jobs); err != nil {
+		return err
+	}
+	if !(fl.maxResults > 0) {
+		return fail(cmd, ExitInput, "flag --max-results: %g: must be above 0", fl.maxResults)
+	}
+	if cmd.Flags().Changed("shard-count") && fl.shardCount < 1 {
+		return fail(cmd, ExitInput, "flag --shard-count: %d: must be at least 1", fl.shardCount)
+	}
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	i, n, err := shardOf(fl.shard, fl.shardCount, os.Getenv)
+	if err != nil {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	sw, err := sweep.Load(args[0])
+	if err != nil {
+		return failPlain(cmd, ExitInput, err)
+	}
+	for _, pt := range sw.Points {
+		if err := pt.Scenario.CheckScale(fl.maxResults); err != nil {
+			return fail(cmd, ExitInput, "point %s: %v", pt.ID(), err)
+		}
+	}
+	dir := fl.out
+	if dir == "" {
+		dir = filepath.Join("out", "sweep-"+sw.Spec.Name)
+	}
+	if n == 0 {
+		unlock, err := lockPlace(cmd, dir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	opts := sweep.Options{Out: dir, Jobs: fl.jobs, Shard: i, Shards: n, Resume: fl.resume, Force: fl.force,
+		Protect: []string{args[0], sw.BasePath()}}
+	if !fl.quiet {
+		opts.Log = stderr
+		what := fmt.Sprintf("%d points", len(sw.Points))
+		if n > 0 {
+			what += fmt.Sprintf(", shard %d of %d", i, n)
+		}
+		fmt.Fprintf(stderr, "sweep %s: %s x %d replications -> %s\n", sw.Spec.Name, what, sw.Points[0].Scenario.Replications, dir)
+	}
+	oc, err := sweep.Run(sw, opts)
+	if err != nil {
+		return failSweep(cmd, err)
+	}
+	if !fl.quiet {
+		printSweep(stdout, sw, oc, dir, i, n)
+	}
+	return nil
 }
 
 // printSweep says what a sweep run did; a finished sweep shows the
