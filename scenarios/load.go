@@ -234,13 +234,9 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 	if _, ok := l.lines[path]; !ok && path != "" {
 		l.lines[path] = n.Line
 	}
-	if n.Kind == yaml.AliasNode {
-		if l.walking[n.Alias] {
-			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: "*" + n.Value, Set: l.sets[path],
-				Reason: "the alias refers to a value that holds it: a value cannot contain itself"})
-			return
-		}
-		n = n.Alias
+	n, ok := l.follow(n, path)
+	if !ok {
+		return
 	}
 	if n.Anchor != "" {
 		if l.walking == nil {
@@ -277,6 +273,21 @@ func (l *loader) walk(n *yaml.Node, t reflect.Type, path string) {
 			l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: v, Set: l.setFor(path), Reason: reason})
 		}
 	}
+}
+
+// follow returns the value an alias refers to (n itself if n is none),
+// or false, with an error, for an alias inside the value it refers to,
+// which would otherwise be walked forever.
+func (l *loader) follow(n *yaml.Node, path string) (*yaml.Node, bool) {
+	if n.Kind != yaml.AliasNode {
+		return n, true
+	}
+	if l.walking[n.Alias] {
+		l.errs = append(l.errs, &Error{File: l.file, Line: n.Line, Field: path, Value: "*" + n.Value, Set: l.sets[path],
+			Reason: "the alias refers to a value that holds it: a value cannot contain itself"})
+		return nil, false
+	}
+	return n.Alias, true
 }
 
 // expect reports whether n is of kind; a null is absent (false, no
@@ -343,25 +354,10 @@ func scalarProblem(n *yaml.Node, t reflect.Type) (reason, value string) {
 	if n.Tag == "!!null" {
 		return "", ""
 	}
-	raw, quoted := n.Value, strconv.Quote(n.Value)
-	switch {
-	case t == durationType:
-		if _, err := param.ParseDuration(n.Value); err != nil {
-			return err.Error(), ""
-		}
-		return "", ""
-	case t == numType:
-		if f, err := strconv.ParseFloat(n.Value, 64); err == nil || n.ShortTag() == "!!float" {
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-				return "must be a finite number", raw
-			}
-			return "", ""
-		}
-		if _, err := param.ParseDuration(n.Value); err != nil {
-			return "is neither a number nor a duration (write e.g. 4, 1e9 or 8h)", quoted
-		}
-		return "", ""
+	if t == durationType || t == numType {
+		return timeProblem(n, t)
 	}
+	raw, quoted := n.Value, strconv.Quote(n.Value)
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if n.ShortTag() != "!!int" {
@@ -387,6 +383,27 @@ func scalarProblem(n *yaml.Node, t reflect.Type) (reason, value string) {
 		if n.Decode(&b) != nil {
 			return "expected true or false", quoted
 		}
+	}
+	return "", ""
+}
+
+// timeProblem is scalarProblem for a duration ("8h") or a number that
+// may be written as one.
+func timeProblem(n *yaml.Node, t reflect.Type) (reason, value string) {
+	if t == durationType {
+		if _, err := param.ParseDuration(n.Value); err != nil {
+			return err.Error(), ""
+		}
+		return "", ""
+	}
+	if f, err := strconv.ParseFloat(n.Value, 64); err == nil || n.ShortTag() == "!!float" {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return "must be a finite number", n.Value
+		}
+		return "", ""
+	}
+	if _, err := param.ParseDuration(n.Value); err != nil {
+		return "is neither a number nor a duration (write e.g. 4, 1e9 or 8h)", strconv.Quote(n.Value)
 	}
 	return "", ""
 }

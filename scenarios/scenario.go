@@ -419,25 +419,25 @@ func checkFinite(k param.Check, v reflect.Value, path string) {
 		}
 	case reflect.Float32, reflect.Float64:
 		if x := v.Float(); math.IsNaN(x) || math.IsInf(x, 0) {
-			parent, field := path, path
-			if i := strings.LastIndex(path, "."); i >= 0 {
-				parent, field = path[:i], path[i+1:]
-			} else {
-				parent = ""
-			}
-			c := k
-			if parent != "" {
-				c = k.Field(parent)
-			}
-			text := ".nan" // as YAML writes it
-			if math.IsInf(x, 1) {
-				text = ".inf"
-			} else if math.IsInf(x, -1) {
-				text = "-.inf"
-			}
-			c.Fail(field, param.Raw(text), "must be a finite number")
+			failNotFinite(k, path, x)
 		}
 	}
+}
+
+// failNotFinite fails the field at path for x, NaN or infinite, written
+// as YAML writes it.
+func failNotFinite(k param.Check, path string, x float64) {
+	c, field := k, path
+	if i := strings.LastIndex(path, "."); i >= 0 {
+		c, field = k.Field(path[:i]), path[i+1:]
+	}
+	text := ".nan"
+	if math.IsInf(x, 1) {
+		text = ".inf"
+	} else if math.IsInf(x, -1) {
+		text = "-.inf"
+	}
+	c.Fail(field, param.Raw(text), "must be a finite number")
 }
 
 // checkReachable fails an app no host can ever run: none of its versions
