@@ -29,28 +29,8 @@ func readReplayInput(cmd *cobra.Command, file, since, until, app string, quiet b
 		if since != "" || until != "" || app != "" {
 			return nil, "", fail(cmd, ExitInput, "--since, --until and --app select from a database; %s is a file", file)
 		}
-		fi, err := os.Stat(file)
-		switch {
-		case err != nil:
-			return nil, "", fail(cmd, ExitInput, "%v", err)
-		case !fi.Mode().IsRegular():
-			return nil, "", fail(cmd, ExitInput, "%s: not a regular file", file)
-		}
-		f, err := os.Open(file)
-		if err != nil {
-			return nil, "", fail(cmd, ExitInput, "%v", err)
-		}
-		defer f.Close()
-		var r io.Reader = f
-		if show := phaseLine(cmd, "replay", quiet); show != nil {
-			r = &readProgress{r: f, size: fi.Size(), show: func(x float64) { show("reading "+file, x) }}
-			defer show("", -1)
-		}
-		in, err := replay.Read(file, r)
-		if err != nil {
-			return nil, "", failPlain(cmd, ExitInput, err)
-		}
-		return in, file, nil
+		in, err := readReplayFile(cmd, file, quiet)
+		return in, file, err
 	}
 	var q replay.DBQuery
 	for _, d := range []struct {
@@ -74,6 +54,33 @@ func readReplayInput(cmd *cobra.Command, file, since, until, app string, quiet b
 		return nil, "", failPlain(cmd, ExitInput, err)
 	}
 	return in, "database", nil
+}
+
+// readReplayFile reads a replay file (a regular file), with its progress
+// shown on a terminal unless quiet.
+func readReplayFile(cmd *cobra.Command, file string, quiet bool) (*replay.Input, error) {
+	fi, err := os.Stat(file)
+	switch {
+	case err != nil:
+		return nil, fail(cmd, ExitInput, "%v", err)
+	case !fi.Mode().IsRegular():
+		return nil, fail(cmd, ExitInput, "%s: not a regular file", file)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fail(cmd, ExitInput, "%v", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if show := phaseLine(cmd, "replay", quiet); show != nil {
+		r = &readProgress{r: f, size: fi.Size(), show: func(x float64) { show("reading "+file, x) }}
+		defer show("", -1)
+	}
+	in, err := replay.Read(file, r)
+	if err != nil {
+		return nil, failPlain(cmd, ExitInput, err)
+	}
+	return in, nil
 }
 
 // replayPolicies picks the policies to replay: those named (each must be
@@ -231,18 +238,11 @@ func (fl *replayFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fail(cmd, ExitInput, "%v", err)
 	}
-	var done func(float64)
 	show := phaseLine(cmd, "replay", fl.quiet)
 	if show != nil {
-		done = func(x float64) {
-			show(fmt.Sprintf("replaying %d results through %d policies", len(in.Rows), len(names)), x)
-		}
 		defer show("", -1)
 	}
-	o, err := replay.RunProgress(in, names, specs, done)
-	if show != nil {
-		show("writing tables and plots", math.NaN())
-	}
+	o, err := replayShown(in, names, specs, show)
 	if err != nil {
 		od.Abort()
 		return fail(cmd, ExitRun, "%v", err)
@@ -262,6 +262,17 @@ func (fl *replayFlags) run(cmd *cobra.Command, args []string) error {
 		printReplay(cmd, in, o, outs, notRun, dir)
 	}
 	return nil
+}
+
+// replayShown replays in, its progress shown by show (if not nil).
+func replayShown(in *replay.Input, names []string, specs []policy.Spec, show func(string, float64)) (*replay.Outcome, error) {
+	if show == nil {
+		return replay.Run(in, names, specs)
+	}
+	phase := fmt.Sprintf("replaying %d results through %d policies", len(in.Rows), len(names))
+	o, err := replay.RunProgress(in, names, specs, func(x float64) { show(phase, x) })
+	show("writing tables and plots", math.NaN())
+	return o, err
 }
 
 // parseDate reads 2026-10-01 (UTC) or an RFC 3339 time.

@@ -63,14 +63,9 @@ func (fl *sweepFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fail(cmd, ExitInput, "%v", err)
 	}
-	sw, err := sweep.Load(args[0])
+	sw, err := fl.load(cmd, args[0])
 	if err != nil {
-		return failPlain(cmd, ExitInput, err)
-	}
-	for _, pt := range sw.Points {
-		if err := pt.Scenario.CheckScale(fl.maxResults); err != nil {
-			return fail(cmd, ExitInput, "point %s: %v", pt.ID(), err)
-		}
+		return err
 	}
 	dir := fl.out
 	if dir == "" {
@@ -101,6 +96,20 @@ func (fl *sweepFlags) run(cmd *cobra.Command, args []string) error {
 		printSweep(stdout, sw, oc, dir, i, n)
 	}
 	return nil
+}
+
+// load reads the sweep file and checks every point's size.
+func (fl *sweepFlags) load(cmd *cobra.Command, file string) (*sweep.Sweep, error) {
+	sw, err := sweep.Load(file)
+	if err != nil {
+		return nil, failPlain(cmd, ExitInput, err)
+	}
+	for _, pt := range sw.Points {
+		if err := pt.Scenario.CheckScale(fl.maxResults); err != nil {
+			return nil, fail(cmd, ExitInput, "point %s: %v", pt.ID(), err)
+		}
+	}
+	return sw, nil
 }
 
 // printSweep says what a sweep run did; a finished sweep shows the
