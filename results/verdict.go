@@ -62,21 +62,7 @@ func NewVerdict(worlds []World, names []string, useWhen func(string) string, hos
 		p, c := ws.Policies[n], wc.Policies[n]
 		p.Gain, p.WorstAccountGain, p.Harm = c.Gain, c.WorstAccountGain, c.Harm
 		p.CheatRatio, p.CheatCreditPerDay, p.WorstAccountRatio = c.CheatRatio, c.CheatCreditPerDay, c.WorstAccountRatio
-		// An oracle's label stays only if no world with cheaters has
-		// the behaviour that falsifies it.
-		p.Oracle = ""
-		for i, w := range cheat {
-			o := w.Summary.Policies[n]
-			if o == nil {
-				continue
-			}
-			if i == 0 || p.Oracle != "" {
-				p.Oracle = o.Oracle
-			}
-			if o.Oracle == "" {
-				break
-			}
-		}
+		p.Oracle = oracleIn(cheat, n)
 	}
 	ws.Twin = "ran"
 	v := &Verdict{Card: NewScorecard(ws, names), Worlds: len(worlds), CheatWorlds: len(cheat), Hosts: hosts, Replications: ws.Replications}
@@ -96,6 +82,25 @@ func NewVerdict(worlds []World, names []string, useWhen func(string) string, hos
 	}
 	v.Lines = v.sentences(ws)
 	return v
+}
+
+// oracleIn is policy n's oracle label over the worlds with cheaters: it
+// stays only if none of them has the behaviour that falsifies it.
+func oracleIn(cheat []World, n string) string {
+	label := ""
+	for i, w := range cheat {
+		o := w.Summary.Policies[n]
+		if o == nil {
+			continue
+		}
+		if i == 0 || label != "" {
+			label = o.Oracle
+		}
+		if o.Oracle == "" {
+			break
+		}
+	}
+	return label
 }
 
 // worldOf is the first world whose figure for policy and column c is x

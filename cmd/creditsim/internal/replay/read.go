@@ -93,17 +93,11 @@ const maxShown = 80
 // the credit_test_data form. Either may be gzip-compressed (run --trace
 // FILE.gz writes it so), told by gzip's magic number.
 func Read(file string, r io.Reader) (*Input, error) {
-	pr := bufio.NewReader(r)
-	if magic, _ := pr.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		z, err := gzip.NewReader(pr)
-		if err != nil {
-			return nil, &Error{File: file, Reason: "gzip: " + err.Error()}
-		}
-		defer z.Close()
-		r = &gzipErrors{z}
-	} else {
-		r = pr
+	r, closeZ, err := uncompressed(file, r)
+	if err != nil {
+		return nil, err
 	}
+	defer closeZ()
 	br := bufio.NewReaderSize(&lineLimit{r: r}, 1<<16)
 	// A spreadsheet's UTF-8 byte-order mark is not part of the first
 	// column's name.
@@ -144,6 +138,20 @@ func Read(file string, r io.Reader) (*Input, error) {
 		}
 		return readCreditTest(file, rest)
 	}
+}
+
+// uncompressed is r, uncompressed if it is gzip's (told by its magic
+// number), and what closes the decompressor.
+func uncompressed(file string, r io.Reader) (io.Reader, func(), error) {
+	pr := bufio.NewReader(r)
+	if magic, _ := pr.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return pr, func() {}, nil
+	}
+	z, err := gzip.NewReader(pr)
+	if err != nil {
+		return nil, nil, &Error{File: file, Reason: "gzip: " + err.Error()}
+	}
+	return &gzipErrors{z}, func() { z.Close() }, nil
 }
 
 // gzipErrors says that a failed read of a compressed input failed in

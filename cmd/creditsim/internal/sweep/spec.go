@@ -332,12 +332,18 @@ func checkParameters(file string, spec *Spec, lines map[string]int) error {
 	if total > maxPoints {
 		return bad(lines["parameters"], "parameters", "", fmt.Sprintf("the %s of their values has more than %d points; split the sweep", spec.Combine, maxPoints))
 	}
-	for i, f := range spec.Plots {
+	return checkPlots(file, spec.Plots, lines["plots"])
+}
+
+// checkPlots checks that each figure a sweep plots is one a summary has.
+func checkPlots(file string, plots []string, line int) error {
+	for i, f := range plots {
+		why := unknownKind(f)
 		if !results.KnownFigure(f) {
-			return bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)")
+			why = "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)"
 		}
-		if why := unknownKind(f); why != "" {
-			return bad(lines["plots"], fmt.Sprintf("plots[%d]", i), f, why)
+		if why != "" {
+			return &Error{File: file, Line: line, Field: fmt.Sprintf("plots[%d]", i), Value: f, Reason: why}
 		}
 	}
 	return nil
