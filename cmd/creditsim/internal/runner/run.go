@@ -189,9 +189,7 @@ func simulate(s *scenarios.Scenario, opts Options, win results.Window, tracer *r
 	}
 	sm.outs = make([]repOut, s.Replications)
 	twins := make([]*results.Twin, s.Replications)
-	if given {
-		copy(twins, opts.Twins)
-	}
+	copy(twins, opts.Twins) // used only when given
 	errs := make([]error, s.Replications*perRep)
 	tell := progressOf(opts.Progress, s.Replications*perRep, perRep)
 	// The cost of simulating, apart from writing: CPU time (the machine
@@ -218,10 +216,8 @@ func simulate(s *scenarios.Scenario, opts Options, win results.Window, tracer *r
 	// live before taking them back: collect now, so that the outputs are
 	// built in that memory, not beside it.
 	runtime.GC()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := firstError(errs); err != nil {
+		return nil, err
 	}
 	if sm.withTwin {
 		for r := range sm.outs {
@@ -229,6 +225,16 @@ func simulate(s *scenarios.Scenario, opts Options, win results.Window, tracer *r
 		}
 	}
 	return sm, nil
+}
+
+// firstError is the first error of errs that is not nil.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // progressOf returns a function that records job j's fraction done and
