@@ -321,43 +321,9 @@ func scheduleCreditTest(in *Input) ([]event, float64) {
 // validator showed them where the input knows it, else by result ID:
 // the order statistics were updated in.
 func validations(in *Input) []event {
-	type key struct {
-		wu  int64
-		t   float64
-		seq int64
-	}
-	groups := map[key][]int{}
-	var keys []key
-	for i := range in.Rows {
-		r := &in.Rows[i]
-		if r.ValidateState == policy.Unvalidated || r.Outcome != policy.Success {
-			continue
-		}
-		t := r.ValidatedTime
-		if t == 0 {
-			t = r.ReceivedTime
-		}
-		k := key{r.WorkunitID, t, r.ValidatedSeq}
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], i)
-	}
+	groups, keys := validationGroups(in)
 	if !in.Has["validated_time"] {
-		first := map[int64]float64{}
-		for _, k := range keys {
-			first[k.wu] = max(first[k.wu], k.t)
-		}
-		merged := map[key][]int{}
-		var mk []key
-		for _, k := range keys {
-			nk := key{k.wu, first[k.wu], 0}
-			if _, ok := merged[nk]; !ok {
-				mk = append(mk, nk)
-			}
-			merged[nk] = append(merged[nk], groups[k]...)
-		}
-		groups, keys = merged, mk
+		groups, keys = mergeByWorkunit(groups, keys)
 	}
 	var ev []event
 	for _, k := range keys {
@@ -372,6 +338,56 @@ func validations(in *Input) []event {
 		ev = append(ev, event{t: k.t, rank: 2, seq: k.seq, id: in.Rows[rows[0]].ResultID, kind: evValidated, rows: rows})
 	}
 	return ev
+}
+
+// validationKey is one validation: a workunit, a time and a sequence.
+type validationKey struct {
+	wu  int64
+	t   float64
+	seq int64
+}
+
+// validationGroups groups the validated successes' rows by validation,
+// the keys in the order they were first seen.
+func validationGroups(in *Input) (map[validationKey][]int, []validationKey) {
+	groups := map[validationKey][]int{}
+	var keys []validationKey
+	for i := range in.Rows {
+		r := &in.Rows[i]
+		if r.ValidateState == policy.Unvalidated || r.Outcome != policy.Success {
+			continue
+		}
+		t := r.ValidatedTime
+		if t == 0 {
+			t = r.ReceivedTime
+		}
+		k := validationKey{r.WorkunitID, t, r.ValidatedSeq}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	return groups, keys
+}
+
+// mergeByWorkunit makes each workunit's groups one, at the time its last
+// validated result arrived: without validation times, that is when its
+// first validation happened.
+func mergeByWorkunit(groups map[validationKey][]int, keys []validationKey) (map[validationKey][]int, []validationKey) {
+	first := map[int64]float64{}
+	for _, k := range keys {
+		first[k.wu] = max(first[k.wu], k.t)
+	}
+	merged := map[validationKey][]int{}
+	var mk []validationKey
+	for _, k := range keys {
+		nk := validationKey{k.wu, first[k.wu], 0}
+		if _, ok := merged[nk]; !ok {
+			mk = append(mk, nk)
+		}
+		merged[nk] = append(merged[nk], groups[k]...)
+	}
+	return merged, mk
 }
 
 func less(a, b *event) bool {
