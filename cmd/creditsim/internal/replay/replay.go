@@ -85,14 +85,9 @@ func RunProgress(in *Input, names []string, specs []policy.Spec, progress func(d
 	checkTimes(in, w, idx)
 	o := &Outcome{Policies: names, World: w, Credit: make([][]float64, len(in.Rows))}
 	o.host, o.user, o.version = idx.host, idx.user, idx.version
-	pols := make([]policy.Policy, len(specs))
-	for i, sp := range specs {
-		p, err := policy.New(sp)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", names[i], err)
-		}
-		p.Init(w)
-		pols[i] = p
+	pols, err := newPolicies(names, specs, w)
+	if err != nil {
+		return nil, err
 	}
 	events, end := schedule(in)
 	o.End = end
@@ -102,12 +97,7 @@ func RunProgress(in *Input, names []string, specs []policy.Spec, progress func(d
 		views[i] = view(&in.Rows[i], idx, i)
 		o.Credit[i] = make([]float64, len(pols))
 	}
-	o.rac = make([][]policy.RAC, len(pols))
-	o.userRAC = make([][]policy.RAC, len(pols))
-	for p := range pols {
-		o.rac[p] = make([]policy.RAC, w.MaxHosts)
-		o.userRAC[p] = make([]policy.RAC, w.MaxUsers)
-	}
+	o.rac, o.userRAC = racRows(len(pols), w.MaxHosts), racRows(len(pols), w.MaxUsers)
 	rp := &replayer{in: in, o: o, pols: pols, views: views, canonical: map[int64][]float64{}, credit: make([]float64, len(pols))}
 	for k, e := range events {
 		if progress != nil && k&(1<<16-1) == 0 {
@@ -388,6 +378,29 @@ func mergeByWorkunit(groups map[validationKey][]int, keys []validationKey) (map[
 		merged[nk] = append(merged[nk], groups[k]...)
 	}
 	return merged, mk
+}
+
+// newPolicies makes the policies of specs, initialised on w.
+func newPolicies(names []string, specs []policy.Spec, w *policy.World) ([]policy.Policy, error) {
+	pols := make([]policy.Policy, len(specs))
+	for i, sp := range specs {
+		p, err := policy.New(sp)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		p.Init(w)
+		pols[i] = p
+	}
+	return pols, nil
+}
+
+// racRows is a RAC per account (n of them) for each of the policies.
+func racRows(policies, n int) [][]policy.RAC {
+	out := make([][]policy.RAC, policies)
+	for p := range out {
+		out[p] = make([]policy.RAC, n)
+	}
+	return out
 }
 
 func less(a, b *event) bool {
