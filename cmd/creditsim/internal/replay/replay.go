@@ -99,36 +99,7 @@ func RunProgress(in *Input, names []string, specs []policy.Spec, progress func(d
 	}
 	o.rac, o.userRAC = racRows(len(pols), w.MaxHosts), racRows(len(pols), w.MaxUsers)
 	rp := &replayer{in: in, o: o, pols: pols, views: views, canonical: map[int64][]float64{}, credit: make([]float64, len(pols))}
-	for k, e := range events {
-		if progress != nil && k&(1<<16-1) == 0 {
-			progress(float64(k) / float64(len(events)))
-		}
-		switch {
-		case e.rank == 0:
-			tick(pols, policy.Tick{Kind: policy.DayTick, Time: e.t})
-		case e.rank == 1:
-			tick(pols, policy.Tick{Kind: policy.FeederTick, Time: e.t})
-		case e.rank == 3:
-			tick(pols, policy.Tick{Kind: policy.ValidatorPassEnd, Time: e.t})
-		case e.kind == evSent:
-			r := &views[e.rows[0]]
-			sent := *r
-			sent.ReceivedTime, sent.Outcome, sent.ValidateState = 0, 0, policy.Unvalidated
-			sent.ElapsedTime, sent.CPUTime, sent.CountedFlops, sent.OutputFlops = 0, 0, 0, 0
-			for _, p := range pols {
-				p.Sent(&sent)
-			}
-		case e.kind == evReported:
-			r := &views[e.rows[0]]
-			rep := *r
-			rep.ValidateState = policy.Unvalidated
-			for _, p := range pols {
-				p.Reported(&rep)
-			}
-		case e.kind == evValidated:
-			rp.validated(e)
-		}
-	}
+	rp.play(events, progress)
 	return o, nil
 }
 
@@ -378,6 +349,41 @@ func mergeByWorkunit(groups map[validationKey][]int, keys []validationKey) (map[
 		merged[nk] = append(merged[nk], groups[k]...)
 	}
 	return merged, mk
+}
+
+// play shows the policies the events in order: day, feeder and validator
+// ticks, results sent and reported, validations.
+func (rp *replayer) play(events []event, progress func(done float64)) {
+	for k, e := range events {
+		if progress != nil && k&(1<<16-1) == 0 {
+			progress(float64(k) / float64(len(events)))
+		}
+		switch {
+		case e.rank == 0:
+			tick(rp.pols, policy.Tick{Kind: policy.DayTick, Time: e.t})
+		case e.rank == 1:
+			tick(rp.pols, policy.Tick{Kind: policy.FeederTick, Time: e.t})
+		case e.rank == 3:
+			tick(rp.pols, policy.Tick{Kind: policy.ValidatorPassEnd, Time: e.t})
+		case e.kind == evSent:
+			r := &rp.views[e.rows[0]]
+			sent := *r
+			sent.ReceivedTime, sent.Outcome, sent.ValidateState = 0, 0, policy.Unvalidated
+			sent.ElapsedTime, sent.CPUTime, sent.CountedFlops, sent.OutputFlops = 0, 0, 0, 0
+			for _, p := range rp.pols {
+				p.Sent(&sent)
+			}
+		case e.kind == evReported:
+			r := &rp.views[e.rows[0]]
+			rep := *r
+			rep.ValidateState = policy.Unvalidated
+			for _, p := range rp.pols {
+				p.Reported(&rep)
+			}
+		case e.kind == evValidated:
+			rp.validated(e)
+		}
+	}
 }
 
 // newPolicies makes the policies of specs, initialised on w.
