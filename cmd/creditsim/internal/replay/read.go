@@ -283,22 +283,32 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			return nil, err
 		}
 	}
-	// Comments after the last row are seen only here.
-	for k, t := range cr.comments {
-		if strings.HasPrefix(t, headerPrefix) {
-			return nil, &Error{File: file, Line: cr.commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
-		}
-	}
-	if err := cr.span.check(file, in.Header); err != nil {
+	if err := cr.finish(header); err != nil {
 		return nil, err
 	}
-	if header {
-		return nil, &Error{File: file, Reason: "no header line (result_id, workunit_id, ...)"}
-	}
-	if len(in.Rows) == 0 {
-		return nil, &Error{File: file, Reason: "no results"}
-	}
 	return in, nil
+}
+
+// finish checks what can be checked only at the end: a trace header in
+// the comments after the last row, the times' span, that there was a
+// header (stillHeader false) and rows.
+func (cr *csvReader) finish(stillHeader bool) error {
+	file := cr.in.File
+	for k, t := range cr.comments {
+		if strings.HasPrefix(t, headerPrefix) {
+			return &Error{File: file, Line: cr.commentLines[k], Field: "trace header", Reason: "the trace header comes after rows: it must come first"}
+		}
+	}
+	if err := cr.span.check(file, cr.in.Header); err != nil {
+		return err
+	}
+	if stillHeader {
+		return &Error{File: file, Reason: "no header line (result_id, workunit_id, ...)"}
+	}
+	if len(cr.in.Rows) == 0 {
+		return &Error{File: file, Reason: "no results"}
+	}
+	return nil
 }
 
 // csvReader is the state of reading the CSV form.

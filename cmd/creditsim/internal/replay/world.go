@@ -60,21 +60,29 @@ func buildWorld(in *Input) (*policy.World, *index) {
 		idx.version[i] = v
 		av := &w.Versions[v]
 		if av.Name == "" {
-			res := resourceOf(r.PlanClass)
-			if r.VersionID < 0 {
-				res = anonymousResource(r.VersionID)
-			}
-			*av = policy.AppVersion{ID: v, AppID: apps[r.AppID], Name: "version " + strconv.FormatInt(r.VersionID, 10),
-				PlanClass: r.PlanClass, Resource: res, CPUUsage: 1, Anonymous: r.VersionID < 0}
-			if res.IsGPU() {
-				av.CPUUsage, av.GPUUsage = 0.1, 1
-			}
+			*av = versionOf(r, v, apps[r.AppID])
 		}
 		if r.CountedFlops > 0 {
 			av.CountsFlops = true
 		}
 	}
 	return w, idx
+}
+
+// versionOf is the app version (dense ID v, of dense app) that row r's
+// results ran: its resource from the plan class, or, anonymous (a
+// negative ID), from the ID.
+func versionOf(r *Row, v, app int) policy.AppVersion {
+	res := resourceOf(r.PlanClass)
+	if r.VersionID < 0 {
+		res = anonymousResource(r.VersionID)
+	}
+	av := policy.AppVersion{ID: v, AppID: app, Name: "version " + strconv.FormatInt(r.VersionID, 10),
+		PlanClass: r.PlanClass, Resource: res, CPUUsage: 1, Anonymous: r.VersionID < 0}
+	if res.IsGPU() {
+		av.CPUUsage, av.GPUUsage = 0.1, 1
+	}
+	return av
 }
 
 // traceWorld is a trace's world: its IDs are the world's dense IDs
