@@ -35,26 +35,10 @@ func Write(rep *Report, dir string, force bool, protect ...string) error {
 		err = jerr
 	}
 	write("attack.json", js)
-	for _, w := range rep.Worst {
+	for i := range rep.Worst {
+		w := &rep.Worst[i]
 		write("attack-"+w.Policy+".yaml", w.Scenario)
-		var pts []plot.AttackPoint
-		skipped := 0
-		for _, ev := range rep.Evaluations {
-			if ev.Skipped != "" {
-				skipped++
-			}
-			v, ok := ev.Values[w.Policy]
-			if !ok {
-				continue
-			}
-			pts = append(pts, plot.AttackPoint{Run: ev.Index, Value: float64(v), Space: ev.Space, Library: ev.Phase == "library"})
-		}
-		title := fmt.Sprintf("%s: attack search on %s", w.Policy, rep.Scenario)
-		if skipped > 0 {
-			title += fmt.Sprintf(" (%d too costly, not run)", skipped)
-		}
-		png, perr := plot.AttackSearch(title,
-			"gain over the honest twin (1 = gained nothing), log scale", Bound, pts, float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
+		png, perr := searchPlot(rep, w)
 		if perr != nil && err == nil {
 			err = perr
 		}
@@ -74,6 +58,29 @@ func Write(rep *Report, dir string, force bool, protect ...string) error {
 		return err
 	}
 	return nil
+}
+
+// searchPlot draws the search's runs against w's policy, with its
+// confirmed worst case and the bound.
+func searchPlot(rep *Report, w *Worst) ([]byte, error) {
+	var pts []plot.AttackPoint
+	skipped := 0
+	for _, ev := range rep.Evaluations {
+		if ev.Skipped != "" {
+			skipped++
+		}
+		v, ok := ev.Values[w.Policy]
+		if !ok {
+			continue
+		}
+		pts = append(pts, plot.AttackPoint{Run: ev.Index, Value: float64(v), Space: ev.Space, Library: ev.Phase == "library"})
+	}
+	title := fmt.Sprintf("%s: attack search on %s", w.Policy, rep.Scenario)
+	if skipped > 0 {
+		title += fmt.Sprintf(" (%d too costly, not run)", skipped)
+	}
+	return plot.AttackSearch(title, "gain over the honest twin (1 = gained nothing), log scale", Bound, pts,
+		float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
 }
 
 var pageTmpl = template.Must(template.New("attack").Parse(`<!DOCTYPE html>

@@ -156,20 +156,8 @@ func (st *search) fill(from []*Shard) error {
 			return inputErr("--from: shard %d of %d is given twice", sh.Shard, n)
 		}
 		seen[sh.Shard] = true
-		for _, r := range sh.Runs {
-			if r.Index < 0 || r.Index >= len(st.first) || r.Index%n != sh.Shard-1 || got[r.Index] {
-				return inputErr("--from: %s holds run %d, which is not its own", name, r.Index)
-			}
-			ev := &st.first[r.Index]
-			if ev.Behaviour.Agent() != r.Agent {
-				return inputErr("--from: %s ran %s as run %d; this attack's run %d is %s", name, r.Agent, r.Index, r.Index, ev.Behaviour.Agent())
-			}
-			got[r.Index] = true
-			ev.Results, ev.Skipped = r.Results, r.Skipped
-			ev.Values, ev.Harm, ev.Regime = nums(r.Values), nums(r.Harm), nums(r.Regime)
-			if ev.Values == nil {
-				ev.Values = map[string]results.Num{}
-			}
+		if err := st.take(sh, got); err != nil {
+			return err
 		}
 	}
 	var missing []string
@@ -187,6 +175,28 @@ func (st *search) fill(from []*Shard) error {
 	for i, ok := range got {
 		if !ok {
 			return inputErr("--from: no shard holds run %d (%s)", i, st.first[i].Behaviour)
+		}
+	}
+	return nil
+}
+
+// take fills the first phase's runs from shard sh, each of which must be
+// its own and not yet taken (got).
+func (st *search) take(sh *Shard, got []bool) error {
+	name := ShardFile(sh.Shard, sh.Shards)
+	for _, r := range sh.Runs {
+		if r.Index < 0 || r.Index >= len(st.first) || r.Index%sh.Shards != sh.Shard-1 || got[r.Index] {
+			return inputErr("--from: %s holds run %d, which is not its own", name, r.Index)
+		}
+		ev := &st.first[r.Index]
+		if ev.Behaviour.Agent() != r.Agent {
+			return inputErr("--from: %s ran %s as run %d; this attack's run %d is %s", name, r.Agent, r.Index, r.Index, ev.Behaviour.Agent())
+		}
+		got[r.Index] = true
+		ev.Results, ev.Skipped = r.Results, r.Skipped
+		ev.Values, ev.Harm, ev.Regime = nums(r.Values), nums(r.Harm), nums(r.Regime)
+		if ev.Values == nil {
+			ev.Values = map[string]results.Num{}
 		}
 	}
 	return nil
