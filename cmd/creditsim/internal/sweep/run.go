@@ -185,18 +185,8 @@ func prepare(sw *Sweep, opts Options, sharded bool) error {
 	case err != nil && !os.IsNotExist(err):
 		return err
 	case err != nil:
-		if entries, derr := os.ReadDir(opts.Out); derr == nil && len(entries) > 0 && !(sharded && beingPrepared(entries)) {
-			switch {
-			case !opts.Force:
-				return fmt.Errorf("%s exists and is not a sweep folder: %w", opts.Out, runner.ErrOutputExists)
-			case sharded:
-				// Shards start at once: one must not remove what another
-				// has begun to write.
-				return results.Refused("%s exists and is not a sweep folder; shards do not replace a folder, even with --force: give a new or empty one", opts.Out)
-			}
-			if err := os.RemoveAll(opts.Out); err != nil {
-				return err
-			}
+		if err := replaceOther(opts, sharded); err != nil {
+			return err
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(opts.Out, "points"), 0o755); err != nil {
@@ -213,6 +203,25 @@ func prepare(sw *Sweep, opts Options, sharded bool) error {
 		}
 	}
 	return nil
+}
+
+// replaceOther handles an output folder that holds no sweep: used if
+// empty (or being prepared by another shard), replaced with --force
+// unless sharded, else refused.
+func replaceOther(opts Options, sharded bool) error {
+	entries, err := os.ReadDir(opts.Out)
+	if err != nil || len(entries) == 0 || sharded && beingPrepared(entries) {
+		return nil
+	}
+	switch {
+	case !opts.Force:
+		return fmt.Errorf("%s exists and is not a sweep folder: %w", opts.Out, runner.ErrOutputExists)
+	case sharded:
+		// Shards start at once: one must not remove what another has
+		// begun to write.
+		return results.Refused("%s exists and is not a sweep folder; shards do not replace a folder, even with --force: give a new or empty one", opts.Out)
+	}
+	return os.RemoveAll(opts.Out)
 }
 
 // beingPrepared reports whether a folder without a manifest holds only
