@@ -353,16 +353,7 @@ func prepare(opts Options) (*search, error) {
 	if err != nil {
 		return nil, err
 	}
-	claimAt := float64(base.Warmup) + 2*boinc.SecondsPerDay
-	var sp []kindSpace
-	var skipped []string
-	for _, ks := range spaces(base.Hosts.Agents, claimAt) {
-		if why := inert(&ks, base); why != "" {
-			skipped = append(skipped, ks.name+" ("+why+")")
-			continue
-		}
-		sp = append(sp, ks)
-	}
+	sp, skipped := searchedSpaces(base)
 	if err := opts.defaults(len(sp)); err != nil {
 		return nil, err
 	}
@@ -378,16 +369,36 @@ func prepare(opts Options) (*search, error) {
 		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
 	st := &search{e: e, base: base, sha: sha, sp: sp, inert: skipped}
 
-	// Phases 1 and 2: the kinds at their fixed settings, then a Halton
-	// design over each kind's parameters, all independent runs. Phase
-	// 2b combines, on one account, the kinds that earned most for each
-	// policy; it and the design share half of what the fixed settings
-	// leave, the local searches the rest.
+	st.planFirst(opts.Budget)
+	return st, nil
+}
+
+// searchedSpaces are the kinds' spaces the search explores, and those it
+// skips with the reason (the scenario makes them honest work).
+func searchedSpaces(base *scenarios.Scenario) (sp []kindSpace, skipped []string) {
+	claimAt := float64(base.Warmup) + 2*boinc.SecondsPerDay
+	for _, ks := range spaces(base.Hosts.Agents, claimAt) {
+		if why := inert(&ks, base); why != "" {
+			skipped = append(skipped, ks.name+" ("+why+")")
+			continue
+		}
+		sp = append(sp, ks)
+	}
+	return sp, skipped
+}
+
+// planFirst plans phases 1 and 2: the kinds at their fixed settings,
+// then a Halton design over each kind's parameters, all independent
+// runs. Phase 2b combines, on one account, the kinds that earned most
+// for each policy; it and the design share half of what the fixed
+// settings leave of budget, the local searches the rest.
+func (st *search) planFirst(budget int) {
+	sp := st.sp
 	for _, ks := range sp {
 		st.first = append(st.first, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
 	}
-	st.maxPairs = (opts.Budget - len(sp)) / 6
-	design := (opts.Budget-len(sp))/2 - st.maxPairs
+	st.maxPairs = (budget - len(sp)) / 6
+	design := (budget-len(sp))/2 - st.maxPairs
 	for i := 0; i < design; i++ {
 		ks := &sp[i%len(sp)]
 		u := halton(i/len(sp)+1, len(ks.params))
@@ -400,7 +411,6 @@ func prepare(opts Options) (*search, error) {
 	for i := range st.first {
 		st.first[i].Index = i
 	}
-	return st, nil
 }
 
 // searchedPolicies are the scenario's policy instances, or those of
