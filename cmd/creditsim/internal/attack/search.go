@@ -747,21 +747,54 @@ func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n 
 // seeds the policy's worst case: its figure, interval and scenario. A
 // candidate that the fresh seeds give no figure ranks last.
 func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
-	type res struct {
-		sum  *results.Summary
-		yaml []byte
-		err  error
-	}
-	distinct := map[string]*res{} // by the behaviour's agent
+	distinct := map[string]*confirmation{} // by the behaviour's agent
 	var order []Behaviour
 	for _, w := range ws {
 		for _, c := range w.Candidates {
 			if key := c.Behaviour.Agent(); distinct[key] == nil {
-				distinct[key] = &res{}
+				distinct[key] = &confirmation{}
 				order = append(order, c.Behaviour)
 			}
 		}
 	}
+	e.runConfirmations(order, distinct, seed, reps)
+	for i := range ws {
+		w := &ws[i]
+		best := -1
+		for k := range w.Candidates {
+			c := &w.Candidates[k]
+			r := distinct[c.Behaviour.Agent()]
+			if r.err != nil {
+				return r.err
+			}
+			c.Confirmed = confirmedOn(r.sum.Policies[w.Policy], c.Behaviour.Figure(), seed, reps)
+			mean, bestMean := c.Confirmed.Mean, results.Num(math.NaN())
+			if best >= 0 {
+				bestMean = w.Candidates[best].Confirmed.Mean
+			}
+			if best < 0 || mean > bestMean || math.IsNaN(float64(bestMean)) && !math.IsNaN(float64(mean)) {
+				best = k
+			}
+		}
+		c := w.Candidates[best]
+		w.Space, w.Behaviour, w.Search, w.Confirmed = c.Space, c.Behaviour, c.Search, c.Confirmed
+		w.Figure = c.Behaviour.Figure()
+		w.Scenario = distinct[c.Behaviour.Agent()].yaml
+	}
+	return nil
+}
+
+// confirmation is one behaviour run on the fresh seeds.
+type confirmation struct {
+	sum  *results.Summary
+	yaml []byte
+	err  error
+}
+
+// runConfirmations runs each behaviour of order on seed with reps
+// replications, all at once (the evaluator's slots bound the work),
+// logging each as it ends.
+func (e *evaluator) runConfirmations(order []Behaviour, distinct map[string]*confirmation, seed uint64, reps int) {
 	var wg sync.WaitGroup
 	done := 0
 	for _, b := range order {
@@ -779,35 +812,18 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 		}()
 	}
 	wg.Wait()
-	for i := range ws {
-		w := &ws[i]
-		best := -1
-		for k := range w.Candidates {
-			c := &w.Candidates[k]
-			r := distinct[c.Behaviour.Agent()]
-			if r.err != nil {
-				return r.err
-			}
-			fig := c.Behaviour.Figure()
-			ps := r.sum.Policies[w.Policy]
-			ci, ok := ps.CI95[fig]
-			if !ok {
-				// The fresh seeds gave no figure: no interval either.
-				ci = [2]results.Num{results.Num(math.NaN()), results.Num(math.NaN())}
-			}
-			mean := results.Num(math.NaN())
-			if v, ok := ps.Flat()[fig]; ok {
-				mean = v
-			}
-			c.Confirmed = Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
-			if best < 0 || mean > w.Candidates[best].Confirmed.Mean || math.IsNaN(float64(w.Candidates[best].Confirmed.Mean)) && !math.IsNaN(float64(mean)) {
-				best = k
-			}
-		}
-		c := w.Candidates[best]
-		w.Space, w.Behaviour, w.Search, w.Confirmed = c.Space, c.Behaviour, c.Search, c.Confirmed
-		w.Figure = c.Behaviour.Figure()
-		w.Scenario = distinct[c.Behaviour.Agent()].yaml
+}
+
+// confirmedOn is a candidate's figure fig on the fresh seeds, with its
+// interval; NaN where the seeds gave none.
+func confirmedOn(ps *results.PolicySummary, fig string, seed uint64, reps int) Interval {
+	ci, ok := ps.CI95[fig]
+	if !ok {
+		ci = [2]results.Num{results.Num(math.NaN()), results.Num(math.NaN())}
 	}
-	return nil
+	mean := results.Num(math.NaN())
+	if v, ok := ps.Flat()[fig]; ok {
+		mean = v
+	}
+	return Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
 }
