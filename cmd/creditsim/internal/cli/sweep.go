@@ -160,72 +160,91 @@ func newMerge() *cobra.Command {
 // shardOf returns the shard to run (0, 0: all): --shard i/n, else the
 // array index a cluster engine sets (DESIGN section 10).
 func shardOf(flagVal string, count int, env func(string) string) (int, int, error) {
-	parse := func(name, s string) (int, error) {
-		v, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			return 0, fmt.Errorf("%s=%q is not an integer", name, s)
-		}
-		return v, nil
-	}
-	check := func(src string, i, n int) (int, int, error) {
-		if n < 1 || i < 1 || i > n {
-			return 0, 0, fmt.Errorf("%s gives shard %d of %d; want 1 <= i <= n", src, i, n)
-		}
-		return i, n, nil
-	}
-	if flagVal != "" {
-		a, b, ok := strings.Cut(flagVal, "/")
-		if !ok {
-			return 0, 0, fmt.Errorf("--shard %q: want i/n, e.g. 2/8", flagVal)
-		}
-		i, err := parse("--shard", a)
-		if err != nil {
-			return 0, 0, err
-		}
-		n, err := parse("--shard", b)
-		if err != nil {
-			return 0, 0, err
-		}
-		return check("--shard "+flagVal, i, n)
-	}
-	if id := env("SLURM_ARRAY_TASK_ID"); id != "" {
-		t, err := parse("SLURM_ARRAY_TASK_ID", id)
-		if err != nil {
-			return 0, 0, err
-		}
-		min := 0
-		if m := env("SLURM_ARRAY_TASK_MIN"); m != "" {
-			if min, err = parse("SLURM_ARRAY_TASK_MIN", m); err != nil {
-				return 0, 0, err
-			}
-		}
-		n, err := parse("SLURM_ARRAY_TASK_COUNT", env("SLURM_ARRAY_TASK_COUNT"))
-		if err != nil {
-			return 0, 0, err
-		}
-		return check("SLURM_ARRAY_TASK_ID", t-min+1, n)
-	}
-	if idx := env("JOB_COMPLETION_INDEX"); idx != "" {
-		k, err := parse("JOB_COMPLETION_INDEX", idx)
-		if err != nil {
-			return 0, 0, err
-		}
-		n := count
-		if n == 0 {
-			c := env("CREDITSIM_SHARD_COUNT")
-			if c == "" {
-				return 0, 0, errors.New("JOB_COMPLETION_INDEX is set but not the shard count: pass --shard-count N (the Job's completions) or set CREDITSIM_SHARD_COUNT")
-			}
-			if n, err = parse("CREDITSIM_SHARD_COUNT", c); err != nil {
-				return 0, 0, err
-			}
-		}
-		return check("JOB_COMPLETION_INDEX", k+1, n)
-	}
-	if count != 0 {
+	switch {
+	case flagVal != "":
+		return shardFromFlag(flagVal)
+	case env("SLURM_ARRAY_TASK_ID") != "":
+		return shardFromSlurm(env)
+	case env("JOB_COMPLETION_INDEX") != "":
+		return shardFromJob(count, env)
+	case count != 0:
 		return 0, 0, errors.New("--shard-count goes with JOB_COMPLETION_INDEX; use --shard i/n otherwise")
 	}
 	return 0, 0, nil
+}
+
+// shardFromFlag reads --shard i/n.
+func shardFromFlag(flagVal string) (int, int, error) {
+	a, b, ok := strings.Cut(flagVal, "/")
+	if !ok {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n, e.g. 2/8", flagVal)
+	}
+	i, err := parseShardInt("--shard", a)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := parseShardInt("--shard", b)
+	if err != nil {
+		return 0, 0, err
+	}
+	return checkShard("--shard "+flagVal, i, n)
+}
+
+// shardFromSlurm reads a Slurm array task: its ID less the array's
+// first, of the array's count.
+func shardFromSlurm(env func(string) string) (int, int, error) {
+	t, err := parseShardInt("SLURM_ARRAY_TASK_ID", env("SLURM_ARRAY_TASK_ID"))
+	if err != nil {
+		return 0, 0, err
+	}
+	min := 0
+	if m := env("SLURM_ARRAY_TASK_MIN"); m != "" {
+		if min, err = parseShardInt("SLURM_ARRAY_TASK_MIN", m); err != nil {
+			return 0, 0, err
+		}
+	}
+	n, err := parseShardInt("SLURM_ARRAY_TASK_COUNT", env("SLURM_ARRAY_TASK_COUNT"))
+	if err != nil {
+		return 0, 0, err
+	}
+	return checkShard("SLURM_ARRAY_TASK_ID", t-min+1, n)
+}
+
+// shardFromJob reads a Kubernetes Job's completion index (from 0), of
+// count shards (--shard-count, else CREDITSIM_SHARD_COUNT).
+func shardFromJob(count int, env func(string) string) (int, int, error) {
+	k, err := parseShardInt("JOB_COMPLETION_INDEX", env("JOB_COMPLETION_INDEX"))
+	if err != nil {
+		return 0, 0, err
+	}
+	n := count
+	if n == 0 {
+		c := env("CREDITSIM_SHARD_COUNT")
+		if c == "" {
+			return 0, 0, errors.New("JOB_COMPLETION_INDEX is set but not the shard count: pass --shard-count N (the Job's completions) or set CREDITSIM_SHARD_COUNT")
+		}
+		if n, err = parseShardInt("CREDITSIM_SHARD_COUNT", c); err != nil {
+			return 0, 0, err
+		}
+	}
+	return checkShard("JOB_COMPLETION_INDEX", k+1, n)
+}
+
+// parseShardInt reads an integer that name (a flag or a variable) gives.
+func parseShardInt(name, s string) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q is not an integer", name, s)
+	}
+	return v, nil
+}
+
+// checkShard accepts shard i of n from src when 1 <= i <= n.
+func checkShard(src string, i, n int) (int, int, error) {
+	if n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("%s gives shard %d of %d; want 1 <= i <= n", src, i, n)
+	}
+	return i, n, nil
 }
 
 // failSweep prints a sweep or merge error: bad input (the sweep file, an
