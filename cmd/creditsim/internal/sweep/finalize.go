@@ -72,47 +72,9 @@ func Finalize(dir string, jobs int) error {
 		return err
 	}
 	pts := make([]pointData, len(m.Points))
-	for k, mp := range m.Points {
-		pd := &pts[k]
-		pd.ID, pd.Seed = mp.ID, mp.Seed
-		var info struct {
-			Values []struct {
-				Path  string `json:"path"`
-				Value string `json:"value"`
-			} `json:"values"`
-		}
-		b, err := os.ReadFile(filepath.Join(dir, "points", mp.ID, "point.json"))
-		if err == nil {
-			err = json.Unmarshal(b, &info)
-		}
-		if err != nil {
-			return fmt.Errorf("point %s: %v", mp.ID, err)
-		}
-		var said []string
-		for _, v := range info.Values {
-			pd.Values = append(pd.Values, v.Value)
-			said = append(said, v.Path+"="+v.Value)
-		}
-		// The digest proves the files unedited since written, not that
-		// they belong to this sweep: the point's values must be the ones
-		// the sweep file gives it.
-		if got := strings.Join(said, ", "); got != mp.Values {
-			return &Error{File: filepath.Join(dir, "points", mp.ID, "point.json"),
-				Reason: fmt.Sprintf("its values (%s) are not the sweep's for point %s (%s in %s); run that point again", got, mp.ID, mp.Values, manifestFile)}
-		}
-		point := b
-		b, err = os.ReadFile(filepath.Join(dir, "points", mp.ID, "summary.json"))
-		if err == nil {
-			pd.Sum = &results.Summary{}
-			err = json.Unmarshal(b, pd.Sum)
-		}
-		if err != nil {
-			return fmt.Errorf("point %s: %v", mp.ID, err)
-		}
-		d, err := os.ReadFile(filepath.Join(dir, "points", mp.ID, digestFile))
-		if err != nil || strings.TrimSpace(string(d)) != pointDigest(mp.ID, mp.Seed, point, b) {
-			return &Error{File: filepath.Join(dir, "points", mp.ID),
-				Reason: "its point.json or summary.json was edited, or swapped with another point's, since it was written (the digest does not match); run that point again"}
+	for k := range m.Points {
+		if err := readPoint(dir, m.Points[k].ID, m.Points[k].Seed, m.Points[k].Values, &pts[k]); err != nil {
+			return err
 		}
 	}
 	files := map[string][]byte{}
@@ -138,6 +100,51 @@ func Finalize(dir string, jobs int) error {
 		if err := results.WriteFileAtomic(filepath.Join(dir, name), files[name]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// readPoint reads point id's folder into pd: its values, which must be
+// values (what the sweep file gives it), and its summary, which with
+// point.json must match the digest written beside them.
+func readPoint(dir, id string, seed uint64, values string, pd *pointData) error {
+	pd.ID, pd.Seed = id, seed
+	var info struct {
+		Values []struct {
+			Path  string `json:"path"`
+			Value string `json:"value"`
+		} `json:"values"`
+	}
+	point, err := os.ReadFile(filepath.Join(dir, "points", id, "point.json"))
+	if err == nil {
+		err = json.Unmarshal(point, &info)
+	}
+	if err != nil {
+		return fmt.Errorf("point %s: %v", id, err)
+	}
+	var said []string
+	for _, v := range info.Values {
+		pd.Values = append(pd.Values, v.Value)
+		said = append(said, v.Path+"="+v.Value)
+	}
+	// The digest proves the files unedited since written, not that they
+	// belong to this sweep: the point's values must be the sweep file's.
+	if got := strings.Join(said, ", "); got != values {
+		return &Error{File: filepath.Join(dir, "points", id, "point.json"),
+			Reason: fmt.Sprintf("its values (%s) are not the sweep's for point %s (%s in %s); run that point again", got, id, values, manifestFile)}
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, "points", id, "summary.json"))
+	if err == nil {
+		pd.Sum = &results.Summary{}
+		err = json.Unmarshal(sum, pd.Sum)
+	}
+	if err != nil {
+		return fmt.Errorf("point %s: %v", id, err)
+	}
+	d, err := os.ReadFile(filepath.Join(dir, "points", id, digestFile))
+	if err != nil || strings.TrimSpace(string(d)) != pointDigest(id, seed, point, sum) {
+		return &Error{File: filepath.Join(dir, "points", id),
+			Reason: "its point.json or summary.json was edited, or swapped with another point's, since it was written (the digest does not match); run that point again"}
 	}
 	return nil
 }
