@@ -323,17 +323,9 @@ func Merge(dirs []string, out string, force bool) error {
 	if len(dirs) == 0 {
 		return errors.New("give the sweep folders to merge")
 	}
-	var man []byte
-	for _, d := range dirs {
-		b, err := os.ReadFile(filepath.Join(d, manifestFile))
-		if err != nil {
-			return &Error{File: d, Reason: fmt.Sprintf("not a sweep folder (%v)", err)}
-		}
-		if man == nil {
-			man = b
-		} else if !bytes.Equal(man, b) {
-			return &Error{File: d, Reason: fmt.Sprintf("holds a different sweep from %s (their %s differ)", dirs[0], manifestFile)}
-		}
+	man, err := sameManifest(dirs)
+	if err != nil {
+		return err
 	}
 	m, err := parseManifest(man)
 	if err != nil {
@@ -351,21 +343,9 @@ func Merge(dirs []string, out string, force bool) error {
 			return fmt.Errorf("%s: %w", out, runner.ErrOutputExists)
 		}
 	}
-	var missing []string
-	src := map[string]string{}
-	for _, pt := range m.Points {
-		for _, d := range dirs {
-			if complete(filepath.Join(d, "points", pt.ID)) {
-				src[pt.ID] = d
-				break
-			}
-		}
-		if src[pt.ID] == "" {
-			missing = append(missing, pt.ID+" ("+pt.Values+")")
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("%w: %d of %d points missing: %s", ErrIncomplete, len(missing), len(m.Points), strings.Join(missing, ", "))
+	src, err := pointSources(m, dirs)
+	if err != nil {
+		return err
 	}
 	if !inDirs && force {
 		if err := os.RemoveAll(out); err != nil {
@@ -389,6 +369,46 @@ func Merge(dirs []string, out string, force bool) error {
 		}
 	}
 	return Finalize(out, runtime.GOMAXPROCS(0))
+}
+
+// sameManifest is the sweep file the folders share; a folder that holds
+// none, or another sweep's, is an error naming it.
+func sameManifest(dirs []string) ([]byte, error) {
+	var man []byte
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, manifestFile))
+		if err != nil {
+			return nil, &Error{File: d, Reason: fmt.Sprintf("not a sweep folder (%v)", err)}
+		}
+		if man == nil {
+			man = b
+		} else if !bytes.Equal(man, b) {
+			return nil, &Error{File: d, Reason: fmt.Sprintf("holds a different sweep from %s (their %s differ)", dirs[0], manifestFile)}
+		}
+	}
+	return man, nil
+}
+
+// pointSources finds, for each point, the first folder that holds it
+// complete; a point none holds is an error naming it with its values.
+func pointSources(m *manifest, dirs []string) (map[string]string, error) {
+	var missing []string
+	src := map[string]string{}
+	for _, pt := range m.Points {
+		for _, d := range dirs {
+			if complete(filepath.Join(d, "points", pt.ID)) {
+				src[pt.ID] = d
+				break
+			}
+		}
+		if src[pt.ID] == "" {
+			missing = append(missing, pt.ID+" ("+pt.Values+")")
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: %d of %d points missing: %s", ErrIncomplete, len(missing), len(m.Points), strings.Join(missing, ", "))
+	}
+	return src, nil
 }
 
 // copyPoint copies a point folder through a temporary folder.
