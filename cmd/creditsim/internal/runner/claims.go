@@ -34,48 +34,9 @@ func CheckClaims(name string, workers int) ([]ClaimResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sets []string // distinct Set lists, as joined keys
-	byKey := map[string][]string{}
-	for _, c := range s.Claims {
-		k := strings.Join(c.Set, "\x00")
-		if _, ok := byKey[k]; !ok {
-			sets = append(sets, k)
-			byKey[k] = c.Set
-		}
-	}
-	sums := make(map[string]*results.Summary, len(sets))
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(workers, 1))
-	// The honest twins run only for claims that read them (gain, harm,
-	// the per-day figures): they double a run's cost.
-	twin := map[string]bool{}
-	for _, c := range s.Claims {
-		k := strings.Join(c.Set, "\x00")
-		twin[k] = twin[k] || twinFigure(c.Figure) || c.Vs != nil && twinFigure(c.Vs.Figure)
-	}
-	// The run as the file has it keeps its twins whenever the world has
-	// agents: the verdict reads its gains, and shares the run.
-	twin[""] = twin[""] || cheats(s)
-	for _, k := range sets {
-		wg.Add(1)
-		go func(k string) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			sum, err := libraryRun(name, byKey[k], twin[k])
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
-			sums[k] = sum
-		}(k)
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	sums, err := claimSummaries(s, name, workers)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]ClaimResult, len(s.Claims))
 	for i, c := range s.Claims {
@@ -94,6 +55,38 @@ func CheckClaims(name string, workers int) ([]ClaimResult, error) {
 		out[i] = ClaimResult{Scenario: s.Name, Claim: c, Value: v, Holds: holds}
 	}
 	return out, nil
+}
+
+// claimSummaries runs scenario name once per distinct list of overrides
+// its claims give (on workers goroutines), keyed by the list joined with
+// NUL, with the honest twins where a claim reads them.
+func claimSummaries(s *scenarios.Scenario, name string, workers int) (map[string]*results.Summary, error) {
+	var sets []string // distinct Set lists, as joined keys
+	byKey := map[string][]string{}
+	// The honest twins run only for claims that read them (gain, harm,
+	// the per-day figures): they double a run's cost.
+	twin := map[string]bool{}
+	for _, c := range s.Claims {
+		k := strings.Join(c.Set, "\x00")
+		if _, ok := byKey[k]; !ok {
+			sets = append(sets, k)
+			byKey[k] = c.Set
+		}
+		twin[k] = twin[k] || twinFigure(c.Figure) || c.Vs != nil && twinFigure(c.Vs.Figure)
+	}
+	// The run as the file has it keeps its twins whenever the world has
+	// agents: the verdict reads its gains, and shares the run.
+	twin[""] = twin[""] || cheats(s)
+	sums := make(map[string]*results.Summary, len(sets))
+	errs := make([]error, len(sets))
+	var mu sync.Mutex
+	inParallel(len(sets), max(workers, 1), nil, func(j int) {
+		sum, err := libraryRun(name, byKey[sets[j]], twin[sets[j]])
+		mu.Lock()
+		sums[sets[j]], errs[j] = sum, err
+		mu.Unlock()
+	})
+	return sums, firstError(errs)
 }
 
 // claimRun loads the scenario at the claim size with extra overrides.
