@@ -419,14 +419,6 @@ func WorstSummary(sums []*Summary, names []string) *Summary {
 	for _, n := range names {
 		w := &PolicySummary{CheatRatio: map[string]Num{}, CheatCreditPerDay: map[string]Num{}, Gain: map[string]Num{}}
 		first := true
-		pick := func(dst *Num, v Num, c int) {
-			if !Defined(float64(v)) {
-				return
-			}
-			if !Defined(float64(*dst)) || distance(c, float64(v)) > distance(c, float64(*dst)) {
-				*dst = v
-			}
-		}
 		for _, s := range sums {
 			ps := s.Policies[n]
 			if ps == nil {
@@ -440,34 +432,41 @@ func WorstSummary(sums []*Summary, names []string) *Summary {
 				w.Requires, w.Oracle = ps.Requires, ps.Oracle
 				first = false
 			}
-			pick(&w.HostNeutralityCV, ps.HostNeutralityCV, ColHostCV)
-			pick(&w.DeviceNeutrality, ps.DeviceNeutrality, ColDevice)
-			pick(&w.ProjectNeutrality, ps.ProjectNeutrality, ColProject)
-			if a := float64(ps.WorstAccountRatio); Defined(a) && (!Defined(float64(w.WorstAccountRatio)) || a > float64(w.WorstAccountRatio)) {
-				w.WorstAccountRatio = ps.WorstAccountRatio
-			}
-			pick(&w.WorstAccountGain, ps.WorstAccountGain, ColAccountGain)
-			pick(&w.Harm, ps.Harm, ColHarm)
-			for k, v := range ps.Gain {
-				if old, ok := w.Gain[k]; !ok || Defined(float64(v)) && float64(v) > float64(old) {
-					w.Gain[k] = v
-				}
-			}
-			if h := float64(ps.HonestRatio); Defined(h) && (!Defined(float64(w.HonestRatio)) || h > float64(w.HonestRatio)) {
-				w.HonestRatio = ps.HonestRatio
-			}
-			for k, v := range ps.CheatRatio {
-				if old, ok := w.CheatRatio[k]; !ok || Defined(float64(v)) && float64(v) > float64(old) {
-					w.CheatRatio[k] = v
-				}
-			}
-			for k, v := range ps.CheatCreditPerDay {
-				if old, ok := w.CheatCreditPerDay[k]; !ok || Defined(float64(v)) && float64(v) > float64(old) {
-					w.CheatCreditPerDay[k] = v
-				}
-			}
+			w.takeWorst(ps)
 		}
 		out.Policies[n] = w
 	}
 	return out
+}
+
+// takeWorst keeps in w each figure of ps that is worse than w's: further
+// from its ideal for a scorecard column, larger for the others.
+func (w *PolicySummary) takeWorst(ps *PolicySummary) {
+	pick := func(dst *Num, v Num, c int) {
+		if Defined(float64(v)) && (!Defined(float64(*dst)) || distance(c, float64(v)) > distance(c, float64(*dst))) {
+			*dst = v
+		}
+	}
+	larger := func(dst *Num, v Num) {
+		if Defined(float64(v)) && (!Defined(float64(*dst)) || v > *dst) {
+			*dst = v
+		}
+	}
+	largerEach := func(dst, src map[string]Num) {
+		for k, v := range src {
+			if old, ok := dst[k]; !ok || Defined(float64(v)) && v > old {
+				dst[k] = v
+			}
+		}
+	}
+	pick(&w.HostNeutralityCV, ps.HostNeutralityCV, ColHostCV)
+	pick(&w.DeviceNeutrality, ps.DeviceNeutrality, ColDevice)
+	pick(&w.ProjectNeutrality, ps.ProjectNeutrality, ColProject)
+	larger(&w.WorstAccountRatio, ps.WorstAccountRatio)
+	pick(&w.WorstAccountGain, ps.WorstAccountGain, ColAccountGain)
+	pick(&w.Harm, ps.Harm, ColHarm)
+	larger(&w.HonestRatio, ps.HonestRatio)
+	largerEach(w.Gain, ps.Gain)
+	largerEach(w.CheatRatio, ps.CheatRatio)
+	largerEach(w.CheatCreditPerDay, ps.CheatCreditPerDay)
 }

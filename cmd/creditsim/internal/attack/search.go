@@ -695,7 +695,32 @@ func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n 
 			ks = &sp[i]
 		}
 	}
-	// The initial simplex: the space's dim+1 best known points for p.
+	nm, start := initialSimplex(ks, p, known)
+	var out []Evaluation
+	var runErr error
+	f := func(x []float64) float64 {
+		if runErr != nil {
+			return 0
+		}
+		ev := Evaluation{Phase: "nelder-mead", For: p, Space: ks.name, Behaviour: ks.behaviour(x)}
+		if err := e.evaluate(&ev); err != nil {
+			runErr = err
+			return 0
+		}
+		out = append(out, ev)
+		return -float64(ev.Values[p])
+	}
+	settings := &optimize.Settings{FuncEvaluations: n, Converger: optimize.NeverTerminate{}}
+	// The method ends when its runs are spent; an error can only say so
+	// or that the simplex collapsed, and either way the runs made stand.
+	optimize.Minimize(optimize.Problem{Func: f}, start, settings, nm)
+	return out, runErr
+}
+
+// initialSimplex is Nelder-Mead started from ks's dim+1 best known
+// points for p (the values negated: the method minimises), or, with
+// fewer known, from a unit simplex around the best; and that start.
+func initialSimplex(ks *kindSpace, p string, known []Evaluation) (*optimize.NelderMead, []float64) {
 	type pt struct {
 		x []float64
 		v float64
@@ -721,25 +746,7 @@ func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n 
 	} else {
 		nm.SimplexSize = 1
 	}
-	var out []Evaluation
-	var runErr error
-	f := func(x []float64) float64 {
-		if runErr != nil {
-			return 0
-		}
-		ev := Evaluation{Phase: "nelder-mead", For: p, Space: ks.name, Behaviour: ks.behaviour(x)}
-		if err := e.evaluate(&ev); err != nil {
-			runErr = err
-			return 0
-		}
-		out = append(out, ev)
-		return -float64(ev.Values[p])
-	}
-	settings := &optimize.Settings{FuncEvaluations: n, Converger: optimize.NeverTerminate{}}
-	// The method ends when its runs are spent; an error can only say so
-	// or that the simplex collapsed, and either way the runs made stand.
-	optimize.Minimize(optimize.Problem{Func: f}, pts[0].x, settings, nm)
-	return out, runErr
+	return nm, pts[0].x
 }
 
 // confirm runs each policy's candidates on seed with reps replications
