@@ -165,32 +165,14 @@ func groups(in *Input, o *Outcome, cmp string) map[string][]*Group {
 		byID := map[int64]*Group{}
 		var list []*Group
 		for i := range in.Rows {
-			r := &in.Rows[i]
 			id, label := k.key(i)
 			g := byID[id]
 			if g == nil {
-				g = &Group{ID: id, Label: label, Credit: make([]float64, np)}
-				if cmp == "" || !in.Has["granted_credit"] {
-					g.Granted = math.NaN()
-				}
-				if !in.Has["claimed_credit"] {
-					g.Claimed = math.NaN()
-				}
+				g = newGroup(in, id, label, np, cmp)
 				byID[id] = g
 				list = append(list, g)
 			}
-			g.Results++
-			g.CPUHours += r.CPUTime / 3600
-			g.ElapsedHours += r.ElapsedTime / 3600
-			if !math.IsNaN(r.Claimed) {
-				g.Claimed += r.Claimed
-			}
-			if !math.IsNaN(r.Granted) {
-				g.Granted += r.Granted
-			}
-			for p := 0; p < np; p++ {
-				g.Credit[p] += o.Credit[i][p]
-			}
+			g.add(&in.Rows[i], o.Credit[i])
 		}
 		sort.Slice(list, func(a, b int) bool { return list[a].ID < list[b].ID })
 		if k.rac {
@@ -201,6 +183,35 @@ func groups(in *Input, o *Outcome, cmp string) map[string][]*Group {
 		groupsOf[k.name] = list
 	}
 	return groupsOf
+}
+
+// newGroup is an empty group; its granted and claimed sums are NaN
+// where the input has no such column (granted also without cmp).
+func newGroup(in *Input, id int64, label string, policies int, cmp string) *Group {
+	g := &Group{ID: id, Label: label, Credit: make([]float64, policies)}
+	if cmp == "" || !in.Has["granted_credit"] {
+		g.Granted = math.NaN()
+	}
+	if !in.Has["claimed_credit"] {
+		g.Claimed = math.NaN()
+	}
+	return g
+}
+
+// add counts row r, granted credit per policy by the replay, in g.
+func (g *Group) add(r *Row, credit []float64) {
+	g.Results++
+	g.CPUHours += r.CPUTime / 3600
+	g.ElapsedHours += r.ElapsedTime / 3600
+	if !math.IsNaN(r.Claimed) {
+		g.Claimed += r.Claimed
+	}
+	if !math.IsNaN(r.Granted) {
+		g.Granted += r.Granted
+	}
+	for p := range g.Credit {
+		g.Credit[p] += credit[p]
+	}
 }
 
 // endRAC sets each host's and user's RAC at the end of the replay.
