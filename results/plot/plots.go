@@ -437,7 +437,7 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 		}
 	}
 	var panels []*plot.Plot
-	for k, name := range names {
+	for k := range names {
 		var xy plotter.XYs
 		for i := 0; i < len(pts[k]); i += stride {
 			h := pts[k][i]
@@ -446,17 +446,10 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		p := newPlot(name, "", "")
-		p.Title.TextStyle.Font.Size = vg.Points(10)
-		sc, err := marks(xy, names, k, vg.Points(1.3))
+		p, err := efficiencyPanel(xy, names, k, r, effMax)
 		if err != nil {
 			return nil, err
 		}
-		p.Add(sc)
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Min, p.Y.Max = r.lo, r.hi
-		p.Y.Tick.Marker = logTicks{}
-		p.X.Min, p.X.Max = 0, max(effMax*1.05, 0.1)
 		panels = append(panels, p)
 	}
 	if len(panels) == 0 {
@@ -470,6 +463,23 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 		title += fmt.Sprintf("; %d points off-scale, drawn at the edge", r.off)
 	}
 	return tiles(panels, title)
+}
+
+// efficiencyPanel is policy k's panel: its hosts' G/D on the shared log
+// range r against their efficiency, from 0 to a little past effMax.
+func efficiencyPanel(xy plotter.XYs, names []string, k int, r *gdRange, effMax float64) (*plot.Plot, error) {
+	p := newPlot(names[k], "", "")
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	sc, err := marks(xy, names, k, vg.Points(1.3))
+	if err != nil {
+		return nil, err
+	}
+	p.Add(sc)
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Min, p.Y.Max = r.lo, r.hi
+	p.Y.Tick.Marker = logTicks{}
+	p.X.Min, p.X.Max = 0, max(effMax*1.05, 0.1)
+	return p, nil
 }
 
 // tiles draws panels four to a row under one title, aligned on a grid,

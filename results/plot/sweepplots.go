@@ -196,14 +196,7 @@ func encode(c vg.CanvasWriterTo) ([]byte, error) {
 // SweepHeat draws z[i][j] (x value i, y value j) as a heat map with the
 // values' range in the title; nil when no cell is defined.
 func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]byte, error) {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, col := range z {
-		for _, v := range col {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-		}
-	}
+	lo, hi := finiteRange(z)
 	if math.IsInf(lo, 1) {
 		return nil, nil
 	}
@@ -245,6 +238,20 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 	p.NominalY(ys...)
 	p.Legend.Top = false
 	return render(p)
+}
+
+// finiteRange is the least and largest finite value of z (+Inf and -Inf
+// when it has none).
+func finiteRange(z [][]float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, col := range z {
+		for _, v := range col {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	return lo, hi
 }
 
 // grid adapts z to gonum's GridXYZ, cells at integer positions.
