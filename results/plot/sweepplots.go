@@ -64,6 +64,13 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		}
 		p.NominalX(xs...)
 	}
+	// A cheat figure past the cheat plot's range (a 1e304 claim) is drawn
+	// at its edge with its value, so that it flattens no other line.
+	var edges *edgeMarks
+	if ref == results.CheatBound {
+		edges = &edgeMarks{lo: cheatLow, hi: cheatHigh}
+		series = clampSeries(series, x, edges)
+	}
 	// The axis follows the means: an interval's low end may be 0 or
 	// below with few replications, and is cut at half the lowest mean on
 	// a log axis.
@@ -107,7 +114,31 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		mid := math.Sqrt(p.Y.Max * p.Y.Min)
 		p.Y.Min, p.Y.Max = min(p.Y.Min, mid/10), max(p.Y.Max, mid*10)
 	}
+	if edges != nil {
+		if err := edges.add(p); err != nil {
+			return nil, err
+		}
+	}
 	return renderSideLegend(p)
+}
+
+// clampSeries is series with every mean and interval end within the
+// edges' range, the means clamped noted (at x) to be labelled.
+func clampSeries(series []SweepSeries, x []float64, e *edgeMarks) []SweepSeries {
+	out := make([]SweepSeries, len(series))
+	for k, s := range series {
+		c := SweepSeries{Name: s.Name}
+		for i, m := range s.Mean {
+			if !math.IsNaN(m) {
+				m = e.clamp(x[i], m)
+			}
+			c.Mean = append(c.Mean, m)
+			c.Lo = append(c.Lo, min(max(s.Lo[i], e.lo), e.hi))
+			c.Hi = append(c.Hi, min(max(s.Hi[i], e.lo), e.hi))
+		}
+		out[k] = c
+	}
+	return out
 }
 
 // addSeries adds series k to p: its means as a line with marks in the
@@ -122,7 +153,9 @@ func addSeries(p *plot.Plot, series []SweepSeries, names []string, k int, x []fl
 		if m := s.Mean[i]; !math.IsNaN(m) && !math.IsInf(m, 0) {
 			line = append(line, plotter.XY{X: x[i], Y: m})
 		}
-		if l, h := s.Lo[i], s.Hi[i]; !math.IsNaN(l) && !math.IsNaN(h) && h > floor {
+		// An interval with an unbounded end (a cheater's 1e304 claim)
+		// draws no band: the mean's mark says it.
+		if l, h := s.Lo[i], s.Hi[i]; finite(l) && finite(h) && h > floor {
 			band = append(band, plotter.XY{X: x[i], Y: max(l, floor)})
 			upper = append(upper, plotter.XY{X: x[i], Y: h})
 		}
@@ -239,6 +272,9 @@ func SweepHeat(title, xLabel, yLabel string, xs, ys []string, z [][]float64) ([]
 	p.Legend.Top = false
 	return render(p)
 }
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // finiteRange is the least and largest finite value of z (+Inf and -Inf
 // when it has none).

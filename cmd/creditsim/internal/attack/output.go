@@ -44,6 +44,13 @@ func Write(rep *Report, dir string, force bool, protect ...string) error {
 		}
 		write("attack-"+w.Policy+".png", png)
 	}
+	if rep.Scan != nil {
+		png, perr := scanPlot(rep)
+		if perr != nil && err == nil {
+			err = perr
+		}
+		write("attack-shares.png", png)
+	}
 	html, herr := page(rep)
 	if herr != nil && err == nil {
 		err = herr
@@ -99,17 +106,24 @@ parameters, then the kinds most profitable for each policy combined two by two o
 profitable candidates on the search seed, and its best fixed setting, were then run again on fresh
 seeds ({{.Reps}} replications of seed {{.Seed1}}), and the one that earned most there is the worst case
 below, with its 95% interval: the best of many candidates on one seed is biased upwards, so a lucky
-draw is not taken for a weakness, nor does it hide one. The figure is the cheat ratio (the cheaters' granted over
-deserved credit, over honest hosts' granted over deserved) for behaviours that do the work, and the
-credit per host-day over honest credit per host-day for behaviours that fake results. The CreditNew
-design page's bound is {{.Bound}}: no behaviour should earn more than {{.Bound}} times what honest work earns.</p>
+draw is not taken for a weakness, nor does it hide one. The figure is the gain over the honest twin: the
+cheating hosts' credit per host-day over the same hosts' credit per host-day in the same world with
+every behaviour switched off (1: the behaviour gained nothing). The CreditNew design page's bound is
+{{.Bound}}: no behaviour should earn more than {{.Bound}} times what the same hosts earn honestly.</p>
 <table><tr><th>policy</th><th>worst behaviour found</th><th>figure</th><th>on fresh seeds (95%)</th>
 <th>on the search seed</th><th>best fixed setting (kind)</th><th>reproduce</th></tr>
 {{range .Rows}}<tr><td>{{.Policy}}</td><td>{{.Behaviour}}</td><td>{{.Figure}}</td>
 <td class="n{{if .Over}} over{{end}}">{{.Confirmed}}</td><td class="n">{{.Search}}</td><td class="n">{{.Library}}</td>
 <td><code>creditsim run attack-{{.Policy}}.yaml</code></td></tr>
 {{end}}</table>
-{{range .Rows}}<h2>{{.Policy}}</h2><p>Worst: {{.Behaviour}}.</p><img src="attack-{{.Policy}}.png" alt="search for {{.Policy}}">
+{{with .Scan}}<h2>Share scan</h2>
+<p>The search again at each share of accounts, every candidate's share pinned there (the other parameters
+searched as above), and each policy's worst case confirmed on fresh seeds. The last column is the
+smallest share at which the confirmed worst gain is over {{$.Bound}}.</p>
+<table><tr><th>policy</th>{{range .Shares}}<th>{{.}} of accounts</th>{{end}}<th>over {{$.Bound}} from</th></tr>
+{{range .Rows}}<tr><td>{{.Policy}}</td>{{range .Gains}}<td class="n{{if .Over}} over{{end}}">{{.Text}}</td>{{end}}<td class="n">{{.From}}</td></tr>
+{{end}}</table><img src="attack-shares.png" alt="worst gain against the share of accounts">
+{{end}}{{range .Rows}}<h2>{{.Policy}}</h2><p>Worst: {{.Behaviour}}.</p><img src="attack-{{.Policy}}.png" alt="search for {{.Policy}}">
 {{end}}</body></html>
 `))
 
@@ -138,8 +152,67 @@ func page(rep *Report) ([]byte, error) {
 			Search: num(w.Search), Library: library(w), Over: float64(c.Mean) > Bound})
 	}
 	var b bytes.Buffer
-	err := pageTmpl.Execute(&b, map[string]any{"R": rep, "Rows": rows, "Reps": reps, "Seed1": seed, "Bound": Bound})
+	err := pageTmpl.Execute(&b, map[string]any{"R": rep, "Rows": rows, "Reps": reps, "Seed1": seed, "Bound": Bound,
+		"Scan": scanPage(rep)})
 	return b.Bytes(), err
+}
+
+// scanCell is one figure of the share scan's table.
+type scanCell struct {
+	Text string
+	Over bool
+}
+
+// scanPage is the share scan's table for the page, or nil without one.
+func scanPage(rep *Report) any {
+	if rep.Scan == nil {
+		return nil
+	}
+	type row struct {
+		Policy, From string
+		Gains        []scanCell
+	}
+	var rows []row
+	for _, p := range rep.Policies {
+		r := row{Policy: p, From: "none of these"}
+		if s, ok := rep.Scan.FirstOverBound[p]; ok {
+			r.From = fmt.Sprintf("%g", s)
+		}
+		_, gains := rep.Scan.Gains(p)
+		for _, g := range gains {
+			r.Gains = append(r.Gains, scanCell{results.FormatScore(g), g > Bound})
+		}
+		rows = append(rows, r)
+	}
+	shares, _ := rep.Scan.Gains("")
+	return map[string]any{"Shares": shares, "Rows": rows}
+}
+
+// scanPlot draws each policy's confirmed worst gain against the share of
+// accounts, with its interval and the bound.
+func scanPlot(rep *Report) ([]byte, error) {
+	// Shares as percentages, evenly spaced: a scan's shares are few and
+	// span decades.
+	var xs []string
+	for _, st := range rep.Scan.Steps {
+		xs = append(xs, fmt.Sprintf("%g%%", 100*st.Share))
+	}
+	var series []plot.SweepSeries
+	for _, p := range rep.Policies {
+		s := plot.SweepSeries{Name: p}
+		for _, st := range rep.Scan.Steps {
+			m, lo, hi := math.NaN(), math.NaN(), math.NaN()
+			for _, w := range st.Worst {
+				if w.Policy == p {
+					m, lo, hi = float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High)
+				}
+			}
+			s.Mean, s.Lo, s.Hi = append(s.Mean, m), append(s.Lo, lo), append(s.Hi, hi)
+		}
+		series = append(series, s)
+	}
+	return plot.SweepLines(fmt.Sprintf("%s: the worst gain found at each share of accounts (confirmed, 95%% interval)", rep.Scenario),
+		"share of accounts cheating (each a search of its own)", "worst_gain", xs, series)
 }
 
 // Table is the attack's result as text: per policy, the worst behaviour

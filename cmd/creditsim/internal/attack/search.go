@@ -47,6 +47,10 @@ type Options struct {
 	// From holds the shards (RunShard) of this search's first phase,
 	// which Run then takes instead of running it.
 	From []*Shard
+	// Share, if above 0, pins every candidate's share of accounts there:
+	// the search explores the other parameters only (a share scan's
+	// step, see Scan).
+	Share float64
 }
 
 // DefaultConfirmTop is the default of Options.ConfirmTop.
@@ -156,6 +160,8 @@ type Report struct {
 	Inert       []string     `json:"not_searched,omitempty"`
 	Worst       []Worst      `json:"worst"`
 	Evaluations []Evaluation `json:"evaluations"`
+	// Scan is the share scan (--shares), if one ran.
+	Scan *Scan `json:"share_scan,omitempty"`
 }
 
 // evaluator runs candidates on the search seed, at most jobs at once.
@@ -354,6 +360,9 @@ func prepare(opts Options) (*search, error) {
 		return nil, err
 	}
 	sp, skipped := searchedSpaces(base)
+	if opts.Share > 0 {
+		pinShare(sp, opts.Share)
+	}
 	if err := opts.defaults(len(sp)); err != nil {
 		return nil, err
 	}

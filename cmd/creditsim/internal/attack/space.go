@@ -324,10 +324,30 @@ func pair(a, b *kindSpace, startA, startB Behaviour) kindSpace {
 	second.Share, second.And = 0, nil
 	start.And = &second
 	ps := append([]param(nil), a.params...)
-	for _, p := range b.params[1:] { // not the share
+	for _, p := range withoutShare(b.params) { // the accounts' share is a's
 		ps = append(ps, p.onSecond())
 	}
 	return kindSpace{name: a.name + "+" + b.name, start: start, params: ps}
+}
+
+// withoutShare is ps less the share of accounts.
+func withoutShare(ps []param) []param {
+	var out []param
+	for _, p := range ps {
+		if p.name != shareParam.name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pinShare fixes every space's share of accounts at share: it is no
+// longer searched (a share scan searches the rest at each share).
+func pinShare(sp []kindSpace, share float64) {
+	for i := range sp {
+		sp[i].params = withoutShare(sp[i].params)
+		sp[i].start.Share = share
+	}
 }
 
 // onSecond is p applied to the second behaviour of a combined one.

@@ -17,6 +17,8 @@ import (
 // attackFlags are attack's flags.
 type attackFlags struct {
 	out, pols, shard      string
+	shares                string
+	shareList             []float64
 	sets, from            []string
 	budget, confirm, jobs int
 	confirmTop            int
@@ -41,6 +43,19 @@ func (a *attackFlags) check(cmd *cobra.Command) error {
 		return fail(cmd, ExitInput, "flag --confirm-top: %d: at least the most profitable candidate is confirmed", a.confirmTop)
 	case changed("confirm") && (a.confirm < 3 || a.confirm > attack.MaxConfirm):
 		return fail(cmd, ExitInput, "flag --confirm: %d: the worst case is confirmed on 3 to %d replications", a.confirm, attack.MaxConfirm)
+	case a.shares != "" && (a.shard != "" || len(a.from) > 0):
+		return fail(cmd, ExitInput, "--shares runs whole searches, one per share: not with --shard or --from")
+	}
+	if a.shares != "" {
+		var err error
+		if a.shareList, err = attack.ParseShares(a.shares); err != nil {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		for _, s := range a.shareList {
+			if !(s >= attack.MinShare && s <= attack.MaxShare) {
+				return fail(cmd, ExitInput, "flag --shares: %g: each share of accounts must be %g to %g", s, attack.MinShare, attack.MaxShare)
+			}
+		}
 	}
 	return nil
 }
@@ -102,6 +117,11 @@ func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir st
 	if err != nil {
 		return failAttack(cmd, err)
 	}
+	if len(a.shareList) > 0 {
+		if rep.Scan, err = attack.RunScan(opts, a.shareList); err != nil {
+			return failAttack(cmd, err)
+		}
+	}
 	if err := attack.Write(rep, dir, a.force, protect...); err != nil {
 		if errors.Is(err, runner.ErrOutputExists) {
 			return fail(cmd, ExitInput, "%v", err)
@@ -111,7 +131,12 @@ func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir st
 	if !a.quiet {
 		w := cmd.OutOrStdout()
 		fmt.Fprint(w, attack.Table(rep))
-		fmt.Fprintf(w, "\nwrote %s (attack.json, attack.html, a YAML and a plot per policy)\n", dir)
+		what := "attack.json, attack.html, a YAML and a plot per policy"
+		if rep.Scan != nil {
+			fmt.Fprint(w, attack.ScanTable(rep.Scan, rep.Policies))
+			what += ", attack-shares.png"
+		}
+		fmt.Fprintf(w, "\nwrote %s (%s)\n", dir, what)
 	}
 	return nil
 }
@@ -133,6 +158,7 @@ func newAttack() *cobra.Command {
 	f.StringVar(&a.shard, "shard", "", "run shard i of n of the first phase (1 <= i <= n); without it, read SLURM_ARRAY_TASK_ID/_MIN/_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with CREDITSIM_SHARD_COUNT")
 	f.StringArrayVar(&a.from, "from", nil, "take the first phase from the shard files in this folder; repeatable")
 	f.IntVar(&a.budget, "budget", attack.DefaultBudget, "simulated runs of the search (the confirmation runs are extra)")
+	f.StringVar(&a.shares, "shares", "", "also scan the share of accounts that cheat: the search again at each share, comma-separated (e.g. 0.01,0.03,0.1,0.25); each costs a whole search")
 	f.Float64Var(&a.maxCost, "max-cost", attack.DefaultMaxCost, "do not run a candidate estimated to send more than this many times the scenario's own results (at least 1)")
 	f.IntVar(&a.confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
 	f.IntVar(&a.confirmTop, "confirm-top", attack.DefaultConfirmTop, "confirm each policy's this many most profitable candidates (and its best fixed setting) on fresh seeds; the worst there is reported")
@@ -209,7 +235,12 @@ The first phase (the fixed settings and the design, the bulk of the
 runs) can be spread over machines: --shard i/n (or a Slurm or Kubernetes
 array index) runs a share of it into attack-shard-<i>-of-<n>.json; then
 the same command with --from and the shards' folders does the rest and
-writes what an unsharded attack writes.`
+writes what an unsharded attack writes.
+
+--shares 0.01,0.03,0.1,0.25 then runs the search again at each share of
+accounts (every candidate's share pinned there) and prints, per policy,
+the confirmed worst gain at each share and the smallest share over the
+1.1 bound; it adds attack-shares.png. Each share costs a whole search.`
 
 // attackExample is the example text of creditsim attack's help.
 const attackExample = `  creditsim attack cheaters

@@ -1,0 +1,92 @@
+package attack
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShareScan: a share scan runs the search once per share, every
+// candidate's share pinned there (the shares' order given does not
+// matter: the steps come out sorted), and names for each policy the
+// smallest share whose confirmed worst gain is over the bound, as its
+// gains say; the outputs gain the scan's plot and table.
+func TestShareScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two tiny attacks")
+	}
+	t.Parallel()
+	opts := Options{Scenario: "cheaters", Sets: tiny, Budget: 16, Jobs: 2}
+	sc, err := RunScan(opts, []float64{0.25, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Steps) != 2 || sc.Steps[0].Share != 0.1 || sc.Steps[1].Share != 0.25 {
+		t.Fatalf("steps %+v", sc.Steps)
+	}
+	for _, st := range sc.Steps {
+		if len(st.Worst) == 0 {
+			t.Errorf("share %g: no worst case", st.Share)
+		}
+		for _, w := range st.Worst {
+			if w.Behaviour.Share != st.Share {
+				t.Errorf("share %g: %s's worst case %s holds %g of accounts, not the pinned share", st.Share, w.Policy, w.Behaviour, w.Behaviour.Share)
+			}
+		}
+	}
+	for _, p := range []string{"v1peak", "v2actual", "v3pfc-boinc"} {
+		shares, gains := sc.Gains(p)
+		want := math.NaN()
+		for i, g := range gains {
+			if g > Bound {
+				want = shares[i]
+				break
+			}
+		}
+		got, ok := sc.FirstOverBound[p]
+		if ok != !math.IsNaN(want) || ok && got != want {
+			t.Errorf("%s: gains %v at %v: smallest share over the bound %v (%v), want %v", p, gains, shares, got, ok, want)
+		}
+	}
+	rep, err := Run(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Scan = sc
+	dir := filepath.Join(t.TempDir(), "att")
+	if err := Write(rep, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "attack-shares.png")); err != nil || fi.Size() < 1000 {
+		t.Errorf("attack-shares.png: %v", err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "attack.html"))
+	if !strings.Contains(string(html), "<h2>Share scan</h2>") || !strings.Contains(ScanTable(sc, rep.Policies), "over 1.1 from") {
+		t.Error("no share scan in attack.html or the table")
+	}
+}
+
+// Shares outside the search's own range, repeated, or not numbers are
+// refused before anything runs.
+func TestShareScanInput(t *testing.T) {
+	for _, c := range []struct {
+		shares []float64
+		want   string
+	}{
+		{[]float64{0.5}, "--shares: 0.5: each share of accounts must be 0.002 to 0.3"},
+		{[]float64{0.1, 0.1}, "--shares: 0.1 is given twice"},
+		{nil, "give at least one share"},
+	} {
+		if _, err := RunScan(Options{Scenario: "cheaters", Sets: tiny}, c.shares); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.shares, err, c.want)
+		}
+	}
+	if _, err := ParseShares("0.01, x"); err == nil || !strings.Contains(err.Error(), `"x" is not a number`) {
+		t.Errorf("ParseShares: %v", err)
+	}
+	if s, err := ParseShares("0.01,0.25"); err != nil || len(s) != 2 || s[1] != 0.25 {
+		t.Errorf("ParseShares: %v, %v", s, err)
+	}
+}
