@@ -48,22 +48,7 @@ func figureAxis(fig string) (label string, logY bool, ref float64, refLabel stri
 func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([]byte, error) {
 	yLabel, logY, ref, refLabel := figureAxis(fig)
 	p := newPlot(title, xLabel, yLabel)
-	x := make([]float64, len(xs))
-	numeric := true
-	for i, s := range xs {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			numeric = false
-			break
-		}
-		x[i] = v
-	}
-	if !numeric {
-		for i := range x {
-			x[i] = float64(i)
-		}
-		p.NominalX(xs...)
-	}
+	x := sweepX(p, xs)
 	// A cheat figure past the cheat plot's range (a 1e304 claim) is drawn
 	// at its edge with its value, so that it flattens no other line.
 	var edges *edgeMarks
@@ -120,6 +105,24 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		}
 	}
 	return renderSideLegend(p)
+}
+
+// sweepX places the swept values on p's X axis: numbers by value, other
+// values evenly with their text as labels.
+func sweepX(p *plot.Plot, xs []string) []float64 {
+	x := make([]float64, len(xs))
+	for i, s := range xs {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !finite(v) {
+			for i := range x {
+				x[i] = float64(i)
+			}
+			p.NominalX(xs...)
+			return x
+		}
+		x[i] = v
+	}
+	return x
 }
 
 // clampSeries is series with every mean and interval end within the

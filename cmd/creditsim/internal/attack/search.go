@@ -521,30 +521,11 @@ func Run(opts Options) (*Report, error) {
 		sp = append(sp, pairSpaces...)
 	}
 
-	// Phase 3: per policy, Nelder-Mead within the kind of its best
-	// candidate so far, from the best candidates of that kind.
-	left := opts.Budget - len(rep.Evaluations)
-	per := left / len(pols)
-	local := make([][]Evaluation, len(pols))
-	errs := make([]error, len(pols))
-	var wg sync.WaitGroup
-	for pi, p := range pols {
-		if per < 1 {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			local[pi], errs[pi] = e.localSearch(p, sp, rep.Evaluations, per)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	local, err := e.localSearches(sp, rep.Evaluations, opts.Budget-len(rep.Evaluations))
+	if err != nil {
 		return nil, err
 	}
-	for _, l := range local {
-		rep.Evaluations = append(rep.Evaluations, l...)
-	}
+	rep.Evaluations = append(rep.Evaluations, local...)
 	for i := range rep.Evaluations {
 		rep.Evaluations[i].Index = i
 	}
@@ -560,6 +541,32 @@ func Run(opts Options) (*Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// localSearches is phase 3: per policy, Nelder-Mead within the kind of
+// its best candidate so far, from the best candidates of that kind, the
+// runs left shared equally between the policies.
+func (e *evaluator) localSearches(sp []kindSpace, known []Evaluation, left int) ([]Evaluation, error) {
+	per := left / len(e.pols)
+	local := make([][]Evaluation, len(e.pols))
+	errs := make([]error, len(e.pols))
+	var wg sync.WaitGroup
+	for pi, p := range e.pols {
+		if per < 1 {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local[pi], errs[pi] = e.localSearch(p, sp, known, per)
+		}()
+	}
+	wg.Wait()
+	var out []Evaluation
+	for _, l := range local {
+		out = append(out, l...)
+	}
+	return out, errors.Join(errs...)
 }
 
 // candidates returns policy p's worst case to be confirmed: the top
