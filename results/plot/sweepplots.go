@@ -163,18 +163,8 @@ func addSeries(p *plot.Plot, series []SweepSeries, names []string, k int, x []fl
 			upper = append(upper, plotter.XY{X: x[i], Y: h})
 		}
 	}
-	if len(band) >= 2 {
-		for i := len(upper) - 1; i >= 0; i-- {
-			band = append(band, upper[i])
-		}
-		poly, err := plotter.NewPolygon(band)
-		if err != nil {
-			return err
-		}
-		r, g, b, _ := c.RGBA()
-		poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 48}
-		poly.LineStyle.Width = 0
-		p.Add(poly)
+	if err := addBand(p, band, upper, c); err != nil {
+		return err
 	}
 	if len(line) == 0 {
 		return nil
@@ -198,6 +188,27 @@ func addSeries(p *plot.Plot, series []SweepSeries, names []string, k int, x []fl
 	}
 	p.Add(l, pts)
 	p.Legend.Add(name, l, pts)
+	return nil
+}
+
+// addBand adds an interval's band, between lower and upper (points of
+// the same x, in order), in a translucent c; none with fewer than two.
+func addBand(p *plot.Plot, lower, upper plotter.XYs, c color.Color) error {
+	if len(lower) < 2 {
+		return nil
+	}
+	band := append(plotter.XYs(nil), lower...)
+	for i := len(upper) - 1; i >= 0; i-- {
+		band = append(band, upper[i])
+	}
+	poly, err := plotter.NewPolygon(band)
+	if err != nil {
+		return err
+	}
+	r, g, b, _ := c.RGBA()
+	poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 48}
+	poly.LineStyle.Width = 0
+	p.Add(poly)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -334,10 +335,7 @@ func Merge(dirs []string, out string, force bool) error {
 	if out == "" {
 		out = dirs[0]
 	}
-	inDirs := false
-	for _, d := range dirs {
-		inDirs = inDirs || filepath.Clean(d) == filepath.Clean(out)
-	}
+	inDirs := slices.ContainsFunc(dirs, func(d string) bool { return filepath.Clean(d) == filepath.Clean(out) })
 	if !inDirs {
 		if _, err := os.Stat(out); err == nil && !force {
 			return fmt.Errorf("%s: %w", out, runner.ErrOutputExists)
