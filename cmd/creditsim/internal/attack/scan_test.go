@@ -90,3 +90,50 @@ func TestShareScanInput(t *testing.T) {
 		t.Errorf("ParseShares: %v, %v", s, err)
 	}
 }
+
+// TestAloneFindsWhatJointFinds: a policy searched alone meets the pairs a
+// search of it beside other policies meets (pairs come from every
+// policy's figures, searched or not), and confirms at least the worst
+// that the joint search confirms for it, within the joint one's
+// interval: a project that checks one system is not told it is safer
+// than a joint search shows.
+func TestAloneFindsWhatJointFinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two tiny attacks")
+	}
+	t.Parallel()
+	run := func(pols ...string) *Report {
+		r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, Policies: pols})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	alone, joint := run("v3pfc-boinc"), run("v1peak", "v3pfc-boinc")
+	pairsOf := func(r *Report) []string {
+		var out []string
+		for _, ev := range r.Evaluations {
+			if ev.Phase == "pairs" {
+				out = append(out, ev.Behaviour.Agent())
+			}
+		}
+		return out
+	}
+	if a, j := pairsOf(alone), pairsOf(joint); strings.Join(a, "|") != strings.Join(j, "|") || len(a) == 0 {
+		t.Errorf("pairs alone %v, jointly %v", a, j)
+	}
+	worst := func(r *Report) Interval {
+		for _, w := range r.Worst {
+			if w.Policy == "v3pfc-boinc" {
+				return w.Confirmed
+			}
+		}
+		t.Fatal("no worst case for v3pfc-boinc")
+		return Interval{}
+	}
+	a, j := worst(alone), worst(joint)
+	t.Logf("v3pfc-boinc's worst: alone %.4g [%.4g, %.4g], jointly %.4g [%.4g, %.4g]", a.Mean, a.Low, a.High, j.Mean, j.Low, j.High)
+	if !(a.Mean >= j.Low) {
+		t.Errorf("searched alone, v3pfc-boinc's worst %.4g is below the joint search's interval [%.4g, %.4g]", a.Mean, j.Low, j.High)
+	}
+}

@@ -169,6 +169,10 @@ type evaluator struct {
 	opts  Options
 	seed  uint64
 	pols  []string
+	// all are every policy of the scenario, searched or not: each run
+	// scores them all, and pairs are chosen from all their figures, so
+	// that a policy searched alone meets the pairs a joint search would.
+	all []string
 	slots chan struct{}
 	// maxResults is the estimated results above which a candidate is not
 	// run (MaxCost x the scenario's own estimate).
@@ -310,7 +314,7 @@ func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 	vals := ev.Values
 	fig := b.Figure()
 	ev.Harm, ev.Regime = map[string]results.Num{}, sum.Regime
-	for _, p := range e.pols {
+	for _, p := range e.all {
 		if ps := sum.Policies[p]; ps != nil {
 			if v, ok := ps.Flat()[fig]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
 				vals[p] = v
@@ -374,7 +378,8 @@ func prepare(opts Options) (*search, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, slots: make(chan struct{}, opts.Jobs),
+	all, _ := searchedPolicies(base, nil)
+	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, all: all, slots: make(chan struct{}, opts.Jobs),
 		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
 	st := &search{e: e, base: base, sha: sha, sp: sp, inert: skipped}
 
@@ -511,7 +516,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep.Evaluations = append(rep.Evaluations, st.first...)
 	sp := st.sp
-	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, pols, st.maxPairs)
+	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, e.all, st.maxPairs)
 	if len(pairBatch) > 0 {
 		st.logf("attack %s: %d pairs of the most profitable kinds combined on one account", base.Name, len(pairBatch))
 		if err := e.runAll(pairBatch); err != nil {
@@ -611,10 +616,11 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 }
 
 // pairs returns up to n combined behaviours to try, with their spaces:
-// for each policy in turn, the three kinds whose best candidate earned
-// most for it (on known runs), paired in that order (the more profitable
-// kind first, with its share), each pair once and only where the kinds
-// can combine.
+// for each policy in turn (every policy of the scenario, searched or
+// not, in its order: the pairs do not depend on which are searched), the
+// three kinds whose best candidate earned most for it (on known runs),
+// paired in that order (the more profitable kind first, with its share),
+// each pair once and only where the kinds can combine.
 func pairs(sp []kindSpace, known []Evaluation, pols []string, n int) ([]kindSpace, []Evaluation) {
 	var spaces []kindSpace
 	var batch []Evaluation
