@@ -72,7 +72,11 @@ func TestTwinAligned(t *testing.T) {
 func TestTwinIndependentOfAgents(t *testing.T) {
 	t.Parallel()
 	open := func(agents string) *scenarios.Scenario {
-		s, err := scenarios.Open("baseline", []string{"hosts.initial=80", "duration=12d", "warmup=3d", "replications=2", "hosts.agents=" + agents})
+		reps := "replications=2"
+		if testing.Short() {
+			reps = "replications=1"
+		}
+		s, err := scenarios.Open("baseline", []string{"hosts.initial=80", "duration=12d", "warmup=3d", reps, "hosts.agents=" + agents})
 		if err != nil {
 			t.Fatal(err)
 		}
