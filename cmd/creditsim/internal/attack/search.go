@@ -166,13 +166,13 @@ type Report struct {
 
 // evaluator runs candidates on the search seed, at most jobs at once.
 type evaluator struct {
-	opts  Options
-	seed  uint64
-	pols  []string
+	opts Options
+	seed uint64
+	pols []string
 	// all are every policy of the scenario, searched or not: each run
 	// scores them all, and pairs are chosen from all their figures, so
 	// that a policy searched alone meets the pairs a joint search would.
-	all []string
+	all   []string
 	slots chan struct{}
 	// maxResults is the estimated results above which a candidate is not
 	// run (MaxCost x the scenario's own estimate).
