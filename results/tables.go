@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/csv"
+	"math"
 	"strconv"
 
 	"github.com/creditsim/creditsim/boinc"
@@ -14,6 +15,9 @@ import (
 // header is HostHeader). Columns after the host's truth repeat per policy.
 func (c *Collector) HostRows(w *csv.Writer, rep int, policies []string) {
 	for i, h := range c.hostInfo {
+		if math.IsInf(h.Arrival, 1) {
+			continue // an identity made ahead that never registered (new_identity)
+		}
 		a := &c.hosts[i]
 		gpu := ""
 		if h.NGPUs > 0 {

@@ -62,12 +62,50 @@ func (s *Sim) arrive(i int) {
 	s.toggle(i, h.epoch)
 }
 
+// linkIdentities links each host that registers anew by count to its
+// first identity made ahead (hosts.Dormant), and each of those to the
+// next: they follow every other host in ID order, a machine's in turn.
+func (s *Sim) linkIdentities() {
+	last := map[int]int32{}
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		h.successor = -1
+		if h.h.Arrival == hosts.Dormant {
+			if prev, ok := last[h.h.Origin]; ok {
+				s.hosts[prev].successor = int32(i)
+			}
+		}
+		if h.h.Behaviour.ReregistersAfter() > 0 {
+			last[h.h.Origin] = int32(i)
+		}
+	}
+}
+
+// reidentify: host i has reported its count of results as one identity
+// and holds nothing more, so it registers anew: this identity departs
+// and the next, made ahead, arrives now. Without one left it stays.
+func (s *Sim) reidentify(i int) {
+	next := s.hosts[i].successor
+	if next < 0 {
+		return
+	}
+	// The identity's days end here, as a time-based one's do where the
+	// population sets them: host-days count each identity's own span.
+	s.hosts[i].h.Departure = s.now
+	s.depart(i)
+	s.hosts[next].h.Arrival = s.now
+	s.q.push(event{t: s.now, kind: evHostArrive, a: next})
+}
+
 // depart: the host leaves for good; what it holds times out on the
 // server. The FLOPs its running jobs did are theirs (a job finished but
 // never reported did all of its own, recorded when it finished), and
 // runtime since its last account-manager call is never paid.
 func (s *Sim) depart(i int) {
 	h := &s.hosts[i]
+	if h.gone {
+		return // an identity left early for the next (reidentify)
+	}
 	s.pause(h)
 	h.gone = true
 	h.on = false
@@ -502,7 +540,17 @@ func (s *Sim) contact(i int) {
 		}
 		s.report(ri)
 	}
+	h.reportedN += int32(len(h.done))
 	h.done = h.done[:0]
+	if n := h.h.Behaviour.ReregistersAfter(); n > 0 && h.reportedN >= int32(n) && h.successor >= 0 {
+		// Its count reported: it asks for nothing more (it calls again
+		// only to report), and registers anew once it holds nothing.
+		h.nextTry = math.Inf(1)
+		if len(h.queue) == 0 && len(h.running) == 0 {
+			s.reidentify(i)
+		}
+		return
+	}
 	got := s.requestWork(i)
 	if got == 0 && s.needsWork(h) {
 		if h.backoff == 0 {

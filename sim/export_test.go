@@ -56,3 +56,10 @@ func (s *Sim) OutBitsWrong() int {
 func WorkArraySlots(size int, weights []float64, projects []int) []int {
 	return newWorkArray(size, weights, projects).n
 }
+
+// IdentityState says, for host i, the results it reported as this
+// identity, its successor, whether it has gone, and what it holds.
+func (s *Sim) IdentityState(i int) (reported, successor int32, gone bool, queued, running, done int, nextTry float64) {
+	h := &s.hosts[i]
+	return h.reportedN, h.successor, h.gone, len(h.queue), len(h.running), len(h.done), h.nextTry
+}

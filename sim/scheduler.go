@@ -178,6 +178,12 @@ func (s *Sim) requestWork(i int) int {
 	}
 	h := &s.hosts[i]
 	sent, limit := 0, s.replyLimit(i)
+	if n := h.h.Behaviour.ReregistersAfter(); n > 0 && h.successor >= 0 {
+		// A host that registers anew after n results asks for no more
+		// than it will report as this identity (its last one, with no
+		// identity left, works on as any host).
+		limit = min(limit, n-int(h.reportedN)-len(h.queue)-len(h.running)-len(h.done))
+	}
 	for _, gpu := range [2]bool{false, true} {
 		if gpu && h.h.NGPUs == 0 {
 			continue

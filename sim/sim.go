@@ -237,6 +237,11 @@ type hostState struct {
 	havs    []hav      // by version ID
 	usage   []float64  // device seconds per project, for resource share
 	est     [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
+	// successor is the identity a host that registers anew by count
+	// (new_identity with results) takes next (-1: none), and reportedN
+	// the results this identity has reported.
+	successor int32
+	reportedN int32
 }
 
 type appState struct {
@@ -413,6 +418,7 @@ func New(cfg *Config) *Sim {
 		s.hosts = hugepage.Append(s.hosts, 1024, hostState{h: h})
 		s.reported = hugepage.Append(s.reported, 1024, hostReport{user: int32(h.UserID), team: int32(h.TeamID)})
 	}
+	s.linkIdentities()
 	s.world.MaxHosts = len(s.hosts)
 	s.world.MaxUsers = s.pop.Users()
 	s.world.MaxTeams = cfg.Hosts.Teams + 1

@@ -65,8 +65,12 @@ type AgentConfig struct {
 	// for ncpus_inflation how many times its CPUs the host reports, and
 	// for forged_output how many times the work it did its output claims.
 	K float64 `yaml:"k,omitempty"`
-	// Every is how often a new_identity host registers as a new host.
-	Every param.Duration `yaml:"every,omitempty"`
+	// Every is how often a new_identity host registers as a new host;
+	// Results, instead, after how many results it reported as one
+	// (it then stops asking for work, finishes and reports what it
+	// holds, and registers anew: nothing is abandoned).
+	Every   param.Duration `yaml:"every,omitempty"`
+	Results int            `yaml:"results,omitempty"`
 	// Report is which time a runtime_inflation host inflates: "elapsed"
 	// (the default, also when empty) or "cpu_time", where it reports k x its elapsed time
 	// as CPU time and an elapsed time of 0, which BOINC's scheduler then
@@ -162,10 +166,7 @@ func (a *AgentConfig) settings(kind Kind, k param.Check) {
 			k.Fail("k", a.K, "an idle VM takes at least its honest runtime: must be at least 1")
 		}
 	case NewIdentity:
-		if a.Every == 0 {
-			a.Every = param.Duration(5 * param.Day)
-		}
-		k.DurationRange("every", a.Every, 3600, 365*param.Day)
+		a.identitySettings(k)
 	case ForgedOutput:
 		if a.K == 0 {
 			a.K = 10
@@ -210,6 +211,25 @@ func (a *AgentConfig) settings(kind Kind, k param.Check) {
 	}
 }
 
+// identitySettings checks a new_identity agent: it registers anew every
+// some time (every, default 5 days) or after a count of results
+// (results), not both.
+func (a *AgentConfig) identitySettings(k param.Check) {
+	switch {
+	case a.Every != 0 && a.Results != 0:
+		k.Fail("results", a.Results, "give every (a time) or results (a count), not both")
+	case a.Results != 0:
+		if a.Results < 1 || a.Results > 100000 {
+			k.Fail("results", a.Results, "results reported per identity: must be 1 to 100000")
+		}
+	default:
+		if a.Every == 0 {
+			a.Every = param.Duration(5 * param.Day)
+		}
+		k.DurationRange("every", a.Every, 3600, 365*param.Day)
+	}
+}
+
 // Times a runtime_inflation host can inflate (AgentConfig.Report).
 const (
 	ReportElapsed = "elapsed"
@@ -220,7 +240,8 @@ const (
 func (a *AgentConfig) Behaviour() Behaviour {
 	k, _ := ParseKind(a.Kind)
 	b := Behaviour{Kind: k, K: a.K, WorkFraction: a.WorkFraction, Threshold: float64(a.Threshold),
-		Channel: a.Channel, Claim: a.Claim, At: float64(a.At), ReportCPU: a.Report == ReportCPUTime, Every: float64(a.Every)}
+		Channel: a.Channel, Claim: a.Claim, At: float64(a.At), ReportCPU: a.Report == ReportCPUTime, Every: float64(a.Every),
+		EveryResults: a.Results}
 	if a.And != nil {
 		and := a.And.Behaviour()
 		b.And = &and
@@ -242,6 +263,7 @@ type Behaviour struct {
 	At           float64 // one_time_claim: seconds from the start
 	ReportCPU    bool    // runtime_inflation: inflates the CPU time (report: cpu_time)
 	Every        float64 // new_identity: seconds between new registrations
+	EveryResults int     // new_identity: results reported per identity (instead of Every)
 	// And is a second behaviour of the same host (of another kind, with
 	// no And of its own), or nil.
 	And *Behaviour
@@ -419,6 +441,18 @@ func (b Behaviour) Reregisters() float64 {
 		return b.Every
 	case b.And != nil:
 		return b.And.Reregisters()
+	}
+	return 0
+}
+
+// ReregistersAfter returns after how many reported results the host
+// registers as a new host (new_identity by count), or 0.
+func (b Behaviour) ReregistersAfter() int {
+	switch {
+	case b.Kind == NewIdentity:
+		return b.EveryResults
+	case b.And != nil:
+		return b.And.ReregistersAfter()
 	}
 	return 0
 }

@@ -39,6 +39,8 @@ type Host struct {
 	// identity a new_identity host registered later, the first one's.
 	// Its hardware, availability and efficiency are the origin's.
 	Origin int
+	// made counts the identities made ahead for this host (nextDormant).
+	made int
 }
 
 // HasGPU reports whether the host has a GPU of type r.
@@ -69,6 +71,33 @@ type Population struct {
 	// (new_identity); their later identities follow every other host,
 	// so that no other host's ID or draws change.
 	renew []renewal
+	// dormant holds the hosts that register anew after a count of
+	// results (new_identity with results): the sim wakes their
+	// identities, made ahead after every other host, as it needs them.
+	dormant     []*Host
+	dormantMade int
+}
+
+// Dormant is the Arrival of an identity made ahead that has not
+// registered yet (new_identity by count): the engine sets its arrival
+// when the host before it has reported its count of results.
+var Dormant = math.Inf(1)
+
+// A host that registers anew every n results is given ahead, per day of
+// the run, enough identities for IdentityResultsPerDay results a day
+// (identitiesFor), at most MaxIdentities in all, and the run at most
+// MaxDormant; a host that runs out keeps its last identity.
+const (
+	IdentityResultsPerDay = 40
+	MaxIdentities         = 500
+	MaxDormant            = 200000
+)
+
+// identitiesFor is how many identities are made ahead for a host that
+// registers anew every n results, over days days.
+func identitiesFor(n int, days float64) int {
+	perDay := (IdentityResultsPerDay + n - 1) / n
+	return min(MaxIdentities, int(math.Ceil(days))*perDay)
 }
 
 // renewal is a new_identity host: its first identity, its latest, and
@@ -116,7 +145,30 @@ func (p *Population) Next() *Host {
 	if h.Behaviour.Reregisters() > 0 {
 		p.renew = append(p.renew, renewal{first: h, last: h, end: h.Departure})
 	}
+	if h.Behaviour.ReregistersAfter() > 0 {
+		p.dormant = append(p.dormant, h)
+	}
 	return h
+}
+
+// nextDormant returns the next identity made ahead for a host that
+// registers anew by count: its origin's machine, account and behaviour,
+// no history, a new ID, and Arrival Dormant; nil when none is left.
+func (p *Population) nextDormant() *Host {
+	for len(p.dormant) > 0 && p.dormantMade < MaxDormant {
+		first := p.dormant[0]
+		if first.made >= identitiesFor(first.Behaviour.ReregistersAfter(), p.horizon/boinc.SecondsPerDay) {
+			p.dormant = p.dormant[1:]
+			continue
+		}
+		first.made++
+		p.dormantMade++
+		h := *first
+		h.ID, h.Arrival, h.made = p.nextID, Dormant, 0
+		p.nextID++
+		return &h
+	}
+	return nil
 }
 
 // nextIdentity returns the next identity a new_identity host registers
@@ -138,7 +190,7 @@ func (p *Population) nextIdentity() *Host {
 		r.last = &h
 		return &h
 	}
-	return nil
+	return p.nextDormant()
 }
 
 // user returns the user owning host id, drawing users as needed.
