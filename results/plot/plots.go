@@ -685,7 +685,7 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
 	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
-	p.Y.Tick.Marker = decadeTicks{}
+	p.Y.Tick.Marker = logTicks{}
 	return p, nil
 }
 
