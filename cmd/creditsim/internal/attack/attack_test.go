@@ -134,15 +134,19 @@ func TestPairs(t *testing.T) {
 	for _, e := range batch {
 		got = append(got, e.Space+" for "+e.For)
 	}
+	// In rounds: each policy's first pair, then each one's second; a
+	// pair already taken in the other order is not taken again (a's
+	// runtime_inflation+fake_results is b's first).
 	want := []string{
-		"benchmark_inflation+runtime_inflation for a", "benchmark_inflation+fake_results for a", "runtime_inflation+fake_results for a",
-		"colluding_fakes+runtime_inflation for b",
+		"benchmark_inflation+runtime_inflation for a", "fake_results+runtime_inflation for b",
+		"benchmark_inflation+fake_results for a", "colluding_fakes+runtime_inflation for b",
 	}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("pairs\n  %s\nwant\n  %s", strings.Join(got, "; "), strings.Join(want, "; "))
 	}
-	if _, batch := pairs(sp, known, []string{"a", "b"}, 2); len(batch) != 2 {
-		t.Errorf("%d pairs for at most 2", len(batch))
+	// Under a cap, the second policy still gets its first pair.
+	if _, batch := pairs(sp, known, []string{"a", "b"}, 2); len(batch) != 2 || batch[1].For != "b" {
+		t.Errorf("%d pairs for at most 2, the second for %q", len(batch), batch[len(batch)-1].For)
 	}
 	for _, e := range batch {
 		if e.Behaviour.And == nil || e.Behaviour.And.Share != 0 || e.Behaviour.Share != 0.02 {

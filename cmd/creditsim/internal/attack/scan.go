@@ -34,22 +34,15 @@ var (
 
 // RunScan runs the search of opts once per share (each on the same seed
 // and budget, its confirmations on fresh seeds as Run's), in the order
-// given. Each step is a whole search: a scan of four shares costs four.
+// given. Each step is a whole search: a scan of four shares costs four
+// (the honest twins of each seed are simulated once for all of them,
+// and for the search before them if opts shares its twins).
 func RunScan(opts Options, shares []float64) (*Scan, error) {
-	if len(shares) == 0 {
-		return nil, inputErr("--shares: give at least one share")
-	}
-	seen := map[float64]bool{}
-	for _, s := range shares {
-		if !(s >= MinShare && s <= MaxShare) {
-			return nil, inputErr("--shares: %g: each share of accounts must be %g to %g", s, MinShare, MaxShare)
-		}
-		if seen[s] {
-			return nil, inputErr("--shares: %g is given twice", s)
-		}
-		seen[s] = true
+	if err := CheckShares(shares); err != nil {
+		return nil, err
 	}
 	sc := &Scan{FirstOverBound: map[string]float64{}}
+	opts.ShareTwins()
 	for _, s := range shares {
 		o := opts
 		o.Share, o.From = s, nil
@@ -71,6 +64,25 @@ func RunScan(opts Options, shares []float64) (*Scan, error) {
 		}
 	}
 	return sc, nil
+}
+
+// CheckShares refuses a scan's shares before anything runs: none, one
+// outside MinShare to MaxShare, or one given twice.
+func CheckShares(shares []float64) error {
+	if len(shares) == 0 {
+		return inputErr("--shares: give at least one share")
+	}
+	seen := map[float64]bool{}
+	for _, s := range shares {
+		if !(s >= MinShare && s <= MaxShare) {
+			return inputErr("--shares: %g: each share of accounts must be %g to %g", s, MinShare, MaxShare)
+		}
+		if seen[s] {
+			return inputErr("--shares: %g is given twice", s)
+		}
+		seen[s] = true
+	}
+	return nil
 }
 
 // ParseShares reads --shares: shares of accounts, comma-separated.

@@ -19,9 +19,15 @@ func TestShareScan(t *testing.T) {
 	}
 	t.Parallel()
 	opts := Options{Scenario: "cheaters", Sets: tiny, Budget: 16, Jobs: 2}
+	opts.ShareTwins()
 	sc, err := RunScan(opts, []float64{0.25, 0.1})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The twins do not depend on the share: each seed's (the search's,
+	// and the confirmation's) is simulated once for the whole scan.
+	if opts.twins.calls != 2 {
+		t.Errorf("the scan simulated %d sets of twins, want 2 (one per seed)", opts.twins.calls)
 	}
 	if len(sc.Steps) != 2 || sc.Steps[0].Share != 0.1 || sc.Steps[1].Share != 0.25 {
 		t.Fatalf("steps %+v", sc.Steps)
@@ -53,6 +59,9 @@ func TestShareScan(t *testing.T) {
 	rep, err := Run(opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if opts.twins.calls != 2 {
+		t.Errorf("the search after the scan simulated twins again (%d sets)", opts.twins.calls)
 	}
 	rep.Scan = sc
 	dir := filepath.Join(t.TempDir(), "att")

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,6 +52,19 @@ type Options struct {
 	// the search explores the other parameters only (a share scan's
 	// step, see Scan).
 	Share float64
+	// twins, if set, is the honest twins' cache of every search with
+	// these options (ShareTwins).
+	twins *twinCache
+}
+
+// ShareTwins makes every search run with these options, or copies of
+// them, share the honest twins of each seed: they do not depend on the
+// candidate, its kind or its share, so a share scan and the search
+// before it simulate each seed's twins once.
+func (opts *Options) ShareTwins() {
+	if opts.twins == nil {
+		opts.twins = &twinCache{}
+	}
 }
 
 // DefaultConfirmTop is the default of Options.ConfirmTop.
@@ -187,9 +201,13 @@ type evaluator struct {
 	seen onceMap[string, Evaluation]
 	ran  int // simulations run (search seed), for tests
 	// twins holds the honest twins of each seed and replication count
-	// (twinKey): the same for every candidate, so made once.
-	twins onceMap[twinKey, []*results.Twin]
+	// (twinKey): the same for every candidate, so made once (and shared
+	// with other searches of the same options: Options.ShareTwins).
+	twins *twinCache
 }
+
+// twinCache is the honest twins of each seed and replication count.
+type twinCache = onceMap[twinKey, []*results.Twin]
 
 // twinKey names a set of honest twins: a seed and its replications.
 type twinKey struct {
@@ -200,8 +218,9 @@ type twinKey struct {
 // onceMap computes each key's value once, however many goroutines ask
 // for it: the first caller computes it, the others wait for its result.
 type onceMap[K comparable, V any] struct {
-	mu sync.Mutex
-	m  map[K]*onceEntry[V]
+	mu    sync.Mutex
+	m     map[K]*onceEntry[V]
+	calls int // values computed, for tests
 }
 
 // onceEntry is a key's value, ready once done is closed.
@@ -225,6 +244,7 @@ func (o *onceMap[K, V]) get(k K, f func() (V, error)) (v V, cached bool, err err
 	}
 	e := &onceEntry[V]{done: make(chan struct{})}
 	o.m[k] = e
+	o.calls++
 	o.mu.Unlock()
 	e.v, e.err = f()
 	close(e.done)
@@ -381,6 +401,10 @@ func prepare(opts Options) (*search, error) {
 	all, _ := searchedPolicies(base, nil)
 	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, all: all, slots: make(chan struct{}, opts.Jobs),
 		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
+	e.twins = opts.twins
+	if e.twins == nil {
+		e.twins = &twinCache{}
+	}
 	st := &search{e: e, base: base, sha: sha, sp: sp, inert: skipped}
 
 	st.planFirst(opts.Budget)
@@ -615,61 +639,90 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 	return w, true
 }
 
-// pairs returns up to n combined behaviours to try, with their spaces:
-// for each policy in turn (every policy of the scenario, searched or
-// not, in its order: the pairs do not depend on which are searched), the
-// three kinds whose best candidate earned most for it (on known runs),
-// paired in that order (the more profitable kind first, with its share),
-// each pair once and only where the kinds can combine.
+// pairs returns up to n combined behaviours to try, with their spaces.
+// Each policy of the scenario (every one, searched or not: the pairs do
+// not depend on which are searched) proposes the pairs of the three
+// kinds whose best candidate earned most for it (on known runs), the
+// more profitable kind first with its share, where the kinds can
+// combine. The proposals are taken in rounds, each policy's first in the
+// scenario's order, then each one's second, and so on, each pair once,
+// so that the cap n does not leave a policy late in the order with none.
 func pairs(sp []kindSpace, known []Evaluation, pols []string, n int) ([]kindSpace, []Evaluation) {
+	proposals := make([][]Evaluation, len(pols))
+	spaceOf := map[string]kindSpace{}
+	for k, p := range pols {
+		for _, ps := range policyPairs(sp, known, p) {
+			spaceOf[ps.name] = ps
+			proposals[k] = append(proposals[k], Evaluation{Phase: "pairs", For: p, Space: ps.name, Behaviour: ps.start})
+		}
+	}
 	var spaces []kindSpace
 	var batch []Evaluation
 	seen := map[string]bool{}
-	for _, p := range pols {
-		type top struct {
-			ks *kindSpace
-			b  Behaviour
-			v  float64
-		}
-		best := map[string]*top{}
-		var order []*top
-		for _, ev := range known {
-			v, ok := ev.Values[p]
-			if !ok {
+	for round := 0; ; round++ {
+		more := false
+		for k := range pols {
+			if round >= len(proposals[k]) {
 				continue
 			}
-			t := best[ev.Space]
-			if t == nil {
-				t = &top{ks: spaceNamed(sp, ev.Space), v: math.Inf(-1)}
-				best[ev.Space] = t
-				order = append(order, t)
+			more = true
+			ev := proposals[k][round]
+			kinds := strings.Split(ev.Space, "+")
+			slices.Sort(kinds)
+			key := strings.Join(kinds, "+") // either order is the same pair
+			if seen[key] {
+				continue
 			}
-			if float64(v) > t.v {
-				t.b, t.v = ev.Behaviour, float64(v)
+			if len(batch) == n {
+				return spaces, batch
 			}
+			seen[key] = true
+			spaces, batch = append(spaces, spaceOf[ev.Space]), append(batch, ev)
 		}
-		sort.SliceStable(order, func(i, j int) bool { return order[i].v > order[j].v })
-		order = order[:min(3, len(order))]
-		for i, a := range order {
-			for _, b := range order[i+1:] {
-				if len(batch) == n {
-					return spaces, batch
-				}
-				if a.ks == nil || b.ks == nil || !a.ks.pairs(b.ks) {
-					continue
-				}
-				key := a.ks.name + "+" + b.ks.name
-				if seen[key] || seen[b.ks.name+"+"+a.ks.name] {
-					continue
-				}
-				seen[key] = true
-				ps := pair(a.ks, b.ks, a.b, b.b)
-				spaces = append(spaces, ps)
-				batch = append(batch, Evaluation{Phase: "pairs", For: p, Space: ps.name, Behaviour: ps.start})
+		if !more {
+			return spaces, batch
+		}
+	}
+}
+
+// policyPairs is policy p's proposed pairs: its three kinds that earned
+// most on known runs, combined two by two (the more profitable first,
+// at its best candidate's settings), where the kinds can combine; a
+// pair of the same two kinds in the other order counts as the same.
+func policyPairs(sp []kindSpace, known []Evaluation, p string) []kindSpace {
+	type top struct {
+		ks *kindSpace
+		b  Behaviour
+		v  float64
+	}
+	best := map[string]*top{}
+	var order []*top
+	for _, ev := range known {
+		v, ok := ev.Values[p]
+		if !ok {
+			continue
+		}
+		t := best[ev.Space]
+		if t == nil {
+			t = &top{ks: spaceNamed(sp, ev.Space), v: math.Inf(-1)}
+			best[ev.Space] = t
+			order = append(order, t)
+		}
+		if float64(v) > t.v {
+			t.b, t.v = ev.Behaviour, float64(v)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].v > order[j].v })
+	order = order[:min(3, len(order))]
+	var out []kindSpace
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			if a.ks != nil && b.ks != nil && a.ks.pairs(b.ks) {
+				out = append(out, pair(a.ks, b.ks, a.b, b.b))
 			}
 		}
 	}
-	return spaces, batch
+	return out
 }
 
 // spaceNamed returns the space called name, or nil.

@@ -48,13 +48,11 @@ func (a *attackFlags) check(cmd *cobra.Command) error {
 	}
 	if a.shares != "" {
 		var err error
-		if a.shareList, err = attack.ParseShares(a.shares); err != nil {
-			return fail(cmd, ExitInput, "%v", err)
+		if a.shareList, err = attack.ParseShares(a.shares); err == nil {
+			err = attack.CheckShares(a.shareList)
 		}
-		for _, s := range a.shareList {
-			if !(s >= attack.MinShare && s <= attack.MaxShare) {
-				return fail(cmd, ExitInput, "flag --shares: %g: each share of accounts must be %g to %g", s, attack.MinShare, attack.MaxShare)
-			}
+		if err != nil {
+			return fail(cmd, ExitInput, "flag %v", err)
 		}
 	}
 	return nil
@@ -112,6 +110,9 @@ func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir st
 		if opts.From, err = attack.ReadShards(a.from); err != nil {
 			return failAttack(cmd, err)
 		}
+	}
+	if len(a.shareList) > 0 {
+		opts.ShareTwins() // the scan's searches and this one
 	}
 	rep, err := attack.Run(opts)
 	if err != nil {
