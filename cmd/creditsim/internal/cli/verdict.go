@@ -88,4 +88,4 @@ spread, device and project neutrality), the largest gain a behaviour of
 those worlds makes over its honest twin, the harm to honest accounts,
 each at its worst over the worlds and named by the world it comes from,
 what the system needs from a project, and when to use it. It is the
-table README shows. About 35 s on 2 cores.`
+table README shows. About 45 s on 2 cores.`
