@@ -38,7 +38,7 @@ func (tr *claimTracer) Validated(v *policy.Validation, _ []float64) {
 // claim of 1e304 FLOPs counted is valid.
 func TestMaxClaimedCredit(t *testing.T) {
 	for _, max := range []string{"0", "1e5"} {
-		s, err := scenarios.Open("baseline", []string{"hosts.initial=60", "duration=10d", "warmup=0d", "replications=1",
+		s, err := scenarios.Open("baseline", []string{"hosts.initial=60", "duration=10d", "warmup=0d", "replications=1", "policies=[v2actual]",
 			"hosts.agents=[{kind: one_time_claim, share: 0.3, channel: flop_count, claim: 1e304, at: 1d}]",
 			"server.max_claimed_credit=" + max})
 		if err != nil {

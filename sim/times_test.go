@@ -63,7 +63,7 @@ func (tr *timesTracer) Reported(r *policy.Result) {
 // to the turnaround, where the CPU cap may bind; each case occurs.
 func TestReportedTimesClamped(t *testing.T) {
 	for _, agent := range []string{"{kind: runtime_inflation, share: 0.5, k: 3}", "{kind: runtime_inflation, share: 0.5, k: 3, report: cpu_time}"} {
-		s, err := scenarios.Open("baseline", []string{"hosts.initial=25", "duration=8d", "warmup=0d", "replications=1",
+		s, err := scenarios.Open("baseline", []string{"hosts.initial=25", "duration=8d", "warmup=0d", "replications=1", "policies=[v1peak]",
 			"hosts.agents=[" + agent + "]",
 			"projects[0].apps[0].versions[0].cpu_usage=1000", "projects[0].apps[0].versions[1].cpu_usage=1000"})
 		if err != nil {

@@ -297,32 +297,34 @@ func TestRedactSecrets(t *testing.T) {
 // time-out covers the handshake. The message hides the password.
 func TestSilentServer(t *testing.T) {
 	for _, answer := range []string{"", "HTTP/1.1 200 OK\r\n\r\n", "\xff\xff\xff\x00garbage"} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			c, err := ln.Accept()
+		t.Run(fmt.Sprintf("%q", answer), func(t *testing.T) {
+			t.Parallel()
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
-				return
+				t.Fatal(err)
 			}
-			c.Write([]byte(answer))
-			time.Sleep(10 * time.Second)
-			c.Close()
-		}()
-		start := time.Now()
-		_, err = replay.ReadDB("boinc:PASSWORD@tcp("+ln.Addr().String()+")/boinc?timeout=500ms", replay.DBQuery{})
-		ln.Close()
-		if err == nil {
-			t.Errorf("%q: no error", answer)
-			continue
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%q: gave up after %v", answer, d)
-		}
-		if strings.Contains(err.Error(), "PASSWORD") {
-			t.Errorf("%q: the message shows the password: %v", answer, err)
-		}
+			go func() {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Write([]byte(answer))
+				time.Sleep(10 * time.Second)
+				c.Close()
+			}()
+			start := time.Now()
+			_, err = replay.ReadDB("boinc:PASSWORD@tcp("+ln.Addr().String()+")/boinc?timeout=500ms", replay.DBQuery{})
+			ln.Close()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("gave up after %v", d)
+			}
+			if strings.Contains(err.Error(), "PASSWORD") {
+				t.Errorf("the message shows the password: %v", err)
+			}
+		})
 	}
 	if replay.DBConnectTimeout > 30*time.Second || replay.DBReadTimeout <= 0 {
 		t.Errorf("default time-outs %v, %v", replay.DBConnectTimeout, replay.DBReadTimeout)

@@ -28,8 +28,8 @@ func (e *erroredCredit) Day(*sim.DayState) {}
 // grant it nothing.
 func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
 	t.Parallel()
-	s, err := scenarios.Load("c.yaml", []byte(counting), []string{"policies=[v1peak, v2actual, v3pfc-boinc, sciunited]",
-		"hosts.error_rate={dist: const, mean: 0.2}"})
+	s, err := scenarios.Load("c.yaml", []byte(counting), append(shortWorld(), "policies=[v1peak, v2actual, v3pfc-boinc, sciunited]",
+		"hosts.error_rate={dist: const, mean: 0.2}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,9 +72,9 @@ func TestScienceUnitedLiars(t *testing.T) {
 // share, and honest hosts barely move.
 func TestReconciliationTakesBackFakesCredit(t *testing.T) {
 	t.Parallel()
-	s, err := scenarios.Load("c.yaml", []byte(counting), []string{
+	s, err := scenarios.Load("c.yaml", []byte(counting), append(shortWorld(),
 		"policies=[{name: su, base: sciunited, options: {reconcile: 1}}]",
-		"hosts.agents=[{kind: fake_results, share: 0.1, work_fraction: 1}]"})
+		"hosts.agents=[{kind: fake_results, share: 0.1, work_fraction: 1}]"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestTwinAligned(t *testing.T) {
 		"{kind: count_inflation, share: 0.1, k: 1}]"
 	hosts := "hosts.initial=150"
 	if testing.Short() {
-		hosts = "hosts.initial=60"
+		hosts = "hosts.initial=40"
 	}
 	s, err := scenarios.Open("baseline", []string{hosts, "duration=14d", "warmup=3d", "replications=2", agents})
 	if err != nil {
@@ -55,7 +55,7 @@ func TestTwinAligned(t *testing.T) {
 			t.Errorf("%s without a twin: gain %v, worst %v, harm %v", name, ps.Gain, ps.WorstGain, ps.Harm)
 		}
 	}
-	s, err = scenarios.Open("baseline", []string{"hosts.initial=60", "duration=10d", "warmup=2d", "replications=1"})
+	s, err = scenarios.Open("baseline", []string{"hosts.initial=30", "duration=9d", "warmup=1d", "replications=1"})
 	if err != nil {
 		t.Fatal(err)
 	}
