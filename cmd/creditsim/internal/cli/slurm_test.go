@@ -79,7 +79,7 @@ func TestSlurmArraySweep(t *testing.T) {
 		t.Fatal("the example sweep no longer sets hosts.initial=300; update this test")
 	}
 	sweepFile := filepath.Join(dir, "gpu-inflators.yaml")
-	if err := os.WriteFile(sweepFile, bytes.Replace(example, []byte("hosts.initial=300"), []byte("hosts.initial=100"), 1), 0o644); err != nil {
+	if err := os.WriteFile(sweepFile, bytes.Replace(example, []byte("hosts.initial=300"), []byte("hosts.initial=60\n  - hosts.arrivals_per_day=1"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "sweep")

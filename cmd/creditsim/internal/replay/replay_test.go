@@ -116,8 +116,8 @@ func TestTraceRoundTripEveryEvent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of simulation: runs without -short")
 	}
-	roundTrip(t, "cheaters", "hosts.initial=200", "duration=14d", "warmup=3d")
+	roundTrip(t, "cheaters", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
 	roundTrip(t, "cherry-picker", "hosts.initial=50", "duration=10d", "warmup=2d")
-	roundTrip(t, "gpu-mix", "hosts.initial=200", "duration=14d", "warmup=3d")
-	roundTrip(t, "anonymous-platform", "hosts.initial=200", "duration=14d", "warmup=3d")
+	roundTrip(t, "gpu-mix", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
+	roundTrip(t, "anonymous-platform", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
 }
