@@ -69,7 +69,16 @@ type Summary struct {
 	// over replications): sent_share.<group>, validated_share.<group>,
 	// agents_only_quorum_share, honest_invalid_share and, with a twin,
 	// honest_invalid_share_twin.
-	Regime   map[string]Num            `json:"regime"`
+	Regime map[string]Num `json:"regime"`
+	// Price holds what the server's defences cost, the same for every
+	// policy (means over replications): results_per_validated_workunit
+	// (results sent over workunits validated, the whole run) and, with
+	// server trust on, project_checks_per_validated_workunit,
+	// failed_check_share (checks that found a group wrong),
+	// honest_trusted_share (honest hosts that reported a result and came
+	// to be trusted) and honest_days_to_trust (their mean days from
+	// arrival to trust).
+	Price    map[string]Num            `json:"price"`
 	Policies map[string]*PolicySummary `json:"policies"`
 }
 

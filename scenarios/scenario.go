@@ -153,6 +153,30 @@ type Server struct {
 	// with an honest replica (default); false: it compares the science
 	// only, and a forger that did the whole job passes.
 	ValidatorComparesWork bool `yaml:"validator_compares_work"`
+	// Trust is the server's own record of the hosts it trusts, and the
+	// project's checks that build it: a defence against colluders who
+	// validate one another. Off unless confirmations > 0.
+	Trust Trust `yaml:"trust,omitempty"`
+}
+
+// Trust is a server option (not a credit policy): every credit system of
+// a run sees the same validations. A host becomes trusted after
+// Confirmations valid results in a row, each confirmed by a trusted host
+// of another user or by the project's own check; an invalid result takes
+// its trust away. An agreeing group that holds no trusted host is checked
+// by the project (it computes the job itself, knowing the right output)
+// with probability CheckRate, a group a trusted host vouches for with
+// probability RecheckRate. A group the check finds wrong is invalid and
+// its workunit asks for another result. With PairUntrusted, once the
+// server trusts some host, a workunit one untrusted host holds a result
+// of goes on to trusted hosts only, so untrusted hosts never form a
+// quorum among themselves. With adaptive replication, only trusted hosts
+// get jobs sent once.
+type Trust struct {
+	Confirmations int     `yaml:"confirmations"`
+	CheckRate     float64 `yaml:"check_rate"`
+	RecheckRate   float64 `yaml:"recheck_rate"`
+	PairUntrusted bool    `yaml:"pair_untrusted"`
 }
 
 // Output holds settings of what a run writes.
@@ -365,6 +389,19 @@ func (sv Server) validate(k param.Check) {
 	}
 	if sv.MaxJobsInProgressGPU < 0 {
 		k.Fail("max_jobs_in_progress_gpu", sv.MaxJobsInProgressGPU, "must be 0 (no limit) or more")
+	}
+	sv.Trust.validate(k.Field("trust"))
+}
+
+// validate checks the trust options: off (confirmations 0) takes no rates.
+func (t Trust) validate(k param.Check) {
+	if t.Confirmations < 0 || t.Confirmations > 10000 {
+		k.Fail("confirmations", t.Confirmations, "must be 0 (off) to 10000")
+	}
+	k.Range("check_rate", t.CheckRate, 0, 1)
+	k.Range("recheck_rate", t.RecheckRate, 0, 1)
+	if t.Confirmations == 0 && (t.CheckRate > 0 || t.RecheckRate > 0 || t.PairUntrusted) {
+		k.Fail("confirmations", t.Confirmations, "is 0, so trust is off and its other options do nothing: give confirmations (e.g. 10)")
 	}
 }
 

@@ -34,6 +34,20 @@ type Server struct {
 	// measure of the outputs, so a forged one disagrees with an honest
 	// replica's.
 	ValidatorComparesWork bool
+	// Trust is the server's record of trusted hosts and the project's
+	// checks (scenarios.Trust); off when Confirmations is 0.
+	Trust Trust
+}
+
+// Trust: a host is trusted after Confirmations confirmed valid results in
+// a row; the project checks an agreeing group no trusted host is in with
+// probability CheckRate, one a trusted host vouches for with RecheckRate.
+// With PairUntrusted a workunit an untrusted host holds a result of goes
+// on to trusted hosts only, once any host is trusted.
+type Trust struct {
+	Confirmations          int
+	CheckRate, RecheckRate float64
+	PairUntrusted          bool
 }
 
 // Config is one replication of a scenario.

@@ -126,9 +126,15 @@ func (s *Sim) dropCancelled(ri int32) {
 
 // hasResultOf reports whether host may not have a result of workunit
 // wi: it has one already, with one_result_per_host_per_wu, or its user
-// has, with one_result_per_user_per_wu.
+// has, with one_result_per_user_per_wu; or, with server trust pairing,
+// the host is untrusted and so was one the workunit was sent to.
 func (s *Sim) hasResultOf(wi int32, host int) bool {
 	sv := &s.cfg.Server
+	if sv.Trust.PairUntrusted && s.nTrusted > 0 && s.wu(wi).untrusted && !s.hosts[host].trusted {
+		// Server trust pairs an untrusted host's result with trusted
+		// hosts' only.
+		return true
+	}
 	switch {
 	case sv.OneResultPerUserPerWU:
 		return s.userHasResult(wi, s.hosts[host].h.UserID)

@@ -294,8 +294,11 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	hv := &h.havs[vid]
 	if w.unrepl {
 		// Adaptive replication: a trusted host (10 consecutive valid, then
-		// with probability 1 - 1/n) keeps the job unreplicated.
-		trusted := hv.consecValid >= 10 && s.srvRng.Float64() > 1/float64(hv.consecValid)
+		// with probability 1 - 1/n) keeps the job unreplicated; with
+		// server trust on, only a host the server trusts does, so
+		// colluders' valid results for one another do not earn it.
+		trusted := hv.consecValid >= 10 && s.srvRng.Float64() > 1/float64(hv.consecValid) &&
+			(s.cfg.Server.Trust.Confirmations == 0 || h.trusted)
 		if !trusted {
 			w.unrepl = false
 			for k := len(s.reps(w)); k < int(s.target(w)); k++ {
@@ -307,6 +310,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	s.nResults++
 	v := &s.versions[vid]
 	w.sent = true
+	w.untrusted = w.untrusted || s.cfg.Server.Trust.Confirmations > 0 && !h.trusted
 	w.users |= userBit(s.reported[i].user)
 	r.st = stQueued
 	s.setOut(ri, true)

@@ -179,6 +179,9 @@ type workunit struct {
 	failed bool // too many errors or results
 	queued bool // waiting for the validator
 	unrepl bool // sent once by adaptive replication
+	// untrusted: a result was sent to a host the server did not trust
+	// (server trust only).
+	untrusted bool
 }
 
 type hav struct {
@@ -205,6 +208,7 @@ type hostState struct {
 	arrived bool
 	gone    bool
 	on      bool
+	trusted bool // the server trusts the host now (Server.Trust)
 	epoch   uint32
 	periods *hosts.Periods
 	rng     *rand.Rand
@@ -242,6 +246,10 @@ type hostState struct {
 	// the results this identity has reported.
 	successor int32
 	reportedN int32
+	// Server trust (Server.Trust): confirmed results in a row, and when
+	// the server first trusted the host (0: never); trusted is beside on.
+	confirmed  int32
+	firstTrust float64
 }
 
 type appState struct {
@@ -350,6 +358,11 @@ type Sim struct {
 	wuLists int64
 	sample  []int
 	srvRng  *rand.Rand
+	// checks and checksFailed count the project's own checks of agreeing
+	// groups under server trust, and those that found the group wrong.
+	checks, checksFailed int64
+	// nTrusted is how many hosts the server trusts now.
+	nTrusted int
 	// work is the feeder's shared-memory work array; rpc counts the
 	// scheduler's scans (one per request and resource); feedRng draws
 	// where each scan starts.

@@ -48,6 +48,13 @@ func (s *Sim) validate(wi int32) {
 		s.askForMore(wi)
 		return
 	}
+	checked := false
+	if s.cfg.Server.Trust.Confirmations > 0 {
+		var goOn bool
+		if goOn, checked = s.checkGroup(wi, best); !goOn {
+			return
+		}
+	}
 	s.markAgainst(w, best)
 	s.showValidation(s.reps(w))
 	s.apps[w.app].validated++
@@ -65,6 +72,9 @@ func (s *Sim) validate(wi int32) {
 		s.cfg.Tracer.Validated(&s.val, credit)
 	}
 	s.updateHAVs(wi)
+	if s.cfg.Server.Trust.Confirmations > 0 {
+		s.confirm(w, checked)
+	}
 	w.assim = true
 	s.grantAll(wi, credit)
 	s.maybeFree(wi)
@@ -180,6 +190,9 @@ func (s *Sim) validateLate(wi int32) {
 			r.setValidateState(policy.Invalid)
 		}
 		s.updateHAV(r)
+		if r.validateState() != policy.Valid {
+			s.untrust(int(r.host))
+		}
 		s.one[0] = ri
 		s.showValidation(s.one[:])
 		for p, pol := range s.pols {

@@ -40,6 +40,7 @@ func Config(s *scenarios.Scenario, r int, obs sim.Observer) (*sim.Config, error)
 			IgnoreDelayBound:      s.Server.IgnoreDelayBound,
 			MaxClaimedCredit:      s.Server.MaxClaimedCredit,
 			ValidatorComparesWork: s.Server.ValidatorComparesWork,
+			Trust:                 sim.Trust(s.Server.Trust),
 		},
 		Hosts:       &s.Hosts,
 		Projects:    s.Projects,

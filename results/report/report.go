@@ -34,6 +34,7 @@ type reportData struct {
 	TableHead    []string
 	ScoreRows    []scoreHTMLRow
 	Outcomes     []struct{ Name, Value string }
+	Price        []struct{ Name, Value string }
 	Description  string
 	Rows         []reportRow
 	Defs         []struct{ Name, Text string }
@@ -104,6 +105,9 @@ td.bad,p.bad{color:#b00020}th[colspan]{text-align:center}
 <h2>How results ended</h2>
 <p>The same for every policy (see <code>outcomes</code> below).</p>
 <table><tr>{{range .Outcomes}}<th>{{.Name}}</th>{{end}}</tr><tr>{{range .Outcomes}}<td>{{.Value}}</td>{{end}}</tr></table>
+<h2>What the server's checks cost</h2>
+<p>The same for every policy (see <code>price</code> below).</p>
+<table><tr>{{range .Price}}<th>{{.Name}}</th>{{end}}</tr><tr>{{range .Price}}<td>{{.Value}}</td>{{end}}</tr></table>
 <h2>What each figure means</h2>
 <dl>{{range .Defs}}<dt>{{.Name}}</dt><dd>{{.Text}}</dd>{{end}}</dl>
 <h2>Plots</h2>
@@ -159,6 +163,7 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 		}
 		d.Outcomes = append(d.Outcomes, struct{ Name, Value string }{o.name, v})
 	}
+	d.Price = priceCells(s.Price)
 	for _, n := range names {
 		ps := s.Policies[n]
 		flat := ps.Flat()
@@ -259,4 +264,33 @@ func (r *SweepReport) HTML() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// priceCells labels the run's price figures (Summary.Price) in a fixed
+// order, shares as percentages; absent ones are left out.
+func priceCells(price map[string]results.Num) []struct{ Name, Value string } {
+	var out []struct{ Name, Value string }
+	for _, o := range []struct {
+		key, name string
+		percent   bool
+	}{{"results_per_validated_workunit", "results sent per validated workunit", false},
+		{"project_checks_per_validated_workunit", "project checks per validated workunit", false},
+		{"failed_check_share", "checks that found a group wrong", true},
+		{"honest_trusted_share", "honest hosts the server came to trust", true},
+		{"honest_days_to_trust", "days until an honest host is trusted", false}} {
+		x, ok := price[o.key]
+		if !ok {
+			continue
+		}
+		v := "–"
+		switch {
+		case math.IsNaN(float64(x)):
+		case o.percent:
+			v = strconv.FormatFloat(100*float64(x), 'f', 1, 64) + "%"
+		default:
+			v = strconv.FormatFloat(float64(x), 'f', 3, 64)
+		}
+		out = append(out, struct{ Name, Value string }{o.name, v})
+	}
+	return out
 }

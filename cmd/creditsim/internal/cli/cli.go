@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -431,6 +432,28 @@ func printHeadline(w io.Writer, oc *runner.Outcome) {
 		fmt.Fprintf(w, "warning: %s\n\n", warn)
 	}
 	fmt.Fprint(w, results.NewScorecard(s, oc.Policies).Text())
+	if line := trustLine(s.Price); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
+	}
+}
+
+// trustLine says what server trust cost, when it was on: "" otherwise.
+func trustLine(p map[string]results.Num) string {
+	checks, ok := p["project_checks_per_validated_workunit"]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("Server trust: %s results sent and %s project checks per validated workunit; %s of honest hosts trusted, after %s days on average.",
+		results.FormatScore(float64(p["results_per_validated_workunit"])), results.FormatScore(float64(checks)),
+		percent(p["honest_trusted_share"]), results.FormatScore(float64(p["honest_days_to_trust"])))
+}
+
+// percent formats a share as a percentage, "–" when undefined.
+func percent(x results.Num) string {
+	if math.IsNaN(float64(x)) {
+		return "–"
+	}
+	return strconv.FormatFloat(100*float64(x), 'f', 1, 64) + "%"
 }
 
 func newValidate() *cobra.Command {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -308,10 +309,11 @@ func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simula
 	case len(s.Hosts.Agents) > 0:
 		summary.Twin = "skipped (--no-twin)"
 	}
-	var estErr, outcomes, regimes []results.Figures
+	var estErr, outcomes, regimes, prices []results.Figures
 	var validated int64
 	for _, o := range sm.outs {
 		regimes = append(regimes, o.col.Regime(o.sim.Quorums()))
+		prices = append(prices, price(o.sim, s.Server.Trust.Confirmations > 0))
 		summary.Results += o.sim.Results()
 		summary.Events += o.sim.Events()
 		summary.CountedResults += o.col.Counted()
@@ -324,6 +326,7 @@ func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simula
 	summary.RuntimeEstimateError = results.Num(results.AggregateArithmetic(estErr)["e"].Mean)
 	summary.Outcomes = means(outcomes)
 	summary.Regime = means(regimes)
+	summary.Price = means(prices)
 	if validated == 0 && summary.Results > 0 {
 		summary.Warnings = append(summary.Warnings, noValidation(s))
 	} else {
@@ -722,4 +725,32 @@ func checkTrace(path, out string, force bool, protect []string) error {
 		return results.Refused("--trace %s exists (use --force to replace it)", path)
 	}
 	return nil
+}
+
+// price returns what one replication's defences cost (Summary.Price).
+func price(x *sim.Sim, trust bool) results.Figures {
+	var wus int64
+	for _, q := range x.Quorums() {
+		wus += q[0]
+	}
+	f := results.Figures{"results_per_validated_workunit": math.NaN()}
+	if wus > 0 {
+		f["results_per_validated_workunit"] = float64(x.Results()) / float64(wus)
+	}
+	if !trust {
+		return f
+	}
+	p := x.TrustPrice()
+	f["project_checks_per_validated_workunit"], f["failed_check_share"] = math.NaN(), math.NaN()
+	f["honest_trusted_share"], f["honest_days_to_trust"] = math.NaN(), p.DaysToTrust
+	if wus > 0 {
+		f["project_checks_per_validated_workunit"] = float64(p.Checks) / float64(wus)
+	}
+	if p.Checks > 0 {
+		f["failed_check_share"] = float64(p.Failed) / float64(p.Checks)
+	}
+	if p.HonestHosts > 0 {
+		f["honest_trusted_share"] = float64(p.Trusted) / float64(p.HonestHosts)
+	}
+	return f
 }
