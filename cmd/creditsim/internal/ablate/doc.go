@@ -5,5 +5,10 @@
 // credit for exactly the same results, and the difference in a figure is
 // what the mechanism buys.
 //
+// It also plans the ablation of the server's defences (ServerPlan):
+// server options change dispatch and validation, so each configuration
+// (the scenario's, each defence off, trust off) is a run of its own on
+// the same seeds, and ServerCSV sets their figures and price side by side.
+//
 // Imports (layer 10): policy, results, scenarios.
 package ablate

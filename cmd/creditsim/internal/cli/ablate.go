@@ -21,14 +21,15 @@ type ablateFlags struct {
 	sets                  []string
 	reps, workers         int
 	force, quiet, noPlots bool
+	server                bool
 	maxResults            float64
 }
 
 func newAblate(argv []string) *cobra.Command {
 	var fl ablateFlags
 	cmd := &cobra.Command{
-		Use:     "ablate [FILE|NAME] --policy NAME",
-		Short:   "switch a credit system's mechanisms off one at a time",
+		Use:     "ablate [FILE|NAME] --policy NAME | --server",
+		Short:   "switch a credit system's mechanisms, or the server's defences, off one at a time",
 		Long:    ablateLong,
 		Example: ablateExample,
 		Args:    cobra.MaximumNArgs(1),
@@ -36,6 +37,7 @@ func newAblate(argv []string) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.name, "policy", "", "the policy instance to ablate (of the scenario, or a registered preset)")
+	f.BoolVar(&fl.server, "server", false, "ablate the scenario's server defences (server.trust), a run per configuration")
 	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/ablate-<scenario>-<policy>)")
 	f.IntVar(&fl.reps, "replications", 0, "replications (seeds)")
 	f.StringArrayVar(&fl.sets, "set", nil, "override a scenario field, path=value; repeatable")
@@ -53,12 +55,17 @@ func (fl *ablateFlags) run(cmd *cobra.Command, args, argv []string) error {
 	if err := jobsFlag(cmd, fl.workers); err != nil {
 		return err
 	}
-	if fl.name == "" {
-		return fail(cmd, ExitInput, "flag --policy: the policy instance to ablate is required (e.g. --policy v3pfc-boinc)")
-	}
 	arg := ""
 	if len(args) == 1 {
 		arg = args[0]
+	}
+	switch {
+	case fl.server && fl.name != "":
+		return fail(cmd, ExitInput, "flags --server and --policy: ablate the server's defences or a policy's mechanisms, one at a time")
+	case fl.server:
+		return fl.runServer(cmd, arg, argv)
+	case fl.name == "":
+		return fail(cmd, ExitInput, "flag --policy: the policy instance to ablate is required (e.g. --policy v3pfc-boinc), or --server for the server's defences")
 	}
 	s, plan, err := ablatePlan(cmd, arg, fl.sets, fl.reps, fl.name, fl.maxResults)
 	if err != nil {
@@ -133,8 +140,17 @@ mechanism switched off (version and host normalisation, the host scale
 cap, the send-time peak, the sanity check, max_granted_credit, the
 failed-benchmark substitution, and the guards it has on). Writes the
 run's outputs (the scorecard plot shows every variant) and ablation.csv:
-each scorecard figure and its change without each mechanism.`
+each scorecard figure and its change without each mechanism.
+
+With --server, it ablates the server's defences (server.trust) instead:
+a server option changes dispatch and validation, so each configuration
+is a run of its own on the same seeds: as configured, each defence off
+in turn, and server trust off altogether. It prints each policy's worst
+gain and harm under each configuration with the configuration's price,
+and writes ablation.csv (a row per configuration and policy) and each
+configuration's summary.`
 
 // ablateExample is the example text of creditsim ablate's help.
 const ablateExample = `  creditsim ablate cheaters --policy v3pfc-boinc
-  creditsim ablate cherry-picker --policy v3pfc-design-v29-probation`
+  creditsim ablate cherry-picker --policy v3pfc-design-v29-probation
+  creditsim ablate my-trusted.yaml --server`

@@ -1,0 +1,107 @@
+package ablate
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// ServerConfig is one server configuration of a server ablation: the
+// scenario's own, or it with one defence off. Unlike a policy's
+// mechanisms, a server option changes dispatch and validation, so each
+// configuration is a run of its own (on the same seeds).
+type ServerConfig struct {
+	// Name labels the configuration: "as configured", "no-<defence>".
+	Name string
+	// Mechanism is the defence switched off ("" for the scenario's own),
+	// Option the override that does it, Doc what the defence does.
+	Mechanism, Option, Doc string
+}
+
+// serverDefences are the server's defences a server ablation switches
+// off one at a time, in order, each with the override that does it.
+var serverDefences = []struct {
+	name, option, doc string
+	on                func(t scenarios.Trust) bool
+}{
+	{"pair_untrusted", "server.trust.pair_untrusted=false", "an untrusted host's workunit goes on to trusted hosts only",
+		func(t scenarios.Trust) bool { return t.PairUntrusted }},
+	{"check_rate", "server.trust.check_rate=0", "the project checks agreeing groups no trusted host is in",
+		func(t scenarios.Trust) bool { return t.CheckRate > 0 }},
+	{"recheck_rate", "server.trust.recheck_rate=0", "the project checks groups a trusted host vouches for",
+		func(t scenarios.Trust) bool { return t.RecheckRate > 0 }},
+}
+
+// trustOff switches server trust off altogether.
+const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false}"
+
+// ServerPlan returns the configurations of a server ablation of s: as
+// configured, then one per defence it has on with that defence off,
+// then with server trust off altogether. It fails when s has no server
+// defence on.
+func ServerPlan(s *scenarios.Scenario) ([]ServerConfig, error) {
+	t := s.Server.Trust
+	if t.Confirmations == 0 {
+		return nil, fmt.Errorf("--server: %s has no server defence on (server.trust.confirmations is 0); e.g. --set server.trust.confirmations=10 --set server.trust.check_rate=1 --set server.trust.pair_untrusted=true", s.Name)
+	}
+	out := []ServerConfig{{Name: "as configured", Doc: "the scenario's server"}}
+	for _, d := range serverDefences {
+		if d.on(t) {
+			out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: d.option, Doc: d.doc})
+		}
+	}
+	return append(out, ServerConfig{Name: "no-trust", Mechanism: "trust", Option: trustOff,
+		Doc: "the server keeps no trust of its own (BOINC's server)"}), nil
+}
+
+// ServerCSV is a server ablation's table: a row per configuration and
+// policy with each scorecard figure and its change from the scenario's
+// own configuration, and the configuration's price (Summary.Price).
+// sums holds one summary per configuration, in cfgs' order.
+func ServerCSV(cfgs []ServerConfig, sums []*results.Summary, policies []string) ([]byte, error) {
+	if len(sums) != len(cfgs) || len(cfgs) == 0 {
+		return nil, fmt.Errorf("%d summaries for %d configurations", len(sums), len(cfgs))
+	}
+	priceKeys := map[string]bool{}
+	for _, s := range sums {
+		for k := range s.Price {
+			priceKeys[k] = true
+		}
+	}
+	keys := results.SortedKeys(priceKeys)
+	head := []string{"configuration", "defence_off", "option", "what_it_does", "policy"}
+	for _, c := range results.ScoreColumns {
+		head = append(head, c.Figure, c.Figure+"_change")
+	}
+	for _, k := range keys {
+		head = append(head, "price."+k)
+	}
+	base := results.NewScorecard(sums[0], policies)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(head)
+	for i, cfg := range cfgs {
+		sc := results.NewScorecard(sums[i], policies)
+		for j, r := range sc.Rows {
+			row := []string{cfg.Name, cfg.Mechanism, cfg.Option, cfg.Doc, r.Policy}
+			for c := range results.ScoreColumns {
+				row = append(row, num(r.Values[c]), num(r.Values[c]-base.Rows[j].Values[c]))
+			}
+			for _, k := range keys {
+				x, ok := sums[i].Price[k]
+				if !ok {
+					row = append(row, "")
+					continue
+				}
+				row = append(row, num(float64(x)))
+			}
+			w.Write(row)
+		}
+	}
+	w.Flush()
+	return b.Bytes(), w.Error()
+}
+

@@ -1,0 +1,47 @@
+package ablate
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// TestServerPlan: a configuration per defence the scenario has on, then
+// trust off altogether; none without server trust.
+func TestServerPlan(t *testing.T) {
+	for _, c := range []struct {
+		sets []string
+		want []string
+	}{
+		{[]string{"server.trust.confirmations=10", "server.trust.check_rate=1"}, []string{"as configured", "no-check_rate", "no-trust"}},
+		{[]string{"server.trust.confirmations=10", "server.trust.check_rate=0.5", "server.trust.recheck_rate=0.01", "server.trust.pair_untrusted=true"},
+			[]string{"as configured", "no-pair_untrusted", "no-check_rate", "no-recheck_rate", "no-trust"}},
+	} {
+		s, err := scenarios.Open("baseline", c.sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs, err := ServerPlan(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, cfg := range cfgs {
+			got = append(got, cfg.Name)
+			if cfg.Option != "" {
+				if _, err := scenarios.Open("baseline", append(c.sets, cfg.Option)); err != nil {
+					t.Errorf("%s: its override %q does not load: %v", cfg.Name, cfg.Option, err)
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v: configurations %v, want %v", c.sets, got, c.want)
+		}
+	}
+	s, _ := scenarios.Open("baseline", nil)
+	if _, err := ServerPlan(s); err == nil || !strings.Contains(err.Error(), "no server defence on") {
+		t.Errorf("without trust: %v", err)
+	}
+}

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/ablate"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// runServer is creditsim ablate --server: a run per server configuration
+// (the scenario's, then each defence off), one table.
+func (fl *ablateFlags) runServer(cmd *cobra.Command, arg string, argv []string) error {
+	over := append([]string(nil), fl.sets...)
+	if cmd.Flags().Changed("replications") {
+		if fl.reps < 1 {
+			return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", fl.reps)
+		}
+		over = append(over, fmt.Sprintf("replications=%d", fl.reps))
+	}
+	s, err := openScenario(cmd, arg, over, fl.maxResults)
+	if err != nil {
+		return err
+	}
+	cfgs, err := ablate.ServerPlan(s)
+	if err != nil {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	worlds := make([]*scenarios.Scenario, len(cfgs))
+	for i, c := range cfgs {
+		set := over
+		if c.Option != "" {
+			set = append(append([]string(nil), over...), c.Option)
+		}
+		if worlds[i], err = openScenario(cmd, arg, set, fl.maxResults); err != nil {
+			return err
+		}
+	}
+	dir := fl.out
+	if dir == "" {
+		dir = filepath.Join("out", "ablate-"+s.Name+"-server")
+	}
+	unlock, err := lockPlace(cmd, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	sums := make([]*results.Summary, len(cfgs))
+	for i, w := range worlds {
+		if !fl.quiet {
+			fmt.Fprintf(cmd.ErrOrStderr(), "ablate %s: configuration %d of %d, %s\n", s.Name, i+1, len(cfgs), cfgs[i].Name)
+		}
+		oc, err := runWithProgress(cmd, w, runner.Options{Workers: fl.workers, NoPlots: true,
+			CommandLine: append([]string{"creditsim"}, argv...)}, fl.quiet)
+		if err != nil {
+			return fail(cmd, ExitRun, "%v", err)
+		}
+		sums[i] = oc.Summary
+	}
+	names := policyOrder(s)
+	if err := writeServerAblation(dir, fl.force, arg, cfgs, sums, names); err != nil {
+		if errors.Is(err, runner.ErrOutputExists) {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if !fl.quiet {
+		printServerAblation(cmd.OutOrStdout(), s.Name, cfgs, sums, names, dir)
+	}
+	return nil
+}
+
+// policyOrder is the scenario's policy instances in its order.
+func policyOrder(s *scenarios.Scenario) []string {
+	var out []string
+	for _, p := range s.Policies {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// configFile names a configuration's summary file.
+func configFile(c ablate.ServerConfig) string {
+	return "summary-" + strings.ReplaceAll(c.Name, " ", "-") + ".json"
+}
+
+// writeServerAblation writes ablation.csv and each configuration's
+// summary into dir, all or nothing.
+func writeServerAblation(dir string, force bool, input string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string) error {
+	od, err := results.NewOutDir(dir, force, inputFiles(input)...)
+	if err != nil {
+		return err
+	}
+	table, err := ablate.ServerCSV(cfgs, sums, names)
+	if err == nil {
+		err = od.Write("ablation.csv", table)
+	}
+	for i, c := range cfgs {
+		var b []byte
+		if err == nil {
+			b, err = results.JSON(sums[i])
+		}
+		if err == nil {
+			err = od.Write(configFile(c), b)
+		}
+	}
+	if err != nil {
+		od.Abort()
+		return err
+	}
+	return od.Commit()
+}
+
+// printServerAblation prints each policy's worst gain and harm under each
+// configuration, then each configuration's price.
+func printServerAblation(w io.Writer, scenario string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string, dir string) {
+	fmt.Fprintf(w, "Server ablation on %s: worst gain over the honest twin / harm to honest accounts, per configuration (a run each, same seeds).\n\n", scenario)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "policy"
+	for _, c := range cfgs {
+		head += "\t" + c.Name
+	}
+	fmt.Fprintln(tw, head)
+	for _, n := range names {
+		line := n
+		for _, s := range sums {
+			ps := s.Policies[n]
+			line += "\t" + results.FormatScore(float64(ps.WorstGain)) + " / " + results.FormatScore(float64(ps.Harm))
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for i, c := range cfgs {
+		p := sums[i].Price
+		line := fmt.Sprintf("%s: %s results sent per validated workunit", c.Name, results.FormatScore(float64(p["results_per_validated_workunit"])))
+		if x, ok := p["project_checks_per_validated_workunit"]; ok {
+			line += fmt.Sprintf(", %s project checks per validated workunit, %s of honest hosts trusted after %s days",
+				results.FormatScore(float64(x)), percent(p["honest_trusted_share"]), results.FormatScore(float64(p["honest_days_to_trust"])))
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "\nwrote %s (ablation.csv: each figure under each configuration, and each configuration's summary)\n", dir)
+}
