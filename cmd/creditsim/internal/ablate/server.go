@@ -104,4 +104,3 @@ func ServerCSV(cfgs []ServerConfig, sums []*results.Summary, policies []string) 
 	w.Flush()
 	return b.Bytes(), w.Error()
 }
-

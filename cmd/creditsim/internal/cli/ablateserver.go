@@ -34,15 +34,9 @@ func (fl *ablateFlags) runServer(cmd *cobra.Command, arg string, argv []string) 
 	if err != nil {
 		return fail(cmd, ExitInput, "%v", err)
 	}
-	worlds := make([]*scenarios.Scenario, len(cfgs))
-	for i, c := range cfgs {
-		set := over
-		if c.Option != "" {
-			set = append(append([]string(nil), over...), c.Option)
-		}
-		if worlds[i], err = openScenario(cmd, arg, set, fl.maxResults); err != nil {
-			return err
-		}
+	worlds, err := fl.serverWorlds(cmd, arg, over, cfgs)
+	if err != nil {
+		return err
 	}
 	dir := fl.out
 	if dir == "" {
@@ -65,6 +59,27 @@ func (fl *ablateFlags) runServer(cmd *cobra.Command, arg string, argv []string) 
 		}
 		sums[i] = oc.Summary
 	}
+	return fl.finishServer(cmd, s, dir, arg, cfgs, sums)
+}
+
+// serverWorlds opens the scenario once per server configuration.
+func (fl *ablateFlags) serverWorlds(cmd *cobra.Command, arg string, over []string, cfgs []ablate.ServerConfig) ([]*scenarios.Scenario, error) {
+	worlds := make([]*scenarios.Scenario, len(cfgs))
+	for i, c := range cfgs {
+		set := over
+		if c.Option != "" {
+			set = append(append([]string(nil), over...), c.Option)
+		}
+		var err error
+		if worlds[i], err = openScenario(cmd, arg, set, fl.maxResults); err != nil {
+			return nil, err
+		}
+	}
+	return worlds, nil
+}
+
+// finishServer writes and prints a server ablation.
+func (fl *ablateFlags) finishServer(cmd *cobra.Command, s *scenarios.Scenario, dir, arg string, cfgs []ablate.ServerConfig, sums []*results.Summary) error {
 	names := policyOrder(s)
 	if err := writeServerAblation(dir, fl.force, arg, cfgs, sums, names); err != nil {
 		if errors.Is(err, runner.ErrOutputExists) {
