@@ -240,7 +240,7 @@ var Registry = []*Figure{
 var RunDefinitions = []struct{ Name, Text string }{
 	{"runtime_estimate_error", "Σ|R − T| / ΣT of the server's runtime estimates against true runtimes. 0 = exact."},
 	{"outcomes", "How counted results ended, the same for every policy: the fractions that succeeded, failed on the client, were aborted or timed out (no reply), and the share of the deserved credit in results that timed out, which no job-based system pays. A large share means dispatch, not credit, drives the figures."},
-	{"price", "What the server's defences cost, the same for every policy: results sent per validated workunit over the whole run (the replication overhead; 2 with two-fold replication and nothing lost) and, with server trust on, the project's own checks per validated workunit, the share of checks that found a group wrong, the share of honest hosts that reported a result whom the server came to trust, and their mean days from arrival to trust."},
+	{"price", "What the server's defences cost, the same for every policy: results sent per validated workunit over the whole run (the replication overhead; 2 with two-fold replication and nothing lost) and, with server trust on, the project's own checks per validated workunit, the share of checks that found a group wrong, the share of honest hosts that reported a result whom the server came to trust, and their mean days from arrival to trust; with escrow, the shares of honest hosts' valid results whose credit was revoked from escrow and that were still in escrow at the end."},
 }
 
 // Lookup finds the figure a dotted name belongs to: a scalar figure, a

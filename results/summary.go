@@ -77,7 +77,8 @@ type Summary struct {
 	// failed_check_share (checks that found a group wrong),
 	// honest_trusted_share (honest hosts that reported a result and came
 	// to be trusted) and honest_days_to_trust (their mean days from
-	// arrival to trust).
+	// arrival to trust); with escrow, honest_revoked_share and
+	// honest_escrow_at_end_share (of honest hosts' valid results).
 	Price    map[string]Num            `json:"price"`
 	Policies map[string]*PolicySummary `json:"policies"`
 }

@@ -170,14 +170,24 @@ type Server struct {
 // its workunit asks for another result. With PairUntrusted, once the
 // server trusts some host, a workunit one untrusted host holds a result
 // of goes on to trusted hosts only, so untrusted hosts never form a
-// quorum among themselves. With adaptive replication, only trusted hosts
+// quorum among themselves. With Escrow, an untrusted host's valid
+// results are credited only when the server comes to trust it, and
+// revoked if it returns an invalid result first; a host holding
+// EscrowLimit results in escrow (0: DefaultEscrowLimit) gets no new work
+// until they are released. With adaptive replication, only trusted hosts
 // get jobs sent once.
 type Trust struct {
 	Confirmations int     `yaml:"confirmations"`
 	CheckRate     float64 `yaml:"check_rate"`
 	RecheckRate   float64 `yaml:"recheck_rate"`
 	PairUntrusted bool    `yaml:"pair_untrusted"`
+	Escrow        bool    `yaml:"escrow"`
+	EscrowLimit   int     `yaml:"escrow_limit"`
 }
+
+// DefaultEscrowLimit is the most results a host holds in escrow when the
+// scenario does not say.
+const DefaultEscrowLimit = 500
 
 // Output holds settings of what a run writes.
 type Output struct {
@@ -400,7 +410,10 @@ func (t Trust) validate(k param.Check) {
 	}
 	k.Range("check_rate", t.CheckRate, 0, 1)
 	k.Range("recheck_rate", t.RecheckRate, 0, 1)
-	if t.Confirmations == 0 && (t.CheckRate > 0 || t.RecheckRate > 0 || t.PairUntrusted) {
+	if t.EscrowLimit < 0 || t.EscrowLimit > 100000 {
+		k.Fail("escrow_limit", t.EscrowLimit, fmt.Sprintf("must be 0 (the default, %d) to 100000", DefaultEscrowLimit))
+	}
+	if t.Confirmations == 0 && (t.CheckRate > 0 || t.RecheckRate > 0 || t.PairUntrusted || t.Escrow || t.EscrowLimit > 0) {
 		k.Fail("confirmations", t.Confirmations, "is 0, so trust is off and its other options do nothing: give confirmations (e.g. 10)")
 	}
 }

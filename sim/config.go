@@ -44,10 +44,15 @@ type Server struct {
 // probability CheckRate, one a trusted host vouches for with RecheckRate.
 // With PairUntrusted a workunit an untrusted host holds a result of goes
 // on to trusted hosts only, once any host is trusted.
+// With Escrow an untrusted host's valid results wait, uncredited, until
+// it is trusted (released) or returns an invalid result (revoked); a host
+// holding EscrowLimit of them gets no work.
 type Trust struct {
 	Confirmations          int
 	CheckRate, RecheckRate float64
 	PairUntrusted          bool
+	Escrow                 bool
+	EscrowLimit            int
 }
 
 // Config is one replication of a scenario.

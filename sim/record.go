@@ -31,7 +31,7 @@ func (s *Sim) record(ri int32) {
 	r := s.res(ri)
 	v := &s.versions[r.vid]
 	g := s.grantBuf
-	if r.validateState() == policy.Valid {
+	if r.validateState() == policy.Valid && !r.has(fRevoked) {
 		copy(g, s.creditRow(r.wu))
 	} else {
 		clear(g)

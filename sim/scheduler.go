@@ -177,6 +177,9 @@ func (s *Sim) requestWork(i int) int {
 		return 0
 	}
 	h := &s.hosts[i]
+	if s.escrowFull(i) {
+		return 0
+	}
 	sent, limit := 0, s.replyLimit(i)
 	if n := h.h.Behaviour.ReregistersAfter(); n > 0 && h.successor >= 0 {
 		// A host that registers anew after n results asks for no more

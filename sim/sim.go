@@ -101,6 +101,12 @@ const (
 	// cheater's), kept in Sim.altTimes under the result's id; without
 	// it, they are computed from ran (reportedTimes).
 	fAltTimes
+	// fHeld: valid, its credit in escrow until the server trusts its host
+	// (Server.Trust.Escrow); final but not yet recorded.
+	fHeld
+	// fRevoked: valid, but its credit was never granted: revoked from
+	// escrow, or still held when the run ended.
+	fRevoked
 )
 
 func (r *result) has(f resultFlags) bool { return r.flags&f != 0 }
@@ -363,6 +369,11 @@ type Sim struct {
 	checks, checksFailed int64
 	// nTrusted is how many hosts the server trusts now.
 	nTrusted int
+	// held lists each untrusted host's results in escrow (Trust.Escrow).
+	held map[int32][]int32
+	// escrow counts honest hosts' valid results: all, revoked from
+	// escrow, and still held at the end.
+	escrow struct{ valid, revoked, heldAtEnd int64 }
 	// work is the feeder's shared-memory work array; rpc counts the
 	// scheduler's scans (one per request and resource); feedRng draws
 	// where each scan starts.
@@ -582,6 +593,7 @@ func (s *Sim) Run(progress func(float64)) {
 			s.q.push(event{t: s.now + boinc.SecondsPerDay, kind: evDay})
 		case evEnd:
 			s.validatorPass()
+			s.escrowAtEnd()
 			s.settleAtEnd()
 			if s.cfg.Observer != nil {
 				s.cfg.Observer.Day(&DayState{Day: int(math.Round(s.now / boinc.SecondsPerDay)), Time: s.now, Final: true, Sim: s})

@@ -209,7 +209,7 @@ func (s *Sim) maybeFree(wi int32) {
 	}
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
-		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.has(fSettling) {
+		if r.st != stOver && r.st != stCancelled && r.st != stUnsent || r.has(fSettling) || r.has(fHeld) {
 			return
 		}
 	}

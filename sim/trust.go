@@ -81,6 +81,7 @@ func (s *Sim) confirm(w *workunit, checked bool) {
 		if int(h.confirmed) >= s.cfg.Server.Trust.Confirmations {
 			h.trusted = true
 			s.nTrusted++
+			s.settleEscrow(int(r.host), true)
 			if h.firstTrust == 0 {
 				h.firstTrust = s.now
 			}
@@ -102,13 +103,85 @@ func (s *Sim) trustedOther(w *workunit, ri int32) bool {
 	return false
 }
 
-// untrust takes host i's trust away and restarts its count.
+// untrust takes host i's trust away and restarts its count; with escrow,
+// the credit it holds is revoked.
 func (s *Sim) untrust(i int) {
 	h := &s.hosts[i]
 	if h.trusted {
 		s.nTrusted--
 	}
 	h.trusted, h.confirmed = false, 0
+	if s.cfg.Server.Trust.Escrow {
+		s.settleEscrow(i, false)
+	}
+}
+
+// escrowed puts valid result ri in escrow if its host is untrusted and
+// escrow is on: final, not granted nor recorded until settled. It
+// reports whether it did.
+func (s *Sim) escrowed(ri int32) bool {
+	r := s.res(ri)
+	honest := s.hosts[r.host].h.Behaviour.Kind == 0
+	if honest && s.cfg.Server.Trust.Confirmations > 0 {
+		s.escrow.valid++
+	}
+	if !s.cfg.Server.Trust.Escrow || s.hosts[r.host].trusted || r.has(fOrphan) {
+		return false
+	}
+	if s.held == nil {
+		s.held = map[int32][]int32{}
+	}
+	r.st = stOver
+	r.startedAt = s.now
+	r.set(fHeld, true)
+	s.held[r.host] = append(s.held[r.host], ri)
+	return true
+}
+
+// settleEscrow ends host i's escrow: granted (release) when the server
+// has come to trust it, else revoked (recorded with no credit).
+func (s *Sim) settleEscrow(i int, release bool) {
+	held := s.held[int32(i)]
+	if len(held) == 0 {
+		return
+	}
+	delete(s.held, int32(i))
+	honest := s.hosts[i].h.Behaviour.Kind == 0
+	for _, ri := range held {
+		r := s.res(ri)
+		r.set(fHeld, false)
+		if release {
+			s.grant(ri, s.creditRow(r.wu))
+		} else {
+			r.set(fRevoked, true)
+			if honest {
+				s.escrow.revoked++
+			}
+		}
+		s.finish(ri)
+		s.maybeFree(r.wu)
+	}
+}
+
+// escrowAtEnd records the results still in escrow when the run ends:
+// their credit was never granted.
+func (s *Sim) escrowAtEnd() {
+	for i := range s.hosts {
+		if n := len(s.held[int32(i)]); n > 0 {
+			if s.hosts[i].h.Behaviour.Kind == 0 {
+				s.escrow.heldAtEnd += int64(n)
+				s.escrow.revoked -= int64(n) // counted as held, not revoked
+			}
+			s.settleEscrow(i, false)
+		}
+	}
+}
+
+// escrowFull reports whether untrusted host i holds as many results in
+// escrow as it may: it gets no work until they are released.
+func (s *Sim) escrowFull(i int) bool {
+	t := &s.cfg.Server.Trust
+	return t.Escrow && !s.hosts[i].trusted && len(s.held[int32(i)]) >= t.EscrowLimit
 }
 
 // TrustPrice is what server trust cost a replication, and how far it got.
@@ -121,12 +194,16 @@ type TrustPrice struct {
 	// from arrival to their first trust (NaN when none).
 	HonestHosts, Trusted int
 	DaysToTrust          float64
+	// HonestValid counts honest hosts' valid results; Revoked those whose
+	// escrowed credit was revoked, HeldAtEnd those still in escrow when
+	// the run ended (with escrow on).
+	HonestValid, Revoked, HeldAtEnd int64
 }
 
 // TrustPrice returns the replication's trust figures (zeros with trust
 // off).
 func (s *Sim) TrustPrice() TrustPrice {
-	p := TrustPrice{Checks: s.checks, Failed: s.checksFailed}
+	p := TrustPrice{Checks: s.checks, Failed: s.checksFailed, HonestValid: s.escrow.valid, Revoked: s.escrow.revoked, HeldAtEnd: s.escrow.heldAtEnd}
 	days := 0.0
 	for i := range s.hosts {
 		h := &s.hosts[i]

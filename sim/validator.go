@@ -167,6 +167,9 @@ func (s *Sim) grantAll(wi int32, credit []float64) {
 			continue
 		}
 		if r.validateState() == policy.Valid {
+			if s.escrowed(ri) {
+				continue
+			}
 			s.grant(ri, credit)
 		}
 		s.finish(ri)
@@ -206,6 +209,9 @@ func (s *Sim) validateLate(wi int32) {
 			s.cfg.Tracer.Validated(&s.val, credit)
 		}
 		if r.validateState() == policy.Valid {
+			if s.escrowed(ri) {
+				continue
+			}
 			s.grant(ri, credit)
 		}
 		s.finish(ri)

@@ -40,7 +40,7 @@ func Config(s *scenarios.Scenario, r int, obs sim.Observer) (*sim.Config, error)
 			IgnoreDelayBound:      s.Server.IgnoreDelayBound,
 			MaxClaimedCredit:      s.Server.MaxClaimedCredit,
 			ValidatorComparesWork: s.Server.ValidatorComparesWork,
-			Trust:                 sim.Trust(s.Server.Trust),
+			Trust:                 trust(s.Server.Trust),
 		},
 		Hosts:       &s.Hosts,
 		Projects:    s.Projects,
@@ -56,4 +56,12 @@ func Window(s *scenarios.Scenario) results.Window {
 	longest, _ := s.LongestDelayBound()
 	to := float64(s.Duration) - longest
 	return results.Window{From: float64(s.Warmup), To: to, End: float64(s.Duration)}
+}
+
+// trust is the engine's server trust, the escrow limit's default filled in.
+func trust(t scenarios.Trust) sim.Trust {
+	if t.EscrowLimit == 0 {
+		t.EscrowLimit = scenarios.DefaultEscrowLimit
+	}
+	return sim.Trust(t)
 }

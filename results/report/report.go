@@ -277,7 +277,9 @@ func priceCells(price map[string]results.Num) []struct{ Name, Value string } {
 		{"project_checks_per_validated_workunit", "project checks per validated workunit", false},
 		{"failed_check_share", "checks that found a group wrong", true},
 		{"honest_trusted_share", "honest hosts the server came to trust", true},
-		{"honest_days_to_trust", "days until an honest host is trusted", false}} {
+		{"honest_days_to_trust", "days until an honest host is trusted", false},
+		{"honest_revoked_share", "honest valid results whose escrowed credit was revoked", true},
+		{"honest_escrow_at_end_share", "honest valid results still in escrow at the end", true}} {
 		x, ok := price[o.key]
 		if !ok {
 			continue

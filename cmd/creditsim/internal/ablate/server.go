@@ -33,10 +33,12 @@ var serverDefences = []struct {
 		func(t scenarios.Trust) bool { return t.CheckRate > 0 }},
 	{"recheck_rate", "server.trust.recheck_rate=0", "the project checks groups a trusted host vouches for",
 		func(t scenarios.Trust) bool { return t.RecheckRate > 0 }},
+	{"escrow", "server.trust.escrow=false", "an untrusted host's credit waits until the server trusts it",
+		func(t scenarios.Trust) bool { return t.Escrow }},
 }
 
 // trustOff switches server trust off altogether.
-const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false}"
+const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0}"
 
 // ServerPlan returns the configurations of a server ablation of s: as
 // configured, then one per defence it has on with that defence off,

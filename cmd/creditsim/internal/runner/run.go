@@ -313,7 +313,7 @@ func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simula
 	var validated int64
 	for _, o := range sm.outs {
 		regimes = append(regimes, o.col.Regime(o.sim.Quorums()))
-		prices = append(prices, price(o.sim, s.Server.Trust.Confirmations > 0))
+		prices = append(prices, price(o.sim, s.Server.Trust.Confirmations > 0, s.Server.Trust.Escrow))
 		summary.Results += o.sim.Results()
 		summary.Events += o.sim.Events()
 		summary.CountedResults += o.col.Counted()
@@ -728,7 +728,7 @@ func checkTrace(path, out string, force bool, protect []string) error {
 }
 
 // price returns what one replication's defences cost (Summary.Price).
-func price(x *sim.Sim, trust bool) results.Figures {
+func price(x *sim.Sim, trust, escrow bool) results.Figures {
 	var wus int64
 	for _, q := range x.Quorums() {
 		wus += q[0]
@@ -751,6 +751,13 @@ func price(x *sim.Sim, trust bool) results.Figures {
 	}
 	if p.HonestHosts > 0 {
 		f["honest_trusted_share"] = float64(p.Trusted) / float64(p.HonestHosts)
+	}
+	if escrow {
+		f["honest_revoked_share"], f["honest_escrow_at_end_share"] = math.NaN(), math.NaN()
+		if p.HonestValid > 0 {
+			f["honest_revoked_share"] = float64(p.Revoked) / float64(p.HonestValid)
+			f["honest_escrow_at_end_share"] = float64(p.HeldAtEnd) / float64(p.HonestValid)
+		}
 	}
 	return f
 }

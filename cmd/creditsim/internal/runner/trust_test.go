@@ -73,3 +73,48 @@ func TestServerTrust(t *testing.T) {
 			up["results_per_validated_workunit"], pp["project_checks_per_validated_workunit"], up["project_checks_per_validated_workunit"])
 	}
 }
+
+// TestEscrow: where jobs are sent once, nothing checks a fake's result
+// but the project's own spot checks. Checking one result in ten does not
+// stop fakes (they return results many times faster than honest hosts);
+// holding an untrusted host's credit in escrow until ten of its results
+// have passed a check does, as no fake ever passes one. The price: new
+// honest hosts wait days for their credit, and a little is revoked when
+// an honest host's result is found invalid while it waits.
+func TestEscrow(t *testing.T) {
+	t.Parallel()
+	run := func(sets ...string) *results.Summary {
+		t.Helper()
+		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=150", "hosts.arrivals_per_day=4", "duration=20d",
+			"warmup=6d", "replications=1", "policies=[v3pfc-boinc, v4trust]",
+			"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+			"hosts.agents=[{kind: fake_results, share: 0.05, work_fraction: 0.05}]",
+			"server.trust.confirmations=10", "server.trust.check_rate=0.1"}, sets...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		oc, err := Run(s, Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return oc.Summary
+	}
+	checked := run()
+	held := run("server.trust.escrow=true")
+	g0, g1 := float64(checked.Policies["v3pfc-boinc"].Gain["fake_results"]), float64(held.Policies["v3pfc-boinc"].Gain["fake_results"])
+	t.Logf("v3pfc-boinc: fakes gain %.3g with checks alone, %.3g with escrow; price %v", g0, g1, held.Price)
+	if !(g0 > 2) || !(g1 <= 1.1) {
+		t.Errorf("fakes' gain under v3pfc-boinc: %.3g with checks alone (want above 2), %.3g with escrow (want at most 1.1)", g0, g1)
+	}
+	if g := float64(held.Policies["v4trust"].Gain["fake_results"]); !(g <= 1.1) {
+		t.Errorf("fakes' gain under v4trust with escrow: %.3g", g)
+	}
+	p := held.Price
+	if !(p["honest_revoked_share"] >= 0 && p["honest_revoked_share"] < 0.05) || !(p["honest_escrow_at_end_share"] > 0 && p["honest_escrow_at_end_share"] < 0.2) ||
+		!(p["honest_days_to_trust"] > 1) {
+		t.Errorf("escrow's price: %v", p)
+	}
+	if _, ok := checked.Price["honest_revoked_share"]; ok {
+		t.Error("a run without escrow states escrow's price")
+	}
+}
