@@ -66,7 +66,7 @@ func (s *Scenario) EstimateResults() float64 {
 	perHostDay := flops * boinc.SecondsPerDay / (jobFlops / weights)
 	speed := 1.0 // hosts' mean speed in jobs, relative to honest hosts'
 	for _, a := range s.Hosts.Agents {
-		if (a.Kind == "fake_results" || a.Kind == "colluding_fakes") && a.WorkFraction > 0 {
+		if fakes(a.Kind) && a.WorkFraction > 0 {
 			speed += a.Share * (1/a.WorkFraction - 1)
 		}
 	}
@@ -111,4 +111,10 @@ func (s *Scenario) CheckScale(limit float64) error {
 			s.Name, n, EventsPerResult*limit, EventsPerResult)
 	}
 	return nil
+}
+
+// fakes reports whether an agent kind returns garbage after a share of
+// each job's runtime (a sleeper only while trusted: at worst always).
+func fakes(kind string) bool {
+	return kind == "fake_results" || kind == "colluding_fakes" || kind == "sleeper"
 }

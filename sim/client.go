@@ -112,7 +112,7 @@ func (s *Sim) depart(i int) {
 	h.epoch++
 	for _, ri := range h.running {
 		r := s.res(ri)
-		if r.runTotal > 0 && h.h.Behaviour.DoesWork() {
+		if r.runTotal > 0 && jobDoesWork(h, r) {
 			r.flopsDone = s.wu(r.wu).flops * min(r.ran/r.runTotal, 1)
 			r.set(fEnded, true)
 		}
@@ -348,7 +348,12 @@ func (s *Sim) prepare(i int, ri int32) {
 	if cv := s.cfg.Hosts.RuntimeNoise; cv > 0 {
 		noise = max(0.2, 1+cv*h.rng.NormFloat64())
 	}
-	r.runTotal = w.flops / (peak * hv.eff) * noise * h.h.Behaviour.RunFraction()
+	run := h.h.Behaviour.RunFraction()
+	if h.h.Behaviour.Sleeps() && s.awake(i) {
+		r.flags |= fFake
+		run *= h.h.Behaviour.Find(hosts.Sleeper).WorkFraction
+	}
+	r.runTotal = w.flops / (peak * hv.eff) * noise * run
 	failAt := 2.0 // the fraction of the job after which it errors; >1 none
 	if h.rng.Float64() < h.h.ErrorRate {
 		failAt = h.rng.Float64()
@@ -369,7 +374,7 @@ func (s *Sim) prepare(i int, ri int32) {
 	}
 	r.ran = 0
 	switch b := &h.h.Behaviour; {
-	case b.Colludes():
+	case b.Colludes() || r.has(fFake):
 		// The colluders' agreed garbage for this workunit: the same for
 		// all of them, unlike any honest or random wrong answer.
 		r.output = 1<<31 | uint32(rng.Hash(uint64(r.wu), uint64(w.gen)))
@@ -378,7 +383,7 @@ func (s *Sim) prepare(i int, ri int32) {
 		// forgers' output for this workunit, the same for all of them,
 		// unlike an honest one or the colluders'.
 		r.output = 1<<30 | uint32(rng.Hash(uint64(r.wu), uint64(w.gen)))>>2
-	case h.h.Behaviour.DoesWork() && h.rng.Float64() >= h.h.InvalidRate:
+	case jobDoesWork(h, r) && h.rng.Float64() >= h.h.InvalidRate:
 		r.output = 0
 	default:
 		r.output = 1 + uint32(h.rng.Uint32()>>2) // a wrong answer, unlike any other (below 1<<30)
@@ -409,7 +414,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 			break
 		}
 	}
-	r.set(fEnded, h.h.Behaviour.DoesWork()) // flopsDone holds what it did
+	r.set(fEnded, jobDoesWork(h, r)) // flopsDone holds what it did
 	elapsed := r.ran
 	cpu := elapsed * h.cpusRun(v) * s.verCfg[r.vid].CPUTimeFraction
 	sinceSent := s.now - r.sentTime
@@ -427,7 +432,7 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 		r.setOutcome(policy.ClientError)
 	default:
 		r.setOutcome(policy.Success)
-		if h.h.Behaviour.DoesWork() {
+		if jobDoesWork(h, r) {
 			r.flags |= fOutput
 		}
 		if v.CountsFlops {

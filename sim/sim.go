@@ -107,6 +107,9 @@ const (
 	// fRevoked: valid, but its credit was never granted: revoked from
 	// escrow, or still held when the run ended.
 	fRevoked
+	// fFake: a sleeper, awake when its host received the job, returns
+	// colluders' garbage for it after WorkFraction of its runtime.
+	fFake
 )
 
 func (r *result) has(f resultFlags) bool { return r.flags&f != 0 }

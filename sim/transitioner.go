@@ -123,7 +123,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		hv.mjd = max(1, min(hv.mjd, q)-1)
 		hv.consecValid = 0
 		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
-		if r.runTotal > 0 && s.hosts[r.host].h.Behaviour.DoesWork() {
+		if r.runTotal > 0 && jobDoesWork(&s.hosts[r.host], r) {
 			r.flopsDone = s.wu(r.wu).flops * min(r.ran/r.runTotal, 1)
 			r.set(fEnded, true)
 		}

@@ -222,3 +222,25 @@ func (s *Sim) TrustPrice() TrustPrice {
 	}
 	return p
 }
+
+// jobDoesWork reports whether host h computes job r: not a fake's, nor a
+// job an awake sleeper fakes.
+func jobDoesWork(h *hostState, r *result) bool {
+	return h.h.Behaviour.DoesWork() && !r.has(fFake)
+}
+
+// awake reports whether sleeper host i believes the server trusts it: the
+// server's own trust when it keeps one, else adaptive replication's (10
+// consecutive valid results on one of its app versions).
+func (s *Sim) awake(i int) bool {
+	h := &s.hosts[i]
+	if s.cfg.Server.Trust.Confirmations > 0 {
+		return h.trusted
+	}
+	for k := range h.havs {
+		if h.havs[k].consecValid >= 10 {
+			return true
+		}
+	}
+	return false
+}

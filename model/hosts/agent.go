@@ -25,11 +25,12 @@ const (
 	NCPUsInflation
 	ForgedOutput
 	NewIdentity
+	Sleeper
 	numKinds
 )
 
 var kindNames = [...]string{"honest", "benchmark_inflation", "runtime_inflation", "fake_results", "failed_benchmark",
-	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation", "forged_output", "new_identity"}
+	"cherry_picker", "one_time_claim", "count_inflation", "colluding_fakes", "idle_vm", "ncpus_inflation", "forged_output", "new_identity", "sleeper"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -180,7 +181,7 @@ func (a *AgentConfig) settings(kind Kind, k param.Check) {
 		if !(a.WorkFraction > 0 && a.WorkFraction <= 1) {
 			k.Fail("work_fraction", a.WorkFraction, "must be above 0 and at most 1")
 		}
-	case FakeResults, ColludingFakes:
+	case FakeResults, ColludingFakes, Sleeper:
 		if a.WorkFraction == 0 {
 			a.WorkFraction = 0.01
 		}
@@ -407,6 +408,13 @@ func (b Behaviour) ReportedCount(flops float64) float64 {
 // DoesWork reports whether the host computes its jobs at all.
 func (b Behaviour) DoesWork() bool {
 	return b.Kind != FakeResults && b.Kind != ColludingFakes && (b.And == nil || b.And.DoesWork())
+}
+
+// Sleeps reports whether the host works honestly until the server
+// trusts it, then returns colluders' garbage (sleeper): its awake jobs
+// run WorkFraction of their time and agree with colluding_fakes' output.
+func (b Behaviour) Sleeps() bool {
+	return b.Kind == Sleeper || b.And != nil && b.And.Sleeps()
 }
 
 // Colludes reports whether the host's garbage agrees with that of the

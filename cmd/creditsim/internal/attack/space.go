@@ -217,7 +217,7 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			case "new_identity":
 				b.Every = 5 * 86400
 				ks.params = append(ks.params, everyParam)
-			case "fake_results", "colluding_fakes":
+			case "fake_results", "colluding_fakes", "sleeper":
 				b.WorkFraction = 0.05
 				ks.params = append(ks.params, wfParam)
 			case "cherry_picker":

@@ -118,3 +118,37 @@ func TestEscrow(t *testing.T) {
 		t.Error("a run without escrow states escrow's price")
 	}
 }
+
+// TestSleepers: sleepers work honestly until the server trusts them, then
+// return colluders' garbage. Trusted, two of them sent the same workunit
+// agree and outvote an honest replica, which is found invalid and costs
+// its host its trust: honest accounts lose credit. Re-checking a share of
+// the groups a trusted host vouches for catches them and restores it.
+func TestSleepers(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	run := func(sets ...string) *results.Summary {
+		t.Helper()
+		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=200", "hosts.arrivals_per_day=4", "duration=20d",
+			"warmup=6d", "replications=1", "policies=[v3pfc-boinc, v4trust]", "projects[0].apps[0].adaptive_replication=true",
+			"hosts.agents=[{kind: sleeper, share: 0.09, work_fraction: 0.01}]",
+			"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.pair_untrusted=true"}, sets...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		oc, err := Run(s, Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return oc.Summary
+	}
+	unchecked, rechecked := run(), run("server.trust.recheck_rate=0.05")
+	for _, p := range []string{"v3pfc-boinc", "v4trust"} {
+		h0, h1 := float64(unchecked.Policies[p].Harm), float64(rechecked.Policies[p].Harm)
+		g1 := float64(rechecked.Policies[p].Gain["sleeper"])
+		t.Logf("%s: harm %.3g without re-checks, %.3g with 5%%; sleepers' gain %.3g", p, h0, h1, g1)
+		if !(h0 < 0.92) || !(h1 >= 0.95) || !(g1 <= 1.1) {
+			t.Errorf("%s: harm %.3g without re-checks (want below 0.92), %.3g with (want at least 0.95); sleepers' gain %.3g (want at most 1.1)", p, h0, h1, g1)
+		}
+	}
+}
