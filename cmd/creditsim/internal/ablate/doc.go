@@ -8,7 +8,8 @@
 // It also plans the ablation of the server's defences (ServerPlan):
 // server options change dispatch and validation, so each configuration
 // (the scenario's, each defence off, trust off) is a run of its own on
-// the same seeds, and ServerCSV sets their figures and price side by side.
+// the same seeds; ServerCSV sets their figures and price side by side,
+// and ServerFrontier draws each policy's worst gain against the price.
 //
-// Imports (layer 10): policy, results, scenarios.
+// Imports (layer 10): policy, results, results/plot, scenarios.
 package ablate

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/plot"
 	"github.com/creditsim/creditsim/scenarios"
 )
 
@@ -105,4 +106,24 @@ func ServerCSV(cfgs []ServerConfig, sums []*results.Summary, policies []string) 
 	}
 	w.Flush()
 	return b.Bytes(), w.Error()
+}
+
+// ServerFrontier draws each policy's worst gain against each
+// configuration's cost in jobs computed per validated workunit (results
+// sent and the project's checks): the frontier a project chooses from.
+// nil when nothing can be drawn.
+func ServerFrontier(scenario string, cfgs []ServerConfig, sums []*results.Summary, policies []string) ([]byte, error) {
+	var pts []plot.FrontierPoint
+	for i, c := range cfgs {
+		cost := float64(sums[i].Price["results_per_validated_workunit"])
+		if x, ok := sums[i].Price["project_checks_per_validated_workunit"]; ok {
+			cost += float64(x)
+		}
+		for _, n := range policies {
+			if ps := sums[i].Policies[n]; ps != nil {
+				pts = append(pts, plot.FrontierPoint{Policy: n, Config: c.Name, Cost: cost, Gain: float64(ps.WorstGain)})
+			}
+		}
+	}
+	return plot.Frontier(scenario+": the server's defences, their price and the worst gain", pts, policies)
 }

@@ -81,7 +81,14 @@ func (fl *ablateFlags) serverWorlds(cmd *cobra.Command, arg string, over []strin
 // finishServer writes and prints a server ablation.
 func (fl *ablateFlags) finishServer(cmd *cobra.Command, s *scenarios.Scenario, dir, arg string, cfgs []ablate.ServerConfig, sums []*results.Summary) error {
 	names := policyOrder(s)
-	if err := writeServerAblation(dir, fl.force, arg, cfgs, sums, names); err != nil {
+	var frontier []byte
+	if !fl.noPlots {
+		var err error
+		if frontier, err = ablate.ServerFrontier(s.Name, cfgs, sums, names); err != nil {
+			return fail(cmd, ExitRun, "%v", err)
+		}
+	}
+	if err := writeServerAblation(dir, fl.force, arg, cfgs, sums, names, frontier); err != nil {
 		if errors.Is(err, runner.ErrOutputExists) {
 			return fail(cmd, ExitInput, "%v", err)
 		}
@@ -109,7 +116,7 @@ func configFile(c ablate.ServerConfig) string {
 
 // writeServerAblation writes ablation.csv and each configuration's
 // summary into dir, all or nothing.
-func writeServerAblation(dir string, force bool, input string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string) error {
+func writeServerAblation(dir string, force bool, input string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string, frontier []byte) error {
 	od, err := results.NewOutDir(dir, force, inputFiles(input)...)
 	if err != nil {
 		return err
@@ -117,6 +124,9 @@ func writeServerAblation(dir string, force bool, input string, cfgs []ablate.Ser
 	table, err := ablate.ServerCSV(cfgs, sums, names)
 	if err == nil {
 		err = od.Write("ablation.csv", table)
+	}
+	if err == nil && frontier != nil {
+		err = od.Write("frontier.png", frontier)
 	}
 	for i, c := range cfgs {
 		var b []byte
@@ -161,7 +171,20 @@ func printServerAblation(w io.Writer, scenario string, cfgs []ablate.ServerConfi
 			line += fmt.Sprintf(", %s project checks per validated workunit, %s of honest hosts trusted after %s days",
 				results.FormatScore(float64(x)), percent(p["honest_trusted_share"]), results.FormatScore(float64(p["honest_days_to_trust"])))
 		}
+		if undefinedHarm(sums[i], names) {
+			line += " (–: honest hosts were granted nothing, so gain and harm are undefined; with escrow, no host came to be trusted)"
+		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "\nwrote %s (ablation.csv: each figure under each configuration, and each configuration's summary)\n", dir)
+	fmt.Fprintf(w, "\nwrote %s (ablation.csv: each figure under each configuration; frontier.png: each policy's worst gain against each configuration's price; each configuration's summary)\n", dir)
+}
+
+// undefinedHarm reports whether no policy has a defined harm in s.
+func undefinedHarm(s *results.Summary, names []string) bool {
+	for _, n := range names {
+		if ps := s.Policies[n]; ps != nil && results.Defined(float64(ps.Harm)) {
+			return false
+		}
+	}
+	return true
 }
