@@ -244,3 +244,10 @@ func (s *Sim) awake(i int) bool {
 	}
 	return false
 }
+
+// Reported returns what host i reported to the server: Whetstone and
+// Dhrystone per CPU and its CPUs (what a project's host table holds).
+func (s *Sim) Reported(i int) (pf, pi float64, ncpus int) {
+	h := &s.hosts[i]
+	return h.pf, h.pi, h.ncpus
+}

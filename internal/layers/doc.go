@@ -12,9 +12,10 @@
 //	5  results
 //	6  results/plot, world
 //	7  results/report
-//	8  cmd/creditsim/internal/replay
+//	8  cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump
 //	9  cmd/creditsim/internal/runner
-//	10 cmd/creditsim/internal/ablate, cmd/creditsim/internal/attack, cmd/creditsim/internal/sweep
+//	10 cmd/creditsim/internal/ablate, cmd/creditsim/internal/attack, cmd/creditsim/internal/fit,
+//	   cmd/creditsim/internal/sweep
 //	11 cmd/creditsim/internal/cli
 //	12 cmd/creditsim
 //

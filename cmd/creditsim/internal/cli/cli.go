@@ -145,7 +145,7 @@ func newRoot(args []string) *cobra.Command {
 		RunE:          rootRun,
 	}
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), &cobra.Command{
+	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), newFit(), &cobra.Command{
 		Use:   "version",
 		Short: "print the tool's version and revision",
 		Args:  cobra.NoArgs,
@@ -258,7 +258,7 @@ func inputFiles(arg string) []string {
 // runFlags are run's flags.
 type runFlags struct {
 	out, pols      string
-	trace          string
+	trace, stats   string
 	seed           uint64
 	reps, workers  int
 	sets           []string
@@ -295,6 +295,7 @@ func newRun(argv []string) *cobra.Command {
 	f.Float64Var(&fl.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	f.StringVar(&fl.trace, "trace", "", "write replication 1's results to this file in replay's CSV form (gzip-compressed if it ends in .gz)")
 	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
+	f.StringVar(&fl.stats, "export-stats", "", "write replication 1's hosts into this folder as a project's statistics export (host.gz), which creditsim fit reads")
 	return cmd
 }
 
@@ -328,7 +329,7 @@ func (fl *runFlags) run(cmd *cobra.Command, args, argv []string) error {
 		return err
 	}
 	defer unlock()
-	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace,
+	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace, ExportStats: fl.stats,
 		CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: fl.noTwin}
 	oc, err := runWithProgress(cmd, s, opts, fl.quiet)
 	if err != nil {

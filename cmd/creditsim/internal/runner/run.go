@@ -52,6 +52,10 @@ type Options struct {
 	// replay's CSV form (run --trace); an existing file is replaced only
 	// with Force, and never an input in Protect.
 	Trace string
+	// ExportStats, if set, is a folder to write replication 1's host
+	// table into as a project's statistics export (host.gz, db_dump's
+	// format), which creditsim fit reads (run --export-stats).
+	ExportStats string
 	// Slots, if set, is shared by several runs (a sweep's points): a
 	// replication holds one of its buffered places while it runs, so
 	// the runs together use at most cap(Slots) cores.
@@ -118,6 +122,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 	}
 	if tracer != nil {
 		if err := writeTrace(s, opts.Trace, tracer, sm.outs[0].sim); err != nil {
+			return nil, err
+		}
+	}
+	if opts.ExportStats != "" {
+		if err := exportStats(s, opts.ExportStats, sm.outs[0].sim); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,375 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/statsdump"
+	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/scenarios"
+)
+
+// Window bounds the fit: hosts present at From are the initial ones,
+// hosts created in (From, To) the arrivals; To is the export's date (the
+// last contact in it, unless given), From DefaultDays before it or the
+// export's first creation, whichever is later.
+type Window struct{ From, To float64 }
+
+// DefaultDays is the window's length when only its end is known.
+const DefaultDays = 90
+
+// goneAfter is how long a host may be silent before the fit counts it
+// gone: BOINC clients contact the server at least every few days.
+const goneAfter = 7 * 86400.0
+
+// Hosts is the fitted host population, each field with how it was
+// found (Notes) and what the export could not tell (Assumed).
+type Hosts struct {
+	Window                          Window
+	Rows                            int // hosts in the export
+	Initial                         int
+	ArrivalsPerDay                  float64
+	LifetimeDays                    float64 // mean of an exponential, censored at the export's date
+	Cores                           choice
+	WhetstoneGFLOPS, DhrystoneRatio lognormal
+	GPUShare                        float64
+	Vendors                         map[string]float64
+	GPUCount                        choice
+	Platforms                       map[string]float64
+	HostsPerUser                    choice // empty when the export hides users
+	Notes, Assumed                  []string
+}
+
+type choice struct {
+	Values, Weights []float64
+}
+
+type lognormal struct{ Mean, CV float64 }
+
+// platformOf maps an operating system name to the BOINC platform of the
+// baseline's app versions; "" for one it has no version for.
+func platformOf(os string) string {
+	switch s := strings.ToLower(os); {
+	case strings.Contains(s, "windows"):
+		return "windows_x86_64"
+	case strings.Contains(s, "linux"):
+		return "x86_64-pc-linux-gnu"
+	}
+	return ""
+}
+
+// baselineVersions are the baseline app's versions by platform, kept for
+// the platforms the export has hosts of.
+var baselineVersions = map[string]string{
+	"windows_x86_64":      "{name: win-cpu, platform: windows_x86_64, efficiency: {dist: lognormal, mean: 0.5, cv: 0.2, max: 1}, counts_flops: true}",
+	"x86_64-pc-linux-gnu": "{name: linux-cpu, platform: x86_64-pc-linux-gnu, efficiency: {dist: lognormal, mean: 0.5, cv: 0.2, max: 1}, counts_flops: true}",
+}
+
+// vendorOf maps a BOINC GPU type to the scenario's vendor name.
+var vendorOf = map[string]string{"nvidia": "nvidia", "amd": "amd", "intel": "intel_gpu", "apple": "apple_gpu"}
+
+// FitHosts fits the host population of hosts over w (To 0: the last
+// contact in the export; From 0: DefaultDays before To).
+func FitHosts(hs []statsdump.Host, w Window) (*Hosts, error) {
+	if w.To == 0 {
+		for _, h := range hs {
+			w.To = max(w.To, h.RPCTime)
+		}
+	}
+	if w.From == 0 {
+		// DefaultDays back, or the first creation when the export is
+		// younger: its first hosts are then the initial ones.
+		first := math.Inf(1)
+		for _, h := range hs {
+			first = min(first, h.CreateTime)
+		}
+		w.From = max(w.To-DefaultDays*86400, first)
+	}
+	if !(w.From < w.To) {
+		return nil, fmt.Errorf("the window from %s to %s is empty", day(w.From), day(w.To))
+	}
+	f := &Hosts{Window: w, Rows: len(hs), Vendors: map[string]float64{}, Platforms: map[string]float64{}}
+	var present []*statsdump.Host
+	arrivals := 0
+	for i := range hs {
+		h := &hs[i]
+		switch {
+		case h.CreateTime <= w.From && h.RPCTime >= w.From:
+			f.Initial++
+			present = append(present, h)
+		case h.CreateTime > w.From && h.CreateTime < w.To:
+			arrivals++
+			present = append(present, h)
+		}
+	}
+	if len(present) == 0 {
+		return nil, fmt.Errorf("no host of the export was present from %s to %s", day(w.From), day(w.To))
+	}
+	f.hardware(present)
+	if len(f.Platforms) == 0 {
+		return nil, fmt.Errorf("none of the %d hosts present runs Windows or Linux (os_name), the platforms of the baseline's app", len(present))
+	}
+	f.ArrivalsPerDay = arrivalRate(hs, w)
+	f.lifetime(hs, w)
+	f.users(present)
+	f.notes(arrivals)
+	return f, nil
+}
+
+// arrivalLag is how long a new host may take to earn its first credit:
+// the export lists hosts with credit only, so the last days' arrivals
+// are mostly missing from it, and the rate is taken before them.
+const arrivalLag = 7 * 86400.0
+
+// arrivalRate is the hosts created per day in (From, To - arrivalLag),
+// or in the whole window when it is shorter than two lags.
+func arrivalRate(hs []statsdump.Host, w Window) float64 {
+	end := w.To - arrivalLag
+	if end-w.From < arrivalLag {
+		end = w.To
+	}
+	n := 0
+	for _, h := range hs {
+		if h.CreateTime > w.From && h.CreateTime < end {
+			n++
+		}
+	}
+	return float64(n) / ((end - w.From) / 86400)
+}
+
+// lifetime is the exponential lifetime's maximum-likelihood mean with
+// censoring: the time every host was seen over the hosts that left (silent
+// for goneAfter before the export's date).
+func (f *Hosts) lifetime(hs []statsdump.Host, w Window) {
+	seen, gone := 0.0, 0
+	for _, h := range hs {
+		if h.RPCTime < w.To-goneAfter {
+			gone++
+			seen += h.RPCTime - h.CreateTime
+		} else {
+			seen += w.To - h.CreateTime
+		}
+	}
+	f.LifetimeDays = math.Max(1, seen/86400/math.Max(1, float64(gone)))
+}
+
+// hardware fits CPUs, benchmarks, platforms and GPUs of the hosts present.
+func (f *Hosts) hardware(present []*statsdump.Host) {
+	cores := map[float64]float64{}
+	counts := map[float64]float64{}
+	var whet, ratio []float64
+	gpuHosts := 0
+	for _, h := range present {
+		cores[float64(max(h.NCPUs, 1))]++
+		// A failed benchmark reports 1e9 (BOINC's default): not a speed.
+		if h.PFpops > 0 && h.PFpops != 1e9 {
+			whet = append(whet, h.PFpops/1e9)
+			if h.PIops > 0 && h.PIops != 1e9 {
+				ratio = append(ratio, h.PIops/h.PFpops)
+			}
+		}
+		if p := platformOf(h.OSName); p != "" {
+			f.Platforms[p]++
+		}
+		if len(h.GPUs) > 0 {
+			gpuHosts++
+			if v, ok := vendorOf[h.GPUs[0].Vendor]; ok {
+				f.Vendors[v]++
+			}
+			counts[float64(h.GPUs[0].Count)]++
+		}
+	}
+	f.Cores = choiceOf(cores, 16)
+	f.WhetstoneGFLOPS, f.DhrystoneRatio = fitLognormal(whet, 2.5), fitLognormal(ratio, 1.5)
+	f.GPUShare = float64(gpuHosts) / float64(len(present))
+	f.GPUCount = choiceOf(counts, 8)
+	normalise(f.Vendors)
+	normalise(f.Platforms)
+}
+
+// users fits the hosts per user, where the export names users.
+func (f *Hosts) users(present []*statsdump.Host) {
+	per := map[int]float64{}
+	for _, h := range present {
+		if h.UserID != 0 {
+			per[h.UserID]++
+		}
+	}
+	if len(per) == 0 {
+		return
+	}
+	n := map[float64]float64{}
+	for _, c := range per {
+		n[math.Min(c, 20)]++
+	}
+	f.HostsPerUser = choiceOf(n, 12)
+}
+
+func (f *Hosts) notes(arrivals int) {
+	f.Notes = []string{
+		fmt.Sprintf("window %s to %s: %d hosts present at its start (created by then, seen after it), %d created in it",
+			day(f.Window.From), day(f.Window.To), f.Initial, arrivals),
+		fmt.Sprintf("arrivals_per_day: hosts created per day in the window less its last %g days (a new host needs days to earn the credit that puts it in the export)", arrivalLag/86400),
+		fmt.Sprintf("lifetime: exponential, mean the days hosts were seen over the hosts silent %g days before the export's date (the others censored there)", goneAfter/86400),
+		"cores: the hosts' CPU counts as they reported them, the 16 most common values",
+		"whetstone_gflops and dhrystone_ratio: lognormal with the mean and CV of p_fpops and p_iops / p_fpops, failed benchmarks (1e9) left out",
+		"gpu share, vendors and count: from each host's first GPU (misc JSON or coprocs)",
+		"platforms: Windows and Linux hosts by os_name; others (macOS, Android) have no version of the baseline's app and are left out",
+	}
+	if len(f.HostsPerUser.Values) > 0 {
+		f.Notes = append(f.Notes, "hosts_per_user: how many of the hosts present each user has (userid; users who hide their hosts left out)")
+	}
+	f.Assumed = []string{
+		"the export lists only hosts with credit, and drops users who did not consent where consent is on: hosts that never earned credit are missing",
+		"GPU peak FLOPS (the export has none: peak_ratio), availability (on_frac and active_frac are not exported), error and invalid rates, apps, versions, job sizes, replication and the server's options: the baseline's",
+	}
+}
+
+// choiceOf keeps the at most k most common values of counts, weighted.
+func choiceOf(counts map[float64]float64, k int) choice {
+	vals := make([]float64, 0, len(counts))
+	for v := range counts {
+		vals = append(vals, v)
+	}
+	sort.Slice(vals, func(i, j int) bool {
+		if counts[vals[i]] != counts[vals[j]] {
+			return counts[vals[i]] > counts[vals[j]]
+		}
+		return vals[i] < vals[j]
+	})
+	vals = vals[:min(k, len(vals))]
+	sort.Float64s(vals)
+	total := 0.0
+	for _, v := range vals {
+		total += counts[v]
+	}
+	c := choice{}
+	for _, v := range vals {
+		c.Values = append(c.Values, v)
+		c.Weights = append(c.Weights, round(counts[v]/total))
+	}
+	return c
+}
+
+// fitLognormal is the mean and CV of xs (CV at most maxCV, at least 0.01);
+// zero with no sample.
+func fitLognormal(xs []float64, maxCV float64) lognormal {
+	if len(xs) == 0 {
+		return lognormal{}
+	}
+	m, s := 0.0, 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		s += (x - m) * (x - m)
+	}
+	cv := math.Sqrt(s/float64(len(xs))) / m
+	return lognormal{Mean: round(m), CV: round(math.Min(math.Max(cv, 0.01), maxCV))}
+}
+
+func normalise(m map[string]float64) {
+	total := 0.0
+	for _, v := range m {
+		total += v
+	}
+	for k, v := range m {
+		m[k] = round(v / total)
+	}
+}
+
+// round keeps 4 significant digits: a fitted scenario reads as data, not noise.
+func round(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	e := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*e) / e
+}
+
+func day(t float64) string { return time.Unix(int64(t), 0).UTC().Format("2006-01-02") }
+
+// Scenario is the fitted scenario: the baseline with the fitted hosts,
+// as YAML, its header naming the source, the window, each method and
+// each assumption. It is validated as any scenario is.
+func (f *Hosts) Scenario(name, source string) ([]byte, error) {
+	s, err := scenarios.Open("baseline", append([]string{"name=" + name}, f.sets()...))
+	if err != nil {
+		return nil, fmt.Errorf("the fitted scenario does not validate (a bug): %v", err)
+	}
+	body, _, err := scenarios.Resolved(s)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s: fitted by creditsim fit from %s (%d hosts in the export).\n", name, source, f.Rows)
+	b.WriteString("# Fitted from the export:\n")
+	for _, n := range f.Notes {
+		b.WriteString("#   - " + n + "\n")
+	}
+	b.WriteString("# Not in the export, so assumed:\n")
+	for _, n := range f.Assumed {
+		b.WriteString("#   - " + n + "\n")
+	}
+	b.Write(body)
+	return []byte(b.String()), nil
+}
+
+// sets are the --set overrides that put the fit into the baseline.
+func (f *Hosts) sets() []string {
+	out := []string{
+		fmt.Sprintf("hosts.initial=%d", f.Initial),
+		fmt.Sprintf("hosts.arrivals_per_day=%g", round(f.ArrivalsPerDay)),
+		fmt.Sprintf("hosts.lifetime={dist: exponential, mean: %gd}", round(f.LifetimeDays)),
+		"hosts.cpu.cores=" + f.Cores.yaml(),
+		fmt.Sprintf("hosts.gpu.share=%g", round(f.GPUShare)),
+		"hosts.platforms=" + shares(f.Platforms, "name"),
+	}
+	if w := f.WhetstoneGFLOPS; w.Mean > 0 {
+		out = append(out, fmt.Sprintf("hosts.cpu.whetstone_gflops={dist: lognormal, mean: %g, cv: %g}", w.Mean, w.CV))
+	}
+	if r := f.DhrystoneRatio; r.Mean > 0 {
+		out = append(out, fmt.Sprintf("hosts.cpu.dhrystone_ratio={dist: lognormal, mean: %g, cv: %g}", r.Mean, r.CV))
+	}
+	if f.GPUShare > 0 && len(f.Vendors) > 0 {
+		out = append(out, "hosts.gpu.vendors="+shares(f.Vendors, "vendor"), "hosts.gpu.count="+f.GPUCount.yaml())
+	}
+	if len(f.HostsPerUser.Values) > 0 {
+		out = append(out, "hosts.hosts_per_user="+f.HostsPerUser.yaml())
+	}
+	var versions []string
+	for _, p := range results.SortedKeys(f.Platforms) {
+		versions = append(versions, baselineVersions[p])
+	}
+	return append(out, "projects[0].apps[0].versions=["+strings.Join(versions, ", ")+"]")
+}
+
+func (c choice) yaml() string {
+	if len(c.Values) == 1 {
+		return fmt.Sprintf("{dist: const, mean: %g}", c.Values[0])
+	}
+	v, w := make([]string, len(c.Values)), make([]string, len(c.Weights))
+	for i := range c.Values {
+		v[i], w[i] = fmt.Sprintf("%g", c.Values[i]), fmt.Sprintf("%g", c.Weights[i])
+	}
+	return "{dist: choice, values: [" + strings.Join(v, ", ") + "], weights: [" + strings.Join(w, ", ") + "]}"
+}
+
+// shares writes a map of shares as a YAML list of {key: name, share: x},
+// names sorted.
+func shares(m map[string]float64, key string) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("{%s: %s, share: %g}", key, n, m[n]))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
