@@ -183,6 +183,11 @@ type Trust struct {
 	PairUntrusted bool    `yaml:"pair_untrusted"`
 	Escrow        bool    `yaml:"escrow"`
 	EscrowLimit   int     `yaml:"escrow_limit"`
+	// HoldTrusted holds a trusted host's results in escrow too, each for
+	// this long (0: not held), and revokes all it holds if one of its
+	// results is found wrong meanwhile: a host that earns trust and then
+	// cheats keeps nothing it made in the last HoldTrusted.
+	HoldTrusted param.Duration `yaml:"hold_trusted"`
 }
 
 // DefaultEscrowLimit is the most results a host holds in escrow when the
@@ -412,6 +417,10 @@ func (t Trust) validate(k param.Check) {
 	k.Range("recheck_rate", t.RecheckRate, 0, 1)
 	if t.EscrowLimit < 0 || t.EscrowLimit > 100000 {
 		k.Fail("escrow_limit", t.EscrowLimit, fmt.Sprintf("must be 0 (the default, %d) to 100000", DefaultEscrowLimit))
+	}
+	k.DurationRange("hold_trusted", t.HoldTrusted, 0, 365*param.Day)
+	if t.HoldTrusted > 0 && !t.Escrow {
+		k.Fail("hold_trusted", t.HoldTrusted, "holds trusted hosts' credit in escrow: needs escrow: true")
 	}
 	if t.Confirmations == 0 && (t.CheckRate > 0 || t.RecheckRate > 0 || t.PairUntrusted || t.Escrow || t.EscrowLimit > 0) {
 		k.Fail("confirmations", t.Confirmations, "is 0, so trust is off and its other options do nothing: give confirmations (e.g. 10)")

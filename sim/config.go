@@ -53,6 +53,9 @@ type Trust struct {
 	PairUntrusted          bool
 	Escrow                 bool
 	EscrowLimit            int
+	// HoldTrusted holds trusted hosts' results too, each for this many
+	// seconds (0: not held).
+	HoldTrusted float64
 }
 
 // Config is one replication of a scenario.

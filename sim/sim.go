@@ -608,6 +608,9 @@ func (s *Sim) Run(progress func(float64)) {
 
 func (s *Sim) dayTick() {
 	s.day++
+	if s.cfg.Server.Trust.HoldTrusted > 0 {
+		s.releaseHeld()
+	}
 	for _, p := range s.pols {
 		p.Tick(policy.Tick{Kind: policy.DayTick, Time: s.now})
 	}

@@ -116,16 +116,17 @@ func (s *Sim) untrust(i int) {
 	}
 }
 
-// escrowed puts valid result ri in escrow if its host is untrusted and
-// escrow is on: final, not granted nor recorded until settled. It
-// reports whether it did.
+// escrowed puts valid result ri in escrow if escrow is on and its host
+// is untrusted, or trusted with HoldTrusted: final, not granted nor
+// recorded until settled. It reports whether it did.
 func (s *Sim) escrowed(ri int32) bool {
 	r := s.res(ri)
 	honest := s.hosts[r.host].h.Behaviour.Kind == 0
 	if honest && s.cfg.Server.Trust.Confirmations > 0 {
 		s.escrow.valid++
 	}
-	if !s.cfg.Server.Trust.Escrow || s.hosts[r.host].trusted || r.has(fOrphan) {
+	t := &s.cfg.Server.Trust
+	if !t.Escrow || r.has(fOrphan) || s.hosts[r.host].trusted && t.HoldTrusted == 0 {
 		return false
 	}
 	if s.held == nil {
@@ -163,6 +164,37 @@ func (s *Sim) settleEscrow(i int, release bool) {
 	}
 }
 
+// releaseHeld grants trusted hosts' results held HoldTrusted or longer
+// (called daily, hosts in order).
+func (s *Sim) releaseHeld() {
+	cutoff := s.now - s.cfg.Server.Trust.HoldTrusted
+	for i := range s.hosts {
+		held := s.held[int32(i)]
+		if len(held) == 0 || !s.hosts[i].trusted {
+			continue
+		}
+		n := 0
+		for n < len(held) && s.res(held[n]).startedAt <= cutoff {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		for _, ri := range held[:n] {
+			r := s.res(ri)
+			r.set(fHeld, false)
+			s.grant(ri, s.creditRow(r.wu))
+			s.finish(ri)
+			s.maybeFree(r.wu)
+		}
+		if n == len(held) {
+			delete(s.held, int32(i))
+		} else {
+			s.held[int32(i)] = append(held[:0], held[n:]...)
+		}
+	}
+}
+
 // escrowAtEnd records the results still in escrow when the run ends:
 // their credit was never granted.
 func (s *Sim) escrowAtEnd() {
@@ -177,11 +209,12 @@ func (s *Sim) escrowAtEnd() {
 	}
 }
 
-// escrowFull reports whether untrusted host i holds as many results in
-// escrow as it may: it gets no work until they are released.
+// escrowFull reports whether host i (untrusted, or any with HoldTrusted)
+// holds as many results in escrow as it may: it gets no work until they
+// are released.
 func (s *Sim) escrowFull(i int) bool {
 	t := &s.cfg.Server.Trust
-	return t.Escrow && !s.hosts[i].trusted && len(s.held[int32(i)]) >= t.EscrowLimit
+	return t.Escrow && (!s.hosts[i].trusted || t.HoldTrusted > 0) && len(s.held[int32(i)]) >= t.EscrowLimit
 }
 
 // TrustPrice is what server trust cost a replication, and how far it got.

@@ -63,5 +63,6 @@ func trust(t scenarios.Trust) sim.Trust {
 	if t.EscrowLimit == 0 {
 		t.EscrowLimit = scenarios.DefaultEscrowLimit
 	}
-	return sim.Trust(t)
+	return sim.Trust{Confirmations: t.Confirmations, CheckRate: t.CheckRate, RecheckRate: t.RecheckRate,
+		PairUntrusted: t.PairUntrusted, Escrow: t.Escrow, EscrowLimit: t.EscrowLimit, HoldTrusted: float64(t.HoldTrusted)}
 }

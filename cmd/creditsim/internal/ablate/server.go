@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"strings"
 
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
@@ -34,12 +35,14 @@ var serverDefences = []struct {
 		func(t scenarios.Trust) bool { return t.CheckRate > 0 }},
 	{"recheck_rate", "server.trust.recheck_rate=0", "the project checks groups a trusted host vouches for",
 		func(t scenarios.Trust) bool { return t.RecheckRate > 0 }},
-	{"escrow", "server.trust.escrow=false", "an untrusted host's credit waits until the server trusts it",
-		func(t scenarios.Trust) bool { return t.Escrow }},
+	{"hold_trusted", "server.trust.hold_trusted=0s", "a trusted host's credit is held a while, revoked if it is caught meanwhile",
+		func(t scenarios.Trust) bool { return t.HoldTrusted > 0 }},
+	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s}",
+		"an untrusted host's credit waits until the server trusts it", func(t scenarios.Trust) bool { return t.Escrow }},
 }
 
 // trustOff switches server trust off altogether.
-const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0}"
+const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s}"
 
 // ServerPlan returns the configurations of a server ablation of s: as
 // configured, then one per defence it has on with that defence off,
@@ -51,9 +54,13 @@ func ServerPlan(s *scenarios.Scenario) ([]ServerConfig, error) {
 		return nil, fmt.Errorf("--server: %s has no server defence on (server.trust.confirmations is 0); e.g. --set server.trust.confirmations=10 --set server.trust.check_rate=1 --set server.trust.pair_untrusted=true", s.Name)
 	}
 	out := []ServerConfig{{Name: "as configured", Doc: "the scenario's server"}}
+	// Escrow off takes hold_trusted with it (which needs it): its
+	// override restates the rest of the scenario's trust.
+	fill := strings.NewReplacer("%C", fmt.Sprint(t.Confirmations), "%R", fmt.Sprint(t.CheckRate),
+		"%Q", fmt.Sprint(t.RecheckRate), "%P", fmt.Sprint(t.PairUntrusted))
 	for _, d := range serverDefences {
 		if d.on(t) {
-			out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: d.option, Doc: d.doc})
+			out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: fill.Replace(d.option), Doc: d.doc})
 		}
 	}
 	return append(out, ServerConfig{Name: "no-trust", Mechanism: "trust", Option: trustOff,

@@ -17,8 +17,8 @@ func TestServerPlan(t *testing.T) {
 	}{
 		{[]string{"server.trust.confirmations=10", "server.trust.check_rate=1"}, []string{"as configured", "no-check_rate", "no-trust"}},
 		{[]string{"server.trust.confirmations=10", "server.trust.check_rate=0.5", "server.trust.recheck_rate=0.01", "server.trust.pair_untrusted=true",
-			"server.trust.escrow=true", "server.trust.escrow_limit=100"},
-			[]string{"as configured", "no-pair_untrusted", "no-check_rate", "no-recheck_rate", "no-escrow", "no-trust"}},
+			"server.trust.escrow=true", "server.trust.escrow_limit=100", "server.trust.hold_trusted=7d"},
+			[]string{"as configured", "no-pair_untrusted", "no-check_rate", "no-recheck_rate", "no-hold_trusted", "no-escrow", "no-trust"}},
 	} {
 		s, err := scenarios.Open("baseline", c.sets)
 		if err != nil {

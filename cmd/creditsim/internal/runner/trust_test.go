@@ -152,3 +152,43 @@ func TestSleepers(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldTrusted: where jobs are sent once, a sleeper that has earned
+// trust fakes until a re-check (one result in twenty) catches it, and is
+// paid for every fake before that: under v4trust it gains more than the
+// bound. Holding trusted hosts' credit for a week (hold_trusted) and
+// revoking what is held when a check fails leaves it nothing from its
+// fakes, and honest hosts wait a week for their credit.
+func TestHoldTrusted(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	run := func(sets ...string) *results.Summary {
+		t.Helper()
+		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=300", "hosts.arrivals_per_day=4", "duration=30d",
+			"warmup=7d", "replications=1", "policies=[v4trust]",
+			"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+			"hosts.agents=[{kind: sleeper, share: 0.05, work_fraction: 0.01}]",
+			"server.trust.confirmations=10", "server.trust.check_rate=0.2", "server.trust.recheck_rate=0.05",
+			"server.trust.pair_untrusted=true", "server.trust.escrow=true"}, sets...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		oc, err := Run(s, Options{NoPlots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return oc.Summary
+	}
+	paid, held := run(), run("server.trust.hold_trusted=7d")
+	g0, g1 := float64(paid.Policies["v4trust"].Gain["sleeper"]), float64(held.Policies["v4trust"].Gain["sleeper"])
+	t.Logf("v4trust: sleepers gain %.3g with trusted hosts paid at once, %.3g with their credit held; price held %v", g0, g1, held.Price)
+	if !(g0 > 1.1) || !(g1 <= 1.05) {
+		t.Errorf("sleepers' gain: %.3g paid at once (want above 1.1), %.3g held (want at most 1.05)", g0, g1)
+	}
+	if h := float64(held.Policies["v4trust"].Harm); !(h >= 0.95) {
+		t.Errorf("harm with hold_trusted: %.3g", h)
+	}
+	if p0, p1 := paid.Price["honest_escrow_at_end_share"], held.Price["honest_escrow_at_end_share"]; !(p1 > p0) {
+		t.Errorf("holding trusted hosts' credit costs nothing: honest credit in escrow at the end %v, against %v", p1, p0)
+	}
+}
