@@ -156,6 +156,10 @@ type Result struct {
 	// RuntimeOutlier is set by project code for jobs whose runtime is not
 	// representative.
 	RuntimeOutlier bool
+	// ServerTrusted says the server trusts the host (its own trust,
+	// server.trust; false when the server keeps none), as it stands when
+	// the policy is shown the result.
+	ServerTrusted bool
 }
 
 // Validation is a workunit for which the validator has found (or keeps) a

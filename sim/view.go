@@ -66,6 +66,9 @@ func (s *Sim) show(r *result, dst *policy.Result) *policy.Result {
 	if r.has(fOutput) {
 		dst.OutputFlops = w.flops * hr.outFactor
 	}
+	if s.cfg != nil && s.cfg.Server.Trust.Confirmations > 0 {
+		dst.ServerTrusted = s.hosts[r.host].trusted
+	}
 	if r.has(fClaimed) {
 		s.showClaim(r, dst)
 	}

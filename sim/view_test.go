@@ -14,12 +14,12 @@ import (
 // derived are the fields of policy.Result that show takes from the
 // workunit, the version, the result's own fields or its host as the
 // scheduler saw it, instead of the stored view (RuntimeOutlier is
-// always false).
+// always false; ServerTrusted is the host's server trust now).
 var derived = map[string]bool{
 	"ID": true, "ElapsedTime": true, "CPUTime": true, "CountedFlops": true,
 	"WorkunitID": true, "ProjectID": true, "AppID": true, "RscFpopsEst": true, "RscFpopsBound": true,
 	"HostID": true, "VersionID": true, "SentTime": true, "ReceivedTime": true, "Outcome": true, "ValidateState": true,
-	"OutputFlops": true, "RuntimeOutlier": true,
+	"OutputFlops": true, "RuntimeOutlier": true, "ServerTrusted": true,
 	"UserID": true, "TeamID": true, "HostNCPUs": true, "HostNGPUs": true, "HostPFpops": true, "HostPIops": true, "HostGPUPeak": true,
 }
 

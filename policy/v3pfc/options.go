@@ -102,7 +102,19 @@ type Config struct {
 	// needs before its scale may exceed UntrustedCap (0: no gate).
 	HostTrust    float64
 	UntrustedCap float64
+	// TrustFrom is whose trust the gate reads: the policy's own count
+	// (own) or the server's (server).
+	TrustFrom TrustSource
 }
+
+// TrustSource is whose trust the trust gate reads (trust_from).
+type TrustSource string
+
+// Trust sources.
+const (
+	TrustOwn    TrustSource = "own"
+	TrustServer TrustSource = "server"
+)
 
 // decls declares every option once, into c's fields.
 func (c *Config) decls() []policy.Decl {
@@ -132,6 +144,7 @@ func (c *Config) decls() []policy.Decl {
 		policy.Choice(&c.ProbationRearm, "probation_rearm", RearmOnce, "v29 probation: once (host_scale_time set at the first send on probation) or every_send (re-armed at every send while on probation)", RearmOnce, RearmEverySend),
 		policy.Bool(&c.ProbationCapsOne, "probation_caps_scale", true, "v29 probation: an error or timeout caps Scale(H) at 1 (our reading of \"max the scale factor with 1\")"),
 		policy.Float(&c.HostTrust, "host_trust", 0, policy.NonNegative, "a host's scale (and an anonymous claim's host factor) may exceed untrusted_cap only after this many valid results in a row that another host's replica confirmed; an invalid, error, abort or timeout starts the count again; until the host has samples for a scale, an untrusted claim is at most untrusted_cap x the version mean's claim for the job; 0 = no gate (CreditNew)"),
+		policy.Choice(&c.TrustFrom, "trust_from", TrustOwn, "with host_trust: own (the policy counts the host's replica-confirmed results, which colluders earn from one another) or server (the server's own trust, server.trust, built only from the project's checks and trusted hosts of other users)", TrustOwn, TrustServer),
 		policy.Float(&c.UntrustedCap, "untrusted_cap", 1.1, policy.Positive, "the cap on an untrusted host's scale (host_trust > 0); 1.1 is the CreditNew design page's bound on what cheating may earn"),
 	}
 }

@@ -220,6 +220,33 @@ func TestTrustRun(t *testing.T) {
 	trusted(true, "after a success")
 }
 
+// TestTrustFromServer: with trust_from: server the gate reads the
+// server's trust from the results it is shown, whatever replicas
+// confirmed: confirmed pairs do not make a host the server does not
+// trust trusted, and the server's word does at once.
+func TestTrustFromServer(t *testing.T) {
+	p := newPolicy(t, "v3pfc", policy.Options{"host_trust": "3", "trust_from": "server"})
+	pair := func(serverTrusts bool) {
+		a, b := result(1, 0, 2500, 4e9, 0), result(9, 0, 2500, 4e9, 0)
+		a.ServerTrusted = serverTrusts
+		validate(p, 1e5, a, b)
+	}
+	for k := 0; k < 5; k++ {
+		pair(false)
+	}
+	if p.trusted(1) {
+		t.Error("trusted after 5 confirmed pairs the server did not vouch for")
+	}
+	pair(true)
+	if !p.trusted(1) {
+		t.Error("not trusted when the server trusts the host")
+	}
+	pair(false)
+	if p.trusted(1) {
+		t.Error("still trusted after the server withdrew its trust")
+	}
+}
+
 // TestV4TrustPaysFakesNoMore: under v4trust a host that reports a
 // twentieth of the work per job (a fake) is paid for what it reports,
 // where CreditNew's host scale multiplies it by up to 10.

@@ -70,6 +70,9 @@ type Policy struct {
 	// confirmed is each host's run of valid results another host's
 	// replica confirmed (host_trust).
 	confirmed []int32
+	// srvTrusted holds, per host, the server's trust as the last result
+	// shown said (trust_from: server).
+	srvTrusted []bool
 }
 
 // New returns an instance configured by opts.
@@ -109,9 +112,12 @@ func (p *Policy) Init(w *policy.World) {
 	}
 	p.recent = make([]policy.RAC, len(w.Versions))
 	p.central = map[string]float64{}
-	p.confirmed = nil
+	p.confirmed, p.srvTrusted = nil, nil
 	if p.c.HostTrust > 0 {
 		p.confirmed = make([]int32, w.MaxHosts)
+	}
+	if p.c.HostTrust > 0 && p.c.TrustFrom == TrustServer {
+		p.srvTrusted = make([]bool, w.MaxHosts)
 	}
 }
 
@@ -128,6 +134,9 @@ func distinctHosts(rs []*policy.Result) bool {
 // trusted reports whether a host has the run of confirmed results
 // host_trust asks (always, without the gate).
 func (p *Policy) trusted(host int) bool {
+	if p.c.HostTrust > 0 && p.c.TrustFrom == TrustServer {
+		return p.srvTrusted[host]
+	}
 	return p.c.HostTrust == 0 || float64(p.confirmed[host]) >= p.c.HostTrust
 }
 
@@ -175,6 +184,9 @@ func (p *Policy) Prefetch(r *policy.Result) {
 
 // job is the calculation's view of a result.
 func (p *Policy) job(r *policy.Result) Job {
+	if uint(r.HostID) < uint(len(p.srvTrusted)) { // trust_from: server
+		p.srvTrusted[r.HostID] = r.ServerTrusted
+	}
 	fe := r.FlopsEstimate
 	if p.c.PeakSource == PeakReported {
 		// The designs: usage x the device's peak, as the host reports it.
