@@ -16,6 +16,9 @@ import (
 // start, the arrivals per day, the CPUs and benchmarks; the fitted
 // scenario validates and runs.
 func TestStatsRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 40-day run of 400 hosts: runs without -short (fit.txtar runs the CLI's round trip)")
+	}
 	s, err := scenarios.Open("baseline", []string{"hosts.initial=400", "duration=40d", "replications=1",
 		"policies=[v3pfc-boinc]", "hosts.lifetime={dist: exponential, mean: 60d}"})
 	if err != nil {

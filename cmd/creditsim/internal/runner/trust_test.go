@@ -83,6 +83,7 @@ func TestServerTrust(t *testing.T) {
 // an honest host's result is found invalid while it waits.
 func TestEscrow(t *testing.T) {
 	t.Parallel()
+	skipLong(t)
 	run := func(sets ...string) *results.Summary {
 		t.Helper()
 		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=150", "hosts.arrivals_per_day=4", "duration=20d",
