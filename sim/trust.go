@@ -120,12 +120,14 @@ func (s *Sim) untrust(i int) {
 // is untrusted, or trusted with HoldTrusted: final, not granted nor
 // recorded until settled. It reports whether it did.
 func (s *Sim) escrowed(ri int32) bool {
+	t := &s.cfg.Server.Trust
+	if t.Confirmations == 0 {
+		return false // no server trust: nothing to read on the hot path
+	}
 	r := s.res(ri)
-	honest := s.hosts[r.host].h.Behaviour.Kind == 0
-	if honest && s.cfg.Server.Trust.Confirmations > 0 {
+	if s.hosts[r.host].h.Behaviour.Kind == 0 {
 		s.escrow.valid++
 	}
-	t := &s.cfg.Server.Trust
 	if !t.Escrow || r.has(fOrphan) || s.hosts[r.host].trusted && t.HoldTrusted == 0 {
 		return false
 	}
