@@ -18,20 +18,10 @@ import (
 // checks catch them too, but at many checks and results per workunit.
 func TestServerTrust(t *testing.T) {
 	t.Parallel()
-	run := func(sets ...string) *results.Summary {
-		t.Helper()
-		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=150", "hosts.arrivals_per_day=4", "duration=20d",
-			"warmup=6d", "replications=1", "policies=[v1peak, v3pfc-boinc]",
-			"hosts.agents=[{kind: colluding_fakes, share: 0.09, work_fraction: 0.01, and: {kind: benchmark_inflation, k: 30}}]"}, sets...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		oc, err := Run(s, Options{NoPlots: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return oc.Summary
-	}
+	base := []string{"hosts.initial=150", "hosts.arrivals_per_day=4", "duration=20d",
+		"warmup=6d", "replications=1", "policies=[v1peak, v3pfc-boinc]",
+		"hosts.agents=[{kind: colluding_fakes, share: 0.09, work_fraction: 0.01, and: {kind: benchmark_inflation, k: 30}}]"}
+	run := func(sets ...string) *results.Summary { return baselineSummary(t, append(base, sets...)...) }
 	const kind = "colluding_fakes+benchmark_inflation"
 	paired := run("server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.pair_untrusted=true")
 	if testing.Short() {
@@ -84,22 +74,12 @@ func TestServerTrust(t *testing.T) {
 func TestEscrow(t *testing.T) {
 	t.Parallel()
 	skipLong(t)
-	run := func(sets ...string) *results.Summary {
-		t.Helper()
-		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=150", "hosts.arrivals_per_day=4", "duration=20d",
-			"warmup=6d", "replications=1", "policies=[v3pfc-boinc, v4trust]",
-			"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
-			"hosts.agents=[{kind: fake_results, share: 0.05, work_fraction: 0.05}]",
-			"server.trust.confirmations=10", "server.trust.check_rate=0.1"}, sets...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		oc, err := Run(s, Options{NoPlots: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return oc.Summary
-	}
+	base := []string{"hosts.initial=150", "hosts.arrivals_per_day=4", "duration=20d",
+		"warmup=6d", "replications=1", "policies=[v3pfc-boinc, v4trust]",
+		"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+		"hosts.agents=[{kind: fake_results, share: 0.05, work_fraction: 0.05}]",
+		"server.trust.confirmations=10", "server.trust.check_rate=0.1"}
+	run := func(sets ...string) *results.Summary { return baselineSummary(t, append(base, sets...)...) }
 	checked := run()
 	held := run("server.trust.escrow=true")
 	g0, g1 := float64(checked.Policies["v3pfc-boinc"].Gain["fake_results"]), float64(held.Policies["v3pfc-boinc"].Gain["fake_results"])
@@ -128,21 +108,11 @@ func TestEscrow(t *testing.T) {
 func TestSleepers(t *testing.T) {
 	t.Parallel()
 	skipLong(t)
-	run := func(sets ...string) *results.Summary {
-		t.Helper()
-		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=200", "hosts.arrivals_per_day=4", "duration=20d",
-			"warmup=6d", "replications=1", "policies=[v3pfc-boinc, v4trust]", "projects[0].apps[0].adaptive_replication=true",
-			"hosts.agents=[{kind: sleeper, share: 0.09, work_fraction: 0.01}]",
-			"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.pair_untrusted=true"}, sets...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		oc, err := Run(s, Options{NoPlots: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return oc.Summary
-	}
+	base := []string{"hosts.initial=200", "hosts.arrivals_per_day=4", "duration=20d",
+		"warmup=6d", "replications=1", "policies=[v3pfc-boinc, v4trust]", "projects[0].apps[0].adaptive_replication=true",
+		"hosts.agents=[{kind: sleeper, share: 0.09, work_fraction: 0.01}]",
+		"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.pair_untrusted=true"}
+	run := func(sets ...string) *results.Summary { return baselineSummary(t, append(base, sets...)...) }
 	unchecked, rechecked := run(), run("server.trust.recheck_rate=0.05")
 	for _, p := range []string{"v3pfc-boinc", "v4trust"} {
 		h0, h1 := float64(unchecked.Policies[p].Harm), float64(rechecked.Policies[p].Harm)
@@ -163,23 +133,13 @@ func TestSleepers(t *testing.T) {
 func TestHoldTrusted(t *testing.T) {
 	t.Parallel()
 	skipLong(t)
-	run := func(sets ...string) *results.Summary {
-		t.Helper()
-		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=300", "hosts.arrivals_per_day=4", "duration=30d",
-			"warmup=7d", "replications=1", "policies=[v4trust]",
-			"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
-			"hosts.agents=[{kind: sleeper, share: 0.05, work_fraction: 0.01}]",
-			"server.trust.confirmations=10", "server.trust.check_rate=0.2", "server.trust.recheck_rate=0.05",
-			"server.trust.pair_untrusted=true", "server.trust.escrow=true"}, sets...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		oc, err := Run(s, Options{NoPlots: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return oc.Summary
-	}
+	base := []string{"hosts.initial=300", "hosts.arrivals_per_day=4", "duration=30d",
+		"warmup=7d", "replications=1", "policies=[v4trust]",
+		"projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1",
+		"hosts.agents=[{kind: sleeper, share: 0.05, work_fraction: 0.01}]",
+		"server.trust.confirmations=10", "server.trust.check_rate=0.2", "server.trust.recheck_rate=0.05",
+		"server.trust.pair_untrusted=true", "server.trust.escrow=true"}
+	run := func(sets ...string) *results.Summary { return baselineSummary(t, append(base, sets...)...) }
 	paid, held := run(), run("server.trust.hold_trusted=7d")
 	g0, g1 := float64(paid.Policies["v4trust"].Gain["sleeper"]), float64(held.Policies["v4trust"].Gain["sleeper"])
 	t.Logf("v4trust: sleepers gain %.3g with trusted hosts paid at once, %.3g with their credit held; price held %v", g0, g1, held.Price)
@@ -192,4 +152,19 @@ func TestHoldTrusted(t *testing.T) {
 	if p0, p1 := paid.Price["honest_escrow_at_end_share"], held.Price["honest_escrow_at_end_share"]; !(p1 > p0) {
 		t.Errorf("holding trusted hosts' credit costs nothing: honest credit in escrow at the end %v, against %v", p1, p0)
 	}
+}
+
+// baselineSummary runs the baseline with sets (no plots) and returns its
+// summary.
+func baselineSummary(t *testing.T, sets ...string) *results.Summary {
+	t.Helper()
+	s, err := scenarios.Open("baseline", sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := Run(s, Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oc.Summary
 }

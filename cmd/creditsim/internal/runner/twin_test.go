@@ -119,19 +119,9 @@ func TestTwinIndependentOfAgents(t *testing.T) {
 func TestForgedOutput(t *testing.T) {
 	t.Parallel()
 	skipLong(t)
-	run := func(sets ...string) *results.Summary {
-		t.Helper()
-		s, err := scenarios.Open("baseline", append([]string{"hosts.initial=200", "duration=14d", "warmup=3d", "replications=1",
-			"hosts.agents=[{kind: forged_output, share: 0.05, k: 10}]", "policies=[post-assigned-credit, v1peak, v3pfc-boinc]"}, sets...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		oc, err := Run(s, Options{NoPlots: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return oc.Summary
-	}
+	base := []string{"hosts.initial=200", "duration=14d", "warmup=3d", "replications=1",
+		"hosts.agents=[{kind: forged_output, share: 0.05, k: 10}]", "policies=[post-assigned-credit, v1peak, v3pfc-boinc]"}
+	run := func(sets ...string) *results.Summary { return baselineSummary(t, append(base, sets...)...) }
 	once := run("projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1")
 	replicated := run()
 	ignored := run("server.validator_compares_work=false")
