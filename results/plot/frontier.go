@@ -129,14 +129,9 @@ func configLines(p *plot.Plot, pts []FrontierPoint, span float64) error {
 		labels.Labels = append(labels.Labels, strings.Join(cfgs[i:j], "\n"))
 		i = j
 	}
-	l, err := plotter.NewLabels(labels)
+	l, err := newLabels(labels, 8, draw.XCenter, draw.YBottom)
 	if err != nil {
 		return err
-	}
-	for i := range l.TextStyle {
-		l.TextStyle[i].Font.Size = vg.Points(8)
-		l.TextStyle[i].XAlign = draw.XCenter
-		l.TextStyle[i].YAlign = draw.YBottom
 	}
 	p.Add(l)
 	return nil

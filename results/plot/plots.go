@@ -604,19 +604,27 @@ func (e *edgeMarks) add(p *plot.Plot) error {
 		if len(l.XYs) == 0 {
 			continue
 		}
-		labels, err := plotter.NewLabels(l)
+		labels, err := newLabels(l, 9, draw.XLeft, draw.YCenter)
 		if err != nil {
 			return err
-		}
-		for i := range labels.TextStyle {
-			labels.TextStyle[i].Font.Size = vg.Points(9)
-			labels.TextStyle[i].XAlign = draw.XLeft
-			labels.TextStyle[i].YAlign = draw.YCenter
 		}
 		labels.Offset = vg.Point{X: vg.Points(6)}
 		p.Add(labels)
 	}
 	return nil
+}
+
+// newLabels are text labels at points, in size points, aligned so.
+func newLabels(l plotter.XYLabels, size float64, x draw.XAlignment, y draw.YAlignment) (*plotter.Labels, error) {
+	labels, err := plotter.NewLabels(l)
+	if err != nil {
+		return nil, err
+	}
+	for i := range labels.TextStyle {
+		labels.TextStyle[i].Font.Size = vg.Points(size)
+		labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = x, y
+	}
+	return labels, nil
 }
 
 // cheatBars draws each agent kind's gain over the honest twin per
