@@ -39,7 +39,7 @@ func TestSpaces(t *testing.T) {
 	own := []hosts.AgentConfig{{Kind: "benchmark_inflation", Share: 0.07, K: 4},
 		{Kind: "one_time_claim", Share: 0.01, Channel: "flop_count", Claim: 1e200, At: 86400 * 12}}
 	sp := spaces(own, 86400*9)
-	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 2 + 1 // not failed_benchmark; CPU time
+	want := len(hosts.KindNames()) + len(hosts.OneTimeChannels) - 2 + 2 // not failed_benchmark; CPU time; identity by count
 	for _, ks := range sp {
 		if ks.start.Kind == "failed_benchmark" {
 			t.Error("failed_benchmark, which has no cheat figure, is searched")
@@ -70,6 +70,10 @@ func TestSpaces(t *testing.T) {
 		case "runtime_inflation/cpu_time":
 			if b.Share != 0.02 || b.K != 3 || b.Report != "cpu_time" || !strings.Contains(b.Agent(), "report: cpu_time") {
 				t.Errorf("runtime_inflation of CPU time starts at %+v (%s)", b, b.Agent())
+			}
+		case "new_identity/results":
+			if b.Results != 8 || b.Every != 0 || !strings.Contains(b.Agent(), "results: 8") {
+				t.Errorf("new_identity by count starts at %+v (%s)", b, b.Agent())
 			}
 		}
 		// The start's coordinates map back to it.

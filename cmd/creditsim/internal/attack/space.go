@@ -28,8 +28,10 @@ type Behaviour struct {
 	// Report is the time a runtime inflator inflates ("cpu_time"; empty
 	// for elapsed time).
 	Report string `json:"report,omitempty"`
-	// Every is how often a new_identity host registers anew, in seconds.
-	Every float64 `json:"every_seconds,omitempty"`
+	// Every is how often a new_identity host registers anew, in seconds;
+	// Results, instead, after how many results.
+	Every   float64 `json:"every_seconds,omitempty"`
+	Results int     `json:"results,omitempty"`
 	// And is the second behaviour of the same accounts (its Share is
 	// 0), or nil.
 	And *Behaviour `json:"and,omitempty"`
@@ -79,6 +81,9 @@ func (b Behaviour) Agent() string {
 	if b.Every != 0 {
 		parts = append(parts, "every: "+f(b.Every)+"s")
 	}
+	if b.Results != 0 {
+		parts = append(parts, "results: "+strconv.Itoa(b.Results))
+	}
 	if b.And != nil {
 		parts = append(parts, "and: "+b.And.Agent())
 	}
@@ -110,6 +115,8 @@ func (b Behaviour) params() string {
 		return fmt.Sprintf(", %.3g through %s", b.Claim, b.Channel)
 	case b.Every != 0:
 		return fmt.Sprintf(", a new identity every %.3g d", b.Every/86400)
+	case b.Results != 0:
+		return fmt.Sprintf(", a new identity every %d results", b.Results)
 	}
 	return ""
 }
@@ -119,6 +126,10 @@ func (b Behaviour) params() string {
 // same hosts' in the same world with every behaviour switched off), the
 // one figure, with the one bound 1.1, for every kind.
 func (b Behaviour) Figure() string { return "gain." + b.Name() }
+
+// identityByCount is the variant of new_identity that registers anew
+// after a count of results (results:), not every so often (every:).
+const identityByCount = "results"
 
 func fake(kind string) bool { return kind == "fake_results" || kind == "colluding_fakes" }
 
@@ -155,6 +166,9 @@ var (
 		func(b *Behaviour) float64 { return b.Threshold }}
 	claimParam = param{"claim", 1e3, 1e304, func(b *Behaviour, v float64) { b.Claim = v }, func(b *Behaviour) float64 { return b.Claim }}
 	everyParam = param{"every", 3600, 60 * 86400, func(b *Behaviour, v float64) { b.Every = v }, func(b *Behaviour) float64 { return b.Every }}
+	// resultsParam: a new identity after this many results (whole ones).
+	resultsParam = param{"results", 1, 1000, func(b *Behaviour, v float64) { b.Results = max(1, int(math.Round(v))) },
+		func(b *Behaviour) float64 { return float64(b.Results) }}
 )
 
 // kindSpace is one categorical choice (a kind, and for one-time claims a
@@ -194,6 +208,8 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			channels = hosts.OneTimeChannels
 		case "runtime_inflation":
 			channels = []string{"", hosts.ReportCPUTime}
+		case "new_identity":
+			channels = []string{"", identityByCount}
 		}
 		for _, ch := range channels {
 			ks := kindSpace{name: kind, channel: ch, params: []param{shareParam}}
@@ -215,6 +231,11 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 				b.K = 10
 				ks.params = append(ks.params, kParam)
 			case "new_identity":
+				if ch == identityByCount {
+					ks.name, b.Results = kind+"/"+ch, 8
+					ks.params = append(ks.params, resultsParam)
+					break
+				}
 				b.Every = 5 * 86400
 				ks.params = append(ks.params, everyParam)
 			case "fake_results", "colluding_fakes", "sleeper":
@@ -256,6 +277,9 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 // variant is an agent's channel (one-time claims) or the time it
 // inflates (runtime inflation: "" for elapsed time).
 func variant(a hosts.AgentConfig) string {
+	if a.Kind == "new_identity" && a.Results != 0 {
+		return identityByCount
+	}
 	if a.Report == hosts.ReportElapsed {
 		return ""
 	}
@@ -287,6 +311,8 @@ func setOwn(b *Behaviour, a hosts.AgentConfig) {
 		b.Claim, b.At = a.Claim, float64(a.At)
 	case b.Every != 0:
 		b.Every = float64(a.Every)
+	case b.Results != 0:
+		b.Results = a.Results
 	}
 }
 
