@@ -180,6 +180,43 @@ type kindSpace struct {
 	channel string // a one-time claim's channel, or a runtime inflator's report
 }
 
+// kindStart is the space of kind and variant ch with its defaults: the
+// kind's parameter, started where the kind is likely to gain.
+func kindStart(kind, ch string, claimAt float64) (kindSpace, Behaviour) {
+	ks := kindSpace{name: kind, channel: ch, params: []param{shareParam}}
+	b := Behaviour{Kind: kind, Share: 0.02}
+	switch kind {
+	case "benchmark_inflation", "runtime_inflation", "count_inflation":
+		b.K = 3
+		ks.params = append(ks.params, kParam)
+		if ch != "" {
+			ks.name, b.Report = kind+"/"+ch, ch
+		}
+	case "idle_vm", "ncpus_inflation", "forged_output":
+		b.K = map[string]float64{"idle_vm": 10, "ncpus_inflation": 4, "forged_output": 10}[kind]
+		ks.params = append(ks.params, kParam)
+	case "new_identity":
+		if ch == identityByCount {
+			ks.name, b.Results = kind+"/"+ch, 8
+			ks.params = append(ks.params, resultsParam)
+			break
+		}
+		b.Every = 5 * 86400
+		ks.params = append(ks.params, everyParam)
+	case "fake_results", "colluding_fakes", "sleeper":
+		b.WorkFraction = 0.05
+		ks.params = append(ks.params, wfParam)
+	case "cherry_picker":
+		b.Threshold = 3600
+		ks.params = append(ks.params, thresholdParam)
+	case "one_time_claim":
+		ks.name = kind + "/" + ch
+		b.Channel, b.Claim, b.At = ch, 1e304, claimAt
+		ks.params = append(ks.params, claimParam)
+	}
+	return ks, b
+}
+
 // spaces returns the search space: every agent kind but
 // failed_benchmark, one-time claims per channel, runtime inflation of
 // elapsed and of CPU time (which BOINC's scheduler raises elapsed time
@@ -212,43 +249,7 @@ func spaces(own []hosts.AgentConfig, claimAt float64) []kindSpace {
 			channels = []string{"", identityByCount}
 		}
 		for _, ch := range channels {
-			ks := kindSpace{name: kind, channel: ch, params: []param{shareParam}}
-			b := Behaviour{Kind: kind, Share: 0.02}
-			switch kind {
-			case "benchmark_inflation", "runtime_inflation", "count_inflation":
-				b.K = 3
-				ks.params = append(ks.params, kParam)
-				if ch != "" {
-					ks.name, b.Report = kind+"/"+ch, ch
-				}
-			case "idle_vm":
-				b.K = 10
-				ks.params = append(ks.params, kParam)
-			case "ncpus_inflation":
-				b.K = 4
-				ks.params = append(ks.params, kParam)
-			case "forged_output":
-				b.K = 10
-				ks.params = append(ks.params, kParam)
-			case "new_identity":
-				if ch == identityByCount {
-					ks.name, b.Results = kind+"/"+ch, 8
-					ks.params = append(ks.params, resultsParam)
-					break
-				}
-				b.Every = 5 * 86400
-				ks.params = append(ks.params, everyParam)
-			case "fake_results", "colluding_fakes", "sleeper":
-				b.WorkFraction = 0.05
-				ks.params = append(ks.params, wfParam)
-			case "cherry_picker":
-				b.Threshold = 3600
-				ks.params = append(ks.params, thresholdParam)
-			case "one_time_claim":
-				ks.name = kind + "/" + ch
-				b.Channel, b.Claim, b.At = ch, 1e304, claimAt
-				ks.params = append(ks.params, claimParam)
-			}
+			ks, b := kindStart(kind, ch, claimAt)
 			if a, ok := ownOf(kind, ch); ok {
 				setOwn(&b, a)
 			}
