@@ -35,12 +35,16 @@ type Hosts struct {
 	LifetimeDays                    float64 // mean of an exponential, censored at the export's date
 	Cores                           choice
 	WhetstoneGFLOPS, DhrystoneRatio lognormal
-	GPUShare                        float64
-	Vendors                         map[string]float64
-	GPUCount                        choice
-	Platforms                       map[string]float64
-	HostsPerUser                    choice // empty when the export hides users
-	Notes, Assumed                  []string
+	// PeakRatio is a GPU's peak over its host's Whetstone x CPUs, fitted
+	// where the GPU's model is known (PeakHosts of GPUHosts hosts).
+	PeakRatio           lognormal
+	PeakHosts, GPUHosts int
+	GPUShare            float64
+	Vendors             map[string]float64
+	GPUCount            choice
+	Platforms           map[string]float64
+	HostsPerUser        choice // empty when the export hides users
+	Notes, Assumed      []string
 }
 
 type choice struct {
@@ -140,6 +144,9 @@ func arrivalRate(hs []statsdump.Host, w Window) float64 {
 	return float64(n) / ((end - w.From) / 86400)
 }
 
+// minPeakHosts is how many GPU hosts of known models fit peak_ratio.
+const minPeakHosts = 10
+
 // lifetime is the exponential lifetime's maximum-likelihood mean with
 // censoring: the time every host was seen over the hosts that left (silent
 // for goneAfter before the export's date).
@@ -160,7 +167,7 @@ func (f *Hosts) lifetime(hs []statsdump.Host, w Window) {
 func (f *Hosts) hardware(present []*statsdump.Host) {
 	cores := map[float64]float64{}
 	counts := map[float64]float64{}
-	var whet, ratio []float64
+	var whet, ratio, ratios []float64
 	gpuHosts := 0
 	for _, h := range present {
 		cores[float64(max(h.NCPUs, 1))]++
@@ -180,7 +187,14 @@ func (f *Hosts) hardware(present []*statsdump.Host) {
 				f.Vendors[v]++
 			}
 			counts[float64(h.GPUs[0].Count)]++
+			if peak, ok := gpuPeak(h.GPUs[0].Model); ok && h.PFpops > 0 && h.PFpops != 1e9 {
+				ratios = append(ratios, peak/(h.PFpops*float64(max(h.NCPUs, 1))))
+			}
 		}
+	}
+	f.GPUHosts, f.PeakHosts = gpuHosts, len(ratios)
+	if len(ratios) >= minPeakHosts {
+		f.PeakRatio = fitLognormal(ratios, 3)
 	}
 	f.Cores = choiceOf(cores, 16)
 	f.WhetstoneGFLOPS, f.DhrystoneRatio = fitLognormal(whet, 2.5), fitLognormal(ratio, 1.5)
@@ -222,9 +236,14 @@ func (f *Hosts) notes(arrivals int) {
 	if len(f.HostsPerUser.Values) > 0 {
 		f.Notes = append(f.Notes, "hosts_per_user: how many of the hosts present each user has (userid; users who hide their hosts left out)")
 	}
+	gpuPeaks := "GPU peak FLOPS (the export names models, not speeds; too few GPU hosts of models creditsim knows: peak_ratio)"
+	if f.PeakRatio.Mean > 0 {
+		f.Notes = append(f.Notes, fmt.Sprintf("gpu peak_ratio: lognormal over the %d of %d GPU hosts whose model creditsim knows, its makers' single-precision peak over the host's Whetstone x CPUs", f.PeakHosts, f.GPUHosts))
+		gpuPeaks = ""
+	}
 	f.Assumed = []string{
 		"the export lists only hosts with credit, and drops users who did not consent where consent is on: hosts that never earned credit are missing",
-		"GPU peak FLOPS (the export has none: peak_ratio), availability (on_frac and active_frac are not exported), error and invalid rates, apps, versions, job sizes, replication and the server's options: the baseline's",
+		strings.TrimPrefix(gpuPeaks+", ", ", ") + "availability (on_frac and active_frac are not exported), error and invalid rates, apps, versions, job sizes, replication and the server's options: the baseline's",
 	}
 }
 
@@ -337,6 +356,9 @@ func (f *Hosts) sets() []string {
 	}
 	if f.GPUShare > 0 && len(f.Vendors) > 0 {
 		out = append(out, "hosts.gpu.vendors="+shares(f.Vendors, "vendor"), "hosts.gpu.count="+f.GPUCount.yaml())
+	}
+	if r := f.PeakRatio; r.Mean > 0 {
+		out = append(out, fmt.Sprintf("hosts.gpu.peak_ratio={dist: lognormal, mean: %g, cv: %g}", r.Mean, r.CV))
 	}
 	if len(f.HostsPerUser.Values) > 0 {
 		out = append(out, "hosts.hosts_per_user="+f.HostsPerUser.yaml())

@@ -3,6 +3,7 @@ package fit
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
@@ -72,5 +73,65 @@ func TestStatsRoundTrip(t *testing.T) {
 	}
 	if _, err := runner.Run(re, runner.Options{NoPlots: true}); err != nil {
 		t.Fatalf("the fitted scenario does not run: %v", err)
+	}
+}
+
+// TestGPUPeak: a model is found by its name whatever its maker's prefix,
+// case or spacing, the longest name first ("RTX 3060 Ti" is not an
+// "RTX 3060"); an unknown model is not guessed.
+func TestGPUPeak(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  float64 // TFLOPS; 0: unknown
+	}{
+		{"NVIDIA GeForce RTX 3060 Ti", 16.20},
+		{"GeForce RTX 3060", 12.74},
+		{"NVIDIA  GeForce  rtx 3060 laptop gpu", 12.74},
+		{"AMD Radeon RX 6800 XT", 20.74},
+		{"Radeon RX 6800", 16.17},
+		{"Intel(R) UHD Graphics 630", 0.4608},
+		{"GeForce GTX 1080 Ti", 11.34},
+		{"simulated", 0},
+		{"GeForce RTX 30600", 0},
+	} {
+		got, ok := gpuPeak(c.model)
+		if ok != (c.want > 0) || math.Abs(got-c.want*1e12) > 1 {
+			t.Errorf("%q: %g (%v), want %g TFLOPS", c.model, got, ok, c.want)
+		}
+	}
+}
+
+// TestPeakRatioFromModels: GPU hosts of known models give peak_ratio, the
+// model's peak over the host's Whetstone x CPUs; too few leave it to the
+// baseline, and the header says which.
+func TestPeakRatioFromModels(t *testing.T) {
+	var hs []statsdump.Host
+	for i := range 30 {
+		h := statsdump.Host{ID: i + 1, TotalCredit: 1, OSName: "Linux", CreateTime: 1.7e9, RPCTime: 1.7e9 + 50*86400,
+			NCPUs: 8, PFpops: 4e9, PIops: 1e10}
+		if i < 20 {
+			h.GPUs = []statsdump.GPU{{Vendor: "nvidia", Model: "NVIDIA GeForce RTX 3060", Count: 1}}
+		}
+		hs = append(hs, h)
+	}
+	f, err := FitHosts(hs, Window{From: 1.7e9 + 86400, To: 1.7e9 + 50*86400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 12.74e12 / 32e9; math.Abs(f.PeakRatio.Mean/want-1) > 1e-3 || f.PeakHosts != 20 {
+		t.Errorf("peak_ratio %v from %d hosts, want %.4g from 20", f.PeakRatio, f.PeakHosts, want)
+	}
+	text, err := f.Scenario("x", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "peak_ratio: lognormal over the 20 of 20 GPU hosts") {
+		t.Error("the header does not say how peak_ratio was fitted")
+	}
+	for i := range hs[:15] {
+		hs[i].GPUs[0].Model = "Some Future GPU"
+	}
+	if f, _ = FitHosts(hs, Window{From: 1.7e9 + 86400, To: 1.7e9 + 50*86400}); f.PeakRatio.Mean != 0 {
+		t.Errorf("peak_ratio fitted from %d hosts of known models", f.PeakHosts)
 	}
 }
