@@ -143,7 +143,11 @@ func (s *Sim) escrowed(ri int32) bool {
 
 // settleEscrow ends host i's escrow: granted (release) when the server
 // has come to trust it, else revoked (recorded with no credit).
-func (s *Sim) settleEscrow(i int, release bool) {
+func (s *Sim) settleEscrow(i int, release bool) { s.settleHeld(i, release, false) }
+
+// settleHeld grants (release) or revokes what host i holds; atEnd counts
+// an honest host's revoked results as held at the run's end instead.
+func (s *Sim) settleHeld(i int, release, atEnd bool) {
 	held := s.held[int32(i)]
 	if len(held) == 0 {
 		return
@@ -157,7 +161,10 @@ func (s *Sim) settleEscrow(i int, release bool) {
 			s.grant(ri, s.creditRow(r.wu))
 		} else {
 			r.set(fRevoked, true)
-			if honest {
+			switch {
+			case honest && atEnd:
+				s.escrow.heldAtEnd++
+			case honest:
 				s.escrow.revoked++
 			}
 		}
@@ -201,22 +208,17 @@ func (s *Sim) releaseHeld() {
 // their credit was never granted.
 func (s *Sim) escrowAtEnd() {
 	for i := range s.hosts {
-		if n := len(s.held[int32(i)]); n > 0 {
-			if s.hosts[i].h.Behaviour.Kind == 0 {
-				s.escrow.heldAtEnd += int64(n)
-				s.escrow.revoked -= int64(n) // counted as held, not revoked
-			}
-			s.settleEscrow(i, false)
-		}
+		s.settleHeld(i, false, true)
 	}
 }
 
-// escrowFull reports whether host i (untrusted, or any with HoldTrusted)
-// holds as many results in escrow as it may: it gets no work until they
-// are released.
+// escrowFull reports whether untrusted host i holds as many results in
+// escrow as it may: it gets no work until they are released. A trusted
+// host's hold (HoldTrusted) is bounded by its length instead: a fast
+// honest host must not stall for the week its credit waits.
 func (s *Sim) escrowFull(i int) bool {
 	t := &s.cfg.Server.Trust
-	return t.Escrow && (!s.hosts[i].trusted || t.HoldTrusted > 0) && len(s.held[int32(i)]) >= t.EscrowLimit
+	return t.Escrow && !s.hosts[i].trusted && len(s.held[int32(i)]) >= t.EscrowLimit
 }
 
 // TrustPrice is what server trust cost a replication, and how far it got.

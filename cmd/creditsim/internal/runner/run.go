@@ -156,6 +156,12 @@ func checkPlaces(s *scenarios.Scenario, opts Options) error {
 			return err
 		}
 	}
+	if opts.ExportStats != "" {
+		// host.gz: about 100 bytes a host, compressed; MinRoom covers it.
+		if err := results.CheckRoom(filepath.Join(opts.ExportStats, "host.gz"), results.MinRoom); err != nil {
+			return fmt.Errorf("--export-stats: %w", err)
+		}
+	}
 	if opts.Trace != "" {
 		if err := checkTrace(opts.Trace, opts.Out, opts.Force, opts.Protect); err != nil {
 			return err
