@@ -108,7 +108,7 @@ func (s *Sim) depart(i int) {
 	}
 	s.pause(h)
 	h.gone = true
-	h.on = false
+	h.closeOn(s.now)
 	h.epoch++
 	for _, ri := range h.running {
 		r := s.res(ri)
@@ -139,6 +139,9 @@ func (s *Sim) toggle(i int, gen uint32) {
 	}
 	d, on := h.periods.Next()
 	if on {
+		if !h.on {
+			h.onSince = s.now
+		}
 		h.on = true
 		h.epoch++
 		s.resume(i)
@@ -148,12 +151,39 @@ func (s *Sim) toggle(i int, gen uint32) {
 		s.maybeContact(i)
 	} else {
 		s.pause(h)
-		h.on = false
+		h.closeOn(s.now)
 		h.epoch++
 	}
 	if !math.IsInf(d, 1) && s.now+d < s.cfg.Duration {
 		s.q.push(event{t: s.now + d, kind: evAvailability, a: int32(i), gen: h.epoch})
 	}
+}
+
+// closeOn ends the host's on period at t.
+func (h *hostState) closeOn(t float64) {
+	if h.on {
+		h.onTime += t - h.onSince
+	}
+	h.on = false
+}
+
+// OnFraction is the fraction of its time in the run host i has been on
+// (BOINC's host.on_frac as the client measures it): its time on over its
+// time from arrival to departure or now; 0 before it arrives.
+func (s *Sim) OnFraction(i int) float64 {
+	h := &s.hosts[i]
+	if !h.arrived {
+		return 0
+	}
+	on := h.onTime
+	if h.on {
+		on += s.now - h.onSince
+	}
+	span := min(s.now, h.h.Departure) - h.h.Arrival
+	if !(span > 0) {
+		return 0
+	}
+	return min(1, on/span)
 }
 
 // pause stops the running jobs' clocks (the host is off).

@@ -259,6 +259,9 @@ type hostState struct {
 	// the server first trusted the host (0: never); trusted is beside on.
 	confirmed  int32
 	firstTrust float64
+	// onTime is the time the host has been on before its current period,
+	// which began at onSince if it is on (OnFraction).
+	onTime, onSince float64
 }
 
 type appState struct {

@@ -288,3 +288,6 @@ func (s *Sim) Reported(i int) (pf, pi float64, ncpus int) {
 	h := &s.hosts[i]
 	return h.pf, h.pi, h.ncpus
 }
+
+// ReportedGPUPeak is the peak FLOPS per GPU host i reports.
+func (s *Sim) ReportedGPUPeak(i int) float64 { return s.hosts[i].gpuPeak }

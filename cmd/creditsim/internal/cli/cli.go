@@ -259,6 +259,7 @@ func inputFiles(arg string) []string {
 type runFlags struct {
 	out, pols      string
 	trace, stats   string
+	tables         string
 	seed           uint64
 	reps, workers  int
 	sets           []string
@@ -296,6 +297,7 @@ func newRun(argv []string) *cobra.Command {
 	f.StringVar(&fl.trace, "trace", "", "write replication 1's results to this file in replay's CSV form (gzip-compressed if it ends in .gz)")
 	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
 	f.StringVar(&fl.stats, "export-stats", "", "write replication 1's hosts into this folder as a project's statistics export (host.gz), which creditsim fit reads")
+	f.StringVar(&fl.tables, "export-tables", "", "write replication 1's world and results into this folder as a project's database tables (mysql --batch files, schema.sql, load.sql), which creditsim fit reads")
 	return cmd
 }
 
@@ -329,7 +331,7 @@ func (fl *runFlags) run(cmd *cobra.Command, args, argv []string) error {
 		return err
 	}
 	defer unlock()
-	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace, ExportStats: fl.stats,
+	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace, ExportStats: fl.stats, ExportTables: fl.tables,
 		CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: fl.noTwin}
 	oc, err := runWithProgress(cmd, s, opts, fl.quiet)
 	if err != nil {

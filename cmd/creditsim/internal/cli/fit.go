@@ -10,6 +10,7 @@ import (
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/fit"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/statsdump"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 )
@@ -17,6 +18,8 @@ import (
 // fitFlags are fit's flags.
 type fitFlags struct {
 	out, name, since, until string
+	config                  string
+	apps, countsFlops       []string
 	force                   bool
 }
 
@@ -24,19 +27,29 @@ func newFit() *cobra.Command {
 	var fl fitFlags
 	cmd := &cobra.Command{
 		Use:   "fit SOURCE",
-		Short: "make a scenario from a project's own data (its statistics export)",
-		Long: `Fit a scenario's host population to a project's public statistics export:
-SOURCE is host.gz (or host.xml) as BOINC's db_dump writes it with <detail/>,
-or a folder holding it. Fitted: hosts present and arriving, their lifetime,
-CPUs, benchmarks, platforms, GPUs and hosts per user. What the export cannot
-tell (apps, job sizes, replication, availability, error rates, GPU speeds)
-comes from the built-in baseline; the scenario's header says which is which.
-The scenario is an ordinary one: validate, run, sweep or attack it.
+		Short: "make a scenario from a project's own data (its database, table exports or statistics export)",
+		Long: `Fit a scenario to a project's own data. SOURCE is one of:
 
-A project's database or table exports: not yet (replay reads them).`,
+  - its database: a MySQL/MariaDB DSN as replay reads it (read-only);
+  - a folder of its tables, as mysql --batch prints a SELECT (host.tsv,
+    result.tsv, workunit.tsv, app.tsv, app_version.tsv, platform.tsv; user,
+    team and host_app_version where present; .csv and .gz too), with
+    BOINC's column names;
+  - its public statistics export: host.gz (or host.xml) as BOINC's db_dump
+    writes it with <detail/>, or a folder holding it.
+
+From the tables: hosts present and arriving, their lifetime, CPUs,
+benchmarks, platforms, GPUs and speeds, availability, error and invalid
+rates, apps, job sizes, bounds, replication, versions, their efficiency and
+CPU use. From a statistics export: the hosts only. What the source cannot
+tell comes from the built-in baseline, and the scenario's header says which
+is which. The server's options come from --config (the project's
+config.xml). The scenario is an ordinary one: validate, run, sweep or
+attack it.`,
 		Example: `  creditsim fit host.gz -o my-project.yaml
   creditsim fit /var/www/stats --since 2026-01-01 --until 2026-04-01 --name my-project
-  creditsim run baseline --quick --export-stats out/stats && creditsim fit out/stats -o refit.yaml`,
+  creditsim fit 'boincadm:secret@tcp(db:3306)/myproject' --config config.xml --counts-flops all -o mine.yaml
+  creditsim run baseline --quick --export-tables out/tables && creditsim fit out/tables -o refit.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args[0]) },
 	}
@@ -46,10 +59,13 @@ A project's database or table exports: not yet (replay reads them).`,
 	f.StringVar(&fl.since, "since", "", "start of the window fitted, YYYY-MM-DD (default: 90 days before its end)")
 	f.StringVar(&fl.until, "until", "", "end of the window, YYYY-MM-DD (default: the export's last contact)")
 	f.BoolVar(&fl.force, "force", false, "replace an existing scenario file")
+	f.StringVar(&fl.config, "config", "", "the project's config.xml: the server's options (tables and databases)")
+	f.StringSliceVar(&fl.apps, "app", nil, "fit only these apps, by name (tables and databases)")
+	f.StringSliceVar(&fl.countsFlops, "counts-flops", nil, "the apps that count their FLOPs, by name, or all (BOINC's tables do not say)")
 	return cmd
 }
 
-// run is creditsim fit: read the export, fit, write the scenario.
+// run is creditsim fit: read the source, fit, write the scenario.
 func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
 	if p := scenarios.FileNameProblem(fl.name); p != "" {
 		return fail(cmd, ExitInput, "flag --name: %q: %s", fl.name, p)
@@ -57,6 +73,21 @@ func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
 	w, err := fl.window(cmd)
 	if err != nil {
 		return err
+	}
+	switch kind, err := sourceKind(source); {
+	case err != nil:
+		return fail(cmd, ExitInput, "%v", err)
+	case kind == "stats":
+		return fl.fitStats(cmd, source, w)
+	default:
+		return fl.fitTables(cmd, source, kind, w)
+	}
+}
+
+// fitStats fits a statistics export.
+func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) error {
+	if fl.config != "" || len(fl.apps) > 0 || len(fl.countsFlops) > 0 {
+		return fail(cmd, ExitInput, "%s is a statistics export, which has hosts only: --config, --app and --counts-flops need a project's tables or database", source)
 	}
 	path, err := statsFile(source)
 	if err != nil {
@@ -70,7 +101,64 @@ func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
 	if err != nil {
 		return fail(cmd, ExitInput, "%s: %v", path, err)
 	}
-	return fl.write(cmd, f, path)
+	text, err := f.Scenario(fl.name, path)
+	if err != nil {
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	return fl.write(cmd, text, fmt.Sprintf("%d hosts present and %.3g arriving a day, fitted from %d hosts of %s", f.Initial, f.ArrivalsPerDay, f.Rows, path))
+}
+
+// fitTables fits a folder of table files or a database.
+func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Window) error {
+	opt := fit.TableOptions{Window: w, CountsFlops: fl.countsFlops, Apps: fl.apps}
+	if fl.config != "" {
+		sets, notes, err := fit.ReadConfig(fl.config)
+		if err != nil {
+			return fail(cmd, ExitInput, "flag --config: %v", err)
+		}
+		opt.Server, opt.ServerNotes = sets, notes
+	}
+	var src tables.Source = tables.Dir(source)
+	name := source
+	if kind == "db" {
+		name = replay.Redact(source)
+		conn, closeAll, err := replay.OpenReadOnly(name, source)
+		if err != nil {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		defer closeAll()
+		db := &tables.DB{Conn: conn, Label: name}
+		if err := fit.DBWindow(db, &opt.Window); err != nil {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		src = db
+	}
+	p, err := fit.FitTables(src, opt)
+	if err != nil {
+		return fail(cmd, ExitInput, "%v", err)
+	}
+	text, err := p.Scenario(fl.name, name)
+	if err != nil {
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	return fl.write(cmd, text, fmt.Sprintf("%d hosts present and %.3g arriving a day, %d apps, fitted from %d hosts and %d results of %s",
+		p.Initial, p.ArrivalsPerDay, len(p.Apps), p.Rows, p.Results, name))
+}
+
+// sourceKind tells a database (db), a folder of table files (tables)
+// and a statistics export (stats) apart.
+func sourceKind(source string) (string, error) {
+	st, err := os.Stat(source)
+	if err != nil {
+		if replay.IsDSN(source) {
+			return "db", nil
+		}
+		return "", err
+	}
+	if st.IsDir() && tables.Find(source, "host") != "" {
+		return "tables", nil
+	}
+	return "stats", nil
 }
 
 // window reads --since and --until.
@@ -96,13 +184,9 @@ func (fl *fitFlags) window(cmd *cobra.Command) (fit.Window, error) {
 }
 
 // write writes the fitted scenario to --out, or prints it.
-func (fl *fitFlags) write(cmd *cobra.Command, f *fit.Hosts, path string) error {
-	text, err := f.Scenario(fl.name, path)
-	if err != nil {
-		return fail(cmd, ExitRun, "%v", err)
-	}
+func (fl *fitFlags) write(cmd *cobra.Command, text []byte, what string) error {
 	if fl.out == "" {
-		_, err = cmd.OutOrStdout().Write(text)
+		_, err := cmd.OutOrStdout().Write(text)
 		return err
 	}
 	if _, err := os.Stat(fl.out); err == nil && !fl.force {
@@ -111,8 +195,7 @@ func (fl *fitFlags) write(cmd *cobra.Command, f *fit.Hosts, path string) error {
 	if err := results.WriteFileAtomic(fl.out, text); err != nil {
 		return fail(cmd, ExitRun, "%v", err)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d hosts present and %.3g arriving a day, fitted from %d hosts of %s\n",
-		fl.out, f.Initial, f.ArrivalsPerDay, f.Rows, path)
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %s\n", fl.out, what)
 	return nil
 }
 
@@ -121,9 +204,6 @@ func (fl *fitFlags) write(cmd *cobra.Command, f *fit.Hosts, path string) error {
 func statsFile(source string) (string, error) {
 	st, err := os.Stat(source)
 	if err != nil {
-		if replay.IsDSN(source) {
-			return "", fmt.Errorf("%s: fit reads a statistics export today; a database is not yet supported (replay reads one)", replay.Redact(source))
-		}
 		return "", err
 	}
 	if !st.IsDir() {
@@ -134,5 +214,5 @@ func statsFile(source string) (string, error) {
 			return filepath.Join(source, n), nil
 		}
 	}
-	return "", fmt.Errorf("%s: no host.gz or host.xml in the folder (a statistics export's host table)", source)
+	return "", fmt.Errorf("%s: no host.gz or host.xml in the folder (a statistics export's host table), nor host.tsv or host.csv (a table export)", source)
 }

@@ -45,6 +45,7 @@ type Hosts struct {
 	Platforms           map[string]float64
 	HostsPerUser        choice // empty when the export hides users
 	Notes, Assumed      []string
+	src                 hostSource
 }
 
 type choice struct {
@@ -75,9 +76,31 @@ var baselineVersions = map[string]string{
 // vendorOf maps a BOINC GPU type to the scenario's vendor name.
 var vendorOf = map[string]string{"nvidia": "nvidia", "amd": "amd", "intel": "intel_gpu", "apple": "apple_gpu"}
 
-// FitHosts fits the host population of hosts over w (To 0: the last
-// contact in the export; From 0: DefaultDays before To).
+// FitHosts fits the host population of a statistics export's hosts
+// over w (To 0: the last contact in the export; From 0: DefaultDays
+// before To).
 func FitHosts(hs []statsdump.Host, w Window) (*Hosts, error) {
+	return fitHosts(hs, w, hostSource{
+		platform: func(i int) string { return platformOf(hs[i].OSName) },
+		gpuPeak: func(i int) (float64, bool) {
+			if len(hs[i].GPUs) == 0 {
+				return 0, false
+			}
+			return gpuPeak(hs[i].GPUs[0].Model)
+		},
+	})
+}
+
+// hostSource is what a source tells beyond the hosts' rows: host i's
+// platform ("" for one the fitted world has no version for) and the
+// peak FLOPS of one of its GPUs, where known.
+type hostSource struct {
+	platform func(i int) string
+	gpuPeak  func(i int) (float64, bool)
+	tables   bool // the project's host table, not its statistics export
+}
+
+func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
 	if w.To == 0 {
 		for _, h := range hs {
 			w.To = max(w.To, h.RPCTime)
@@ -95,30 +118,30 @@ func FitHosts(hs []statsdump.Host, w Window) (*Hosts, error) {
 	if !(w.From < w.To) {
 		return nil, fmt.Errorf("the window from %s to %s is empty", day(w.From), day(w.To))
 	}
-	f := &Hosts{Window: w, Rows: len(hs), Vendors: map[string]float64{}, Platforms: map[string]float64{}}
-	var present []*statsdump.Host
+	f := &Hosts{Window: w, Rows: len(hs), Vendors: map[string]float64{}, Platforms: map[string]float64{}, src: src}
+	var present []int
 	arrivals := 0
 	for i := range hs {
 		h := &hs[i]
 		switch {
 		case h.CreateTime <= w.From && h.RPCTime >= w.From:
 			f.Initial++
-			present = append(present, h)
+			present = append(present, i)
 		case h.CreateTime > w.From && h.CreateTime < w.To:
 			arrivals++
-			present = append(present, h)
+			present = append(present, i)
 		}
 	}
 	if len(present) == 0 {
 		return nil, fmt.Errorf("no host of the export was present from %s to %s", day(w.From), day(w.To))
 	}
-	f.hardware(present)
+	f.hardware(hs, present)
 	if len(f.Platforms) == 0 {
-		return nil, fmt.Errorf("none of the %d hosts present runs Windows or Linux (os_name), the platforms of the baseline's app", len(present))
+		return nil, fmt.Errorf("none of the %d hosts present runs on a platform the fitted app has a version for", len(present))
 	}
-	f.ArrivalsPerDay = arrivalRate(hs, w)
+	f.ArrivalsPerDay = arrivalRate(hs, w, src.tables)
 	f.lifetime(hs, w)
-	f.users(present)
+	f.users(hs, present)
 	f.notes(arrivals)
 	return f, nil
 }
@@ -129,10 +152,11 @@ func FitHosts(hs []statsdump.Host, w Window) (*Hosts, error) {
 const arrivalLag = 7 * 86400.0
 
 // arrivalRate is the hosts created per day in (From, To - arrivalLag),
-// or in the whole window when it is shorter than two lags.
-func arrivalRate(hs []statsdump.Host, w Window) float64 {
+// or in the whole window when it is shorter than two lags or the hosts
+// are a host table's (which lists hosts without credit too).
+func arrivalRate(hs []statsdump.Host, w Window, tables bool) float64 {
 	end := w.To - arrivalLag
-	if end-w.From < arrivalLag {
+	if tables || end-w.From < arrivalLag {
 		end = w.To
 	}
 	n := 0
@@ -148,28 +172,35 @@ func arrivalRate(hs []statsdump.Host, w Window) float64 {
 const minPeakHosts = 10
 
 // lifetime is the exponential lifetime's maximum-likelihood mean with
-// censoring: the time every host was seen over the hosts that left (silent
-// for goneAfter before the export's date).
+// censoring: the time every host was seen over the hosts that left. A
+// host is known to have left only once it has been silent for goneAfter,
+// so every host is censored goneAfter before the export's date: one seen
+// since then is counted present until then, not until the date (which
+// would count the hosts that left in the last days as staying).
 func (f *Hosts) lifetime(hs []statsdump.Host, w Window) {
 	seen, gone := 0.0, 0
+	censor := w.To - goneAfter
 	for _, h := range hs {
-		if h.RPCTime < w.To-goneAfter {
+		switch {
+		case h.CreateTime >= censor:
+		case h.RPCTime < censor:
 			gone++
 			seen += h.RPCTime - h.CreateTime
-		} else {
-			seen += w.To - h.CreateTime
+		default:
+			seen += censor - h.CreateTime
 		}
 	}
 	f.LifetimeDays = math.Max(1, seen/86400/math.Max(1, float64(gone)))
 }
 
 // hardware fits CPUs, benchmarks, platforms and GPUs of the hosts present.
-func (f *Hosts) hardware(present []*statsdump.Host) {
+func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 	cores := map[float64]float64{}
 	counts := map[float64]float64{}
 	var whet, ratio, ratios []float64
 	gpuHosts := 0
-	for _, h := range present {
+	for _, i := range present {
+		h := &hs[i]
 		cores[float64(max(h.NCPUs, 1))]++
 		// A failed benchmark reports 1e9 (BOINC's default): not a speed.
 		if h.PFpops > 0 && h.PFpops != 1e9 {
@@ -178,7 +209,7 @@ func (f *Hosts) hardware(present []*statsdump.Host) {
 				ratio = append(ratio, h.PIops/h.PFpops)
 			}
 		}
-		if p := platformOf(h.OSName); p != "" {
+		if p := f.src.platform(i); p != "" {
 			f.Platforms[p]++
 		}
 		if len(h.GPUs) > 0 {
@@ -187,7 +218,7 @@ func (f *Hosts) hardware(present []*statsdump.Host) {
 				f.Vendors[v]++
 			}
 			counts[float64(h.GPUs[0].Count)]++
-			if peak, ok := gpuPeak(h.GPUs[0].Model); ok && h.PFpops > 0 && h.PFpops != 1e9 {
+			if peak, ok := f.src.gpuPeak(i); ok && h.PFpops > 0 && h.PFpops != 1e9 {
 				ratios = append(ratios, peak/(h.PFpops*float64(max(h.NCPUs, 1))))
 			}
 		}
@@ -205,11 +236,11 @@ func (f *Hosts) hardware(present []*statsdump.Host) {
 }
 
 // users fits the hosts per user, where the export names users.
-func (f *Hosts) users(present []*statsdump.Host) {
+func (f *Hosts) users(hs []statsdump.Host, present []int) {
 	per := map[int]float64{}
-	for _, h := range present {
-		if h.UserID != 0 {
-			per[h.UserID]++
+	for _, i := range present {
+		if hs[i].UserID != 0 {
+			per[hs[i].UserID]++
 		}
 	}
 	if len(per) == 0 {
@@ -223,23 +254,42 @@ func (f *Hosts) users(present []*statsdump.Host) {
 }
 
 func (f *Hosts) notes(arrivals int) {
+	src := "the export's date"
+	if f.src.tables {
+		src = "the last contact in the host table"
+	}
 	f.Notes = []string{
 		fmt.Sprintf("window %s to %s: %d hosts present at its start (created by then, seen after it), %d created in it",
 			day(f.Window.From), day(f.Window.To), f.Initial, arrivals),
 		fmt.Sprintf("arrivals_per_day: hosts created per day in the window less its last %g days (a new host needs days to earn the credit that puts it in the export)", arrivalLag/86400),
-		fmt.Sprintf("lifetime: exponential, mean the days hosts were seen over the hosts silent %g days before the export's date (the others censored there)", goneAfter/86400),
+		fmt.Sprintf("lifetime: exponential, mean the days hosts were seen over the hosts that left (silent for %g days before %s; every host censored there)", goneAfter/86400, src),
 		"cores: the hosts' CPU counts as they reported them, the 16 most common values",
 		"whetstone_gflops and dhrystone_ratio: lognormal with the mean and CV of p_fpops and p_iops / p_fpops, failed benchmarks (1e9) left out",
 		"gpu share, vendors and count: from each host's first GPU (misc JSON or coprocs)",
 		"platforms: Windows and Linux hosts by os_name; others (macOS, Android) have no version of the baseline's app and are left out",
 	}
+	if f.src.tables {
+		f.Notes[1] = "arrivals_per_day: hosts created per day in the window (the host table lists every host, with credit or not)"
+		f.Notes[5] = "gpu share, vendors and count: from each host's first GPU (host.misc's JSON, else the coprocessor summary in host.serialnum)"
+		f.Notes[6] = "platforms: each host's, that of the app versions it ran most results of, else its os_name's (Windows or Linux)"
+	}
 	if len(f.HostsPerUser.Values) > 0 {
 		f.Notes = append(f.Notes, "hosts_per_user: how many of the hosts present each user has (userid; users who hide their hosts left out)")
 	}
 	gpuPeaks := "GPU peak FLOPS (the export names models, not speeds; too few GPU hosts of models creditsim knows: peak_ratio)"
-	if f.PeakRatio.Mean > 0 {
+	switch {
+	case f.PeakRatio.Mean > 0 && f.src.tables:
+		f.Notes = append(f.Notes, fmt.Sprintf("gpu peak_ratio: lognormal over the %d GPU hosts, p_gpu_fpops / p_ngpus over p_fpops x p_ncpus", f.PeakHosts))
+	case f.PeakRatio.Mean > 0:
 		f.Notes = append(f.Notes, fmt.Sprintf("gpu peak_ratio: lognormal over the %d of %d GPU hosts whose model creditsim knows, its makers' single-precision peak over the host's Whetstone x CPUs", f.PeakHosts, f.GPUHosts))
 		gpuPeaks = ""
+	}
+	if f.src.tables {
+		f.Assumed = nil
+		if f.GPUHosts > 0 && f.PeakRatio.Mean == 0 {
+			f.Assumed = []string{fmt.Sprintf("GPU peak FLOPS: fewer than %d GPU hosts report p_gpu_fpops; the baseline's peak_ratio", minPeakHosts)}
+		}
+		return
 	}
 	f.Assumed = []string{
 		"the export lists only hosts with credit, and drops users who did not consent where consent is on: hosts that never earned credit are missing",
@@ -316,7 +366,7 @@ func day(t float64) string { return time.Unix(int64(t), 0).UTC().Format("2006-01
 // as YAML, its header naming the source, the window, each method and
 // each assumption. It is validated as any scenario is.
 func (f *Hosts) Scenario(name, source string) ([]byte, error) {
-	s, err := scenarios.Open("baseline", append([]string{"name=" + name}, f.sets()...))
+	s, err := scenarios.Open("baseline", append([]string{"name=" + name, "claims=[]"}, f.sets()...))
 	if err != nil {
 		return nil, fmt.Errorf("the fitted scenario does not validate (a bug): %v", err)
 	}

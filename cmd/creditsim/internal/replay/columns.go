@@ -104,9 +104,9 @@ var (
 	appleRE  = regexp.MustCompile(`(?i)(^|[_\-.])(apple|metal)`)
 )
 
-// resourceOf reads a plan class the way BOINC's names go: a word
+// ResourceOf reads a plan class the way BOINC's names go: a word
 // starting cuda or nvidia, ati or amd, intel, apple or metal is a GPU.
-func resourceOf(planClass string) policy.Resource {
+func ResourceOf(planClass string) policy.Resource {
 	switch {
 	case nvidiaRE.MatchString(planClass):
 		return policy.NVIDIA

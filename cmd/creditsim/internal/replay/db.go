@@ -90,7 +90,7 @@ const (
 // ReadDB reads a project's results from its database, read-only.
 func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	name := Redact(dsn)
-	conn, closeAll, err := openReadOnly(name, dsn)
+	conn, closeAll, err := OpenReadOnly(name, dsn)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +109,10 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	return scanRows(name, rows)
 }
 
-// openReadOnly connects to the database of dsn (named name in messages)
+// OpenReadOnly connects to the database of dsn (named name in messages)
 // with time-outs by default and a read-only session; closeAll closes the
 // connection and its pool.
-func openReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error) {
+func OpenReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error) {
 	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
 	if err != nil {
 		return nil, nil, &Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}

@@ -171,7 +171,7 @@ func TestResourceOf(t *testing.T) {
 	for pc, want := range map[string]policy.Resource{"": policy.CPU, "cuda101": policy.NVIDIA, "opencl_nvidia_102": policy.NVIDIA,
 		"ati14": policy.AMD, "opencl_amd": policy.AMD, "opencl_intel_gpu": policy.IntelGPU, "apple_metal": policy.AppleGPU,
 		"vbox64_mt_mcore_atlas": policy.CPU, "mt": policy.CPU, "sse2": policy.CPU} {
-		if got := resourceOf(pc); got != want {
+		if got := ResourceOf(pc); got != want {
 			t.Errorf("%q: %v, want %v", pc, got, want)
 		}
 	}

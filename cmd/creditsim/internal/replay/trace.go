@@ -221,3 +221,22 @@ func appendBit(line []byte, x bool) []byte {
 	}
 	return append(line, '0', ',')
 }
+
+// Each calls f with every recorded row in result-ID order and the credit
+// each policy granted it (NaN: not validated; the slice is reused).
+func (t *Tracer) Each(f func(r *Row, credit []float64) error) error {
+	np := len(t.policies)
+	credit := make([]float64, np)
+	for i := 0; i < t.has.Len(); i++ {
+		if !*t.has.At(i) {
+			continue
+		}
+		for p := range credit {
+			credit[p] = *t.credit.At(i*np + p)
+		}
+		if err := f(t.rows.At(i), credit); err != nil {
+			return err
+		}
+	}
+	return nil
+}

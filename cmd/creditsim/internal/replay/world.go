@@ -73,7 +73,7 @@ func buildWorld(in *Input) (*policy.World, *index) {
 // results ran: its resource from the plan class, or, anonymous (a
 // negative ID), from the ID.
 func versionOf(r *Row, v, app int) policy.AppVersion {
-	res := resourceOf(r.PlanClass)
+	res := ResourceOf(r.PlanClass)
 	if r.VersionID < 0 {
 		res = anonymousResource(r.VersionID)
 	}

@@ -56,6 +56,11 @@ type Options struct {
 	// table into as a project's statistics export (host.gz, db_dump's
 	// format), which creditsim fit reads (run --export-stats).
 	ExportStats string
+	// ExportTables, if set, is a folder to write replication 1's world
+	// and results into as a project's database tables (the files
+	// `mysql --batch` prints, with schema.sql and load.sql), which
+	// creditsim fit reads (run --export-tables).
+	ExportTables string
 	// Slots, if set, is shared by several runs (a sweep's points): a
 	// replication holds one of its buffered places while it runs, so
 	// the runs together use at most cap(Slots) cores.
@@ -113,22 +118,15 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		names[i] = p.Name
 	}
 	var tracer *replay.Tracer
-	if opts.Trace != "" {
+	if opts.Trace != "" || opts.ExportTables != "" {
 		tracer = replay.NewTracer(names)
 	}
 	sm, err := simulate(s, opts, win, tracer)
 	if err != nil {
 		return nil, err
 	}
-	if tracer != nil {
-		if err := writeTrace(s, opts.Trace, tracer, sm.outs[0].sim); err != nil {
-			return nil, err
-		}
-	}
-	if opts.ExportStats != "" {
-		if err := exportStats(s, opts.ExportStats, sm.outs[0].sim); err != nil {
-			return nil, err
-		}
+	if err := writeExports(s, opts, tracer, sm.outs[0].sim); err != nil {
+		return nil, err
 	}
 	summary := summarize(s, sum, win, sm, names)
 	oc := &Outcome{Summary: summary, Policies: names}
@@ -143,6 +141,27 @@ func Run(s *scenarios.Scenario, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	return oc, nil
+}
+
+// writeExports writes replication 1's table export, trace and
+// statistics export, those opts asks for.
+func writeExports(s *scenarios.Scenario, opts Options, tracer *replay.Tracer, first *sim.Sim) error {
+	if opts.ExportTables != "" {
+		if err := exportTables(s, opts.ExportTables, first, tracer); err != nil {
+			return err
+		}
+	}
+	if opts.Trace != "" {
+		if err := writeTrace(s, opts.Trace, tracer, first); err != nil {
+			return err
+		}
+	}
+	if opts.ExportStats != "" {
+		if err := exportStats(s, opts.ExportStats, first); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkPlaces checks the output folder and the trace's path before
@@ -160,6 +179,12 @@ func checkPlaces(s *scenarios.Scenario, opts Options) error {
 		// host.gz: about 100 bytes a host, compressed; MinRoom covers it.
 		if err := results.CheckRoom(filepath.Join(opts.ExportStats, "host.gz"), results.MinRoom); err != nil {
 			return fmt.Errorf("--export-stats: %w", err)
+		}
+	}
+	if opts.ExportTables != "" {
+		// The result table: about 200 bytes a result.
+		if err := results.CheckRoom(filepath.Join(opts.ExportTables, "result.tsv"), results.MinRoom); err != nil {
+			return fmt.Errorf("--export-tables: %w", err)
 		}
 	}
 	if opts.Trace != "" {

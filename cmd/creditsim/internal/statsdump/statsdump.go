@@ -127,12 +127,21 @@ func (x *xmlHost) host() (Host, error) {
 		return h, fmt.Errorf("negative ncpus, p_fpops or p_iops (%d, %g, %g)", x.NCPUs, x.PFpops, x.PIops)
 	}
 	var err error
-	if strings.TrimSpace(x.Misc) != "" {
-		h.GPUs, err = miscGPUs(x.Misc)
-	} else if x.Coprocs != "" {
-		h.GPUs, err = coprocGPUs(x.Coprocs)
-	}
+	h.GPUs, err = GPUs(x.Misc, x.Coprocs)
 	return h, err
+}
+
+// GPUs reads a host's GPUs from its misc JSON (2025-11 on) or, without
+// one, from the coprocessor summary ("[CUDA|model|count|...]", as
+// db_dump's <coprocs> and the host table's serialnum hold it).
+func GPUs(misc, coprocs string) ([]GPU, error) {
+	if strings.TrimSpace(misc) != "" {
+		return miscGPUs(misc)
+	}
+	if coprocs != "" {
+		return coprocGPUs(coprocs)
+	}
+	return nil, nil
 }
 
 // miscGPUs reads the GPUs of host.misc's JSON (2025-11 on).

@@ -1,0 +1,113 @@
+package fit
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// configOption is a config.xml option creditsim models: its scenario
+// key, whether it is a flag, and BOINC's default when the tag is absent
+// ("": creditsim's default stands).
+type configOption struct {
+	key    string
+	flag   bool
+	absent string
+}
+
+// configOptions are the options of a project's config.xml (<config>)
+// that the fitted scenario takes, by tag.
+var configOptions = map[string]configOption{
+	"daily_result_quota":         {key: "server.daily_result_quota"},
+	"max_wus_to_send":            {key: "server.max_wus_to_send", absent: "10"},
+	"gpu_multiplier":             {key: "server.gpu_multiplier", absent: "0"},
+	"max_ncpus":                  {key: "server.max_ncpus", absent: "64"},
+	"max_wus_in_progress":        {key: "server.max_jobs_in_progress", absent: "0"},
+	"max_wus_in_progress_gpu":    {key: "server.max_jobs_in_progress_gpu", absent: "0"},
+	"one_result_per_user_per_wu": {key: "server.one_result_per_user_per_wu", flag: true, absent: "false"},
+	"one_result_per_host_per_wu": {key: "server.one_result_per_host_per_wu", flag: true, absent: "false"},
+	"ignore_delay_bound":         {key: "server.ignore_delay_bound", flag: true, absent: "false"},
+	"shmem_work_items":           {key: "server.shmem_work_items", absent: "100"},
+}
+
+// ReadConfig reads the server's options from a project's config.xml:
+// the --set overrides of the options creditsim models (a tag absent
+// takes BOINC's default) and notes saying which came from where.
+func ReadConfig(path string) (sets, notes []string, err error) {
+	given, err := configTags(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	tags := make([]string, 0, len(configOptions))
+	for t := range configOptions {
+		tags = append(tags, t)
+	}
+	sort.Strings(tags)
+	var from, defaulted []string
+	for _, t := range tags {
+		o := configOptions[t]
+		v, ok := given[t]
+		switch {
+		case ok && o.flag:
+			// A flag is on when present, unless it says 0.
+			on := v == "" || v != "0" && !strings.EqualFold(v, "false")
+			v = strconv.FormatBool(on)
+		case ok:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, nil, fmt.Errorf("%s: <%s>: %q: want a whole number, 0 or more", path, t, v)
+			}
+		case o.absent != "":
+			v = o.absent
+			defaulted = append(defaulted, t)
+		default:
+			continue
+		}
+		if ok {
+			from = append(from, t)
+		}
+		sets = append(sets, o.key+"="+v)
+	}
+	notes = append(notes, fmt.Sprintf("server options from %s: %s", path, listOr(from, "none of the options creditsim models")))
+	if len(defaulted) > 0 {
+		notes = append(notes, "absent from it, so BOINC's defaults: "+strings.Join(defaulted, ", "))
+	}
+	return sets, notes, nil
+}
+
+func listOr(xs []string, none string) string {
+	if len(xs) == 0 {
+		return none
+	}
+	return strings.Join(xs, ", ")
+}
+
+// configTags reads the options of config.xml's <config>, by tag.
+func configTags(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Config struct {
+			Items []struct {
+				XMLName xml.Name
+				Value   string `xml:",chardata"`
+			} `xml:",any"`
+		} `xml:"config"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	given := map[string]string{}
+	for _, it := range doc.Config.Items {
+		given[it.XMLName.Local] = strings.TrimSpace(it.Value)
+	}
+	if len(given) == 0 {
+		return nil, fmt.Errorf("%s: no <config> options (want a project's config.xml: <boinc><config>...</config></boinc>)", path)
+	}
+	return given, nil
+}
