@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,62 +15,17 @@ import (
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/cli"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/mariadbtest"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
 )
 
-// startMariaDB starts a private MariaDB server on a socket in a temporary
-// folder (no network, no grants) and returns a DSN for its boinc
-// database. It skips the test, saying why, where no server is installed.
+// startMariaDB starts a private MariaDB server (package mariadbtest)
+// and returns a DSN for its boinc database, which holds the columns
+// replay reads.
 func startMariaDB(t *testing.T) string {
 	t.Helper()
-	server, err := exec.LookPath("mariadbd")
-	if err != nil {
-		if _, e := os.Stat("/usr/sbin/mariadbd"); e != nil {
-			t.Skip("no MariaDB server (Debian's mariadb-server installs one; .ci/run does)")
-		}
-		server = "/usr/sbin/mariadbd"
-	}
-	install, err := exec.LookPath("mariadb-install-db")
-	if err != nil {
-		t.Skip("no mariadb-install-db (Debian's mariadb-server installs it)")
-	}
-	dir, err := os.MkdirTemp("", "mariadb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	data, sock := filepath.Join(dir, "data"), filepath.Join(dir, "sock")
-	user := []string{}
-	if os.Geteuid() == 0 {
-		user = []string{"--user=root"}
-	}
-	if out, err := exec.Command(install, append([]string{"--no-defaults", "--datadir=" + data, "--skip-test-db", "--auth-root-authentication-method=normal"}, user...)...).CombinedOutput(); err != nil {
-		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
-	}
-	cmd := exec.Command(server, append([]string{"--no-defaults", "--datadir=" + data, "--socket=" + sock, "--skip-networking",
-		"--skip-grant-tables", "--pid-file=" + filepath.Join(dir, "pid"), "--log-error=" + filepath.Join(dir, "err.log")}, user...)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	dsn := "root@unix(" + sock + ")/"
-	var db *sql.DB
-	for i := 0; ; i++ {
-		db, err = sql.Open("mysql", dsn)
-		if err == nil {
-			if err = db.Ping(); err == nil {
-				break
-			}
-			db.Close()
-		}
-		if i > 100 {
-			log, _ := os.ReadFile(filepath.Join(dir, "err.log"))
-			t.Fatalf("MariaDB did not start: %v\n%s", err, log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	defer db.Close()
+	dsn, db := mariadbtest.Start(t)
 	// The columns replay reads, under BOINC's names (db/schema.sql).
 	for _, q := range []string{
 		"CREATE DATABASE boinc",

@@ -182,12 +182,14 @@ func (d *DB) columns(table string) (has map[string]bool, cols []int, sel []strin
 	return has, cols, sel, nil
 }
 
-// query is the SELECT of table's columns sel, results and workunits
-// bounded to [Since, Until) by creation time.
+// query is the SELECT of table's columns sel in key order (as a table
+// file lists them), results and workunits bounded to [Since, Until) by
+// creation time.
 func (d *DB) query(table string, sel []string, has map[string]bool) (string, []any) {
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM `" + table + "`"
+	order := " ORDER BY `" + strings.Join(codecs[table].key, "`, `") + "`"
 	if (table != "result" && table != "workunit") || !has["create_time"] {
-		return q, nil
+		return q + order, nil
 	}
 	var where []string
 	var args []any
@@ -200,5 +202,5 @@ func (d *DB) query(table string, sel []string, has map[string]bool) (string, []a
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	return q, args
+	return q + order, args
 }
