@@ -141,6 +141,9 @@ func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Win
 	if err != nil {
 		return fail(cmd, ExitRun, "%v", err)
 	}
+	for _, w := range p.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "creditsim fit: warning: "+w)
+	}
 	return fl.write(cmd, text, fmt.Sprintf("%d hosts present and %.3g arriving a day, %d apps, fitted from %d hosts and %d results of %s",
 		p.Initial, p.ArrivalsPerDay, len(p.Apps), p.Rows, p.Results, name))
 }

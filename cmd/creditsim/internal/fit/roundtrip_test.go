@@ -95,6 +95,9 @@ func roundTrip(t *testing.T, name string, n int, counts []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(p.Warnings) > 0 {
+		t.Errorf("a world whose jobs average their estimates warned: %q", p.Warnings)
+	}
 	text, err := p.Scenario("refit", "test")
 	if err != nil {
 		t.Fatal(err)
@@ -150,4 +153,68 @@ func roundTrip(t *testing.T, name string, n int, counts []string) {
 func interval(p *results.PolicySummary, figure string) [2]float64 {
 	ci := p.CI95[figure]
 	return [2]float64{float64(ci[0]), float64(ci[1])}
+}
+
+// fitOf runs a built-in with set, exports its tables and fits them.
+func fitOf(t *testing.T, name string, opt TableOptions, set ...string) *Project {
+	t.Helper()
+	s, err := scenarios.Open(name, append([]string{"replications=1", "policies=[v1peak]"}, set...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "tables")
+	if _, err := runner.Run(s, runner.Options{NoPlots: true, NoTwin: true, ExportTables: dir}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := FitTables(tables.Dir(dir), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Scenario("x", "test"); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFitWorlds: what the tables carry of other worlds comes back: an
+// anonymous-platform version (its efficiency and the share of hosts
+// using it), apps of several projects with their shares, and a world
+// whose jobs' true sizes differ from their estimates by classes the
+// project does not estimate is said to be unidentified.
+func TestFitWorlds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three runs of 150 hosts: runs without -short")
+	}
+	small := []string{"hosts.initial=150", "duration=20d", "warmup=5d"}
+	t.Run("anonymous-platform", func(t *testing.T) {
+		t.Parallel()
+		p := fitOf(t, "anonymous-platform", TableOptions{}, small...)
+		var anon *versionFit
+		for _, v := range p.Apps[0].Versions {
+			if v.Anonymous {
+				anon = v
+			}
+		}
+		if anon == nil || math.Abs(anon.AnonymousShare-0.2) > 0.05 || math.Abs(anon.Eff.Mean-0.8) > 0.05 || anon.Platform != "x86_64-pc-linux-gnu" {
+			t.Errorf("anonymous version %+v, want share 0.2 and efficiency 0.8 on Linux", anon)
+		}
+	})
+	t.Run("multi-project", func(t *testing.T) {
+		t.Parallel()
+		p := fitOf(t, "multi-project", TableOptions{}, small...)
+		sum := 0.0
+		for _, a := range p.Apps {
+			sum += a.Weight
+		}
+		if len(p.Apps) != 3 || math.Abs(sum-1) > 0.01 {
+			t.Errorf("%d apps, weights summing to %g; want 3 summing to 1", len(p.Apps), sum)
+		}
+	})
+	t.Run("job-size-variance", func(t *testing.T) {
+		t.Parallel()
+		p := fitOf(t, "job-size-variance", TableOptions{}, small...)
+		if len(p.Warnings) == 0 {
+			t.Error("jobs 1,000 times smaller than their estimate gave no warning")
+		}
+	})
 }

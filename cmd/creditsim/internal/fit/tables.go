@@ -50,7 +50,8 @@ type Project struct {
 	Results, Aborted       int
 	TimedOut               int
 	opts                   TableOptions
-	notes, assumed         []string
+	// Warnings say what the fit could not identify and guessed.
+	Warnings []string
 }
 
 // appFit is one app as fitted.
@@ -58,6 +59,7 @@ type appFit struct {
 	id                               int64
 	Name                             string
 	Workunits                        int
+	Weight                           float64 // share of the workunits
 	Est                              float64
 	Classes                          []sizeClass
 	BoundFactor, DelayBound          float64
@@ -162,6 +164,7 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		byID[h.ID] = i
 	}
 	plat := t.hostPlatforms(set, byID)
+	t.splitAnonymous(plat, byID)
 	hf, err := fitHosts(hs, t.w, hostSource{tables: true,
 		platform: func(i int) string { return plat[i] },
 		gpuPeak: func(i int) (float64, bool) {
@@ -232,9 +235,7 @@ func (t *tableFit) result(set *tables.Set, r *tables.Result) error {
 	t.p.Results++
 	v := t.version(a, r)
 	v.Results++
-	if !v.Anonymous {
-		t.hostVer[[2]int64{r.HostID, v.id}]++
-	}
+	t.hostVer[[2]int64{r.HostID, v.id}]++
 	if r.ServerState != tables.ServerOver {
 		return nil
 	}
@@ -325,6 +326,63 @@ func (t *tableFit) efficiency(set *tables.Set, a *appFit, v *versionFit, r *tabl
 	v.cpu.add(r.CPUTime / r.ElapsedTime)
 }
 
+// splitAnonymous gives each app's anonymous-platform results a version
+// per platform of the hosts that ran them (BOINC's app_version_id says
+// only the device), its anonymous_share the share of that platform's
+// hosts running the app on that device that used one.
+func (t *tableFit) splitAnonymous(plat []string, byID map[int64]int) {
+	keys := slices.SortedFunc(maps.Keys(t.hostVer), func(a, b [2]int64) int {
+		if a[0] != b[0] {
+			return int(a[0] - b[0])
+		}
+		return int(a[1] - b[1])
+	})
+	for _, a := range t.apps {
+		var kept []*versionFit
+		type pr struct{ platform, resource string }
+		split := map[pr]*versionFit{}
+		hosts, anon := map[pr]map[int64]bool{}, map[pr]map[int64]bool{}
+		in := map[int64]*versionFit{}
+		for _, v := range a.Versions {
+			in[v.id] = v
+			if !v.Anonymous {
+				kept = append(kept, v)
+			}
+		}
+		for _, k := range keys {
+			v := in[k[1]]
+			i, ok := byID[k[0]]
+			if v == nil || !ok || plat[i] == "" {
+				continue
+			}
+			key := pr{plat[i], v.Resource}
+			if hosts[key] == nil {
+				hosts[key], anon[key] = map[int64]bool{}, map[int64]bool{}
+			}
+			hosts[key][k[0]] = true
+			if !v.Anonymous {
+				continue
+			}
+			anon[key][k[0]] = true
+			nv := split[key]
+			if nv == nil {
+				nv = &versionFit{id: v.id, Anonymous: true, Platform: key.platform, Resource: v.Resource, havs: map[int64]*moments{}}
+				split[key] = nv
+				kept = append(kept, nv)
+			}
+			nv.Results += t.hostVer[k]
+			if m := v.havs[k[0]]; m != nil {
+				nv.havs[k[0]] = m
+			}
+			nv.cpu = v.cpu
+		}
+		for key, v := range split {
+			v.AnonymousShare = round(float64(len(anon[key])) / float64(len(hosts[key])))
+		}
+		a.Versions = kept
+	}
+}
+
 // hostPlatforms is each host's platform: that of the versions it ran
 // most results of, else its os_name's.
 func (t *tableFit) hostPlatforms(set *tables.Set, byID map[int64]int) []string {
@@ -342,7 +400,7 @@ func (t *tableFit) hostPlatforms(set *tables.Set, byID map[int64]int) []string {
 	})
 	for _, k := range keys {
 		i, ok := byID[k[0]]
-		if n := t.hostVer[k]; ok && n > best[i] {
+		if n := t.hostVer[k]; ok && n > best[i] && !t.versions[k[1]].Anonymous {
 			best[i], out[i] = n, t.versions[k[1]].Platform
 		}
 	}
@@ -394,8 +452,22 @@ func (t *tableFit) finish(set *tables.Set, hs []statsdump.Host) error {
 	if len(p.Apps) == 0 {
 		return fmt.Errorf("no app had workunits and valid results from %s to %s", day(t.w.From), day(t.w.To))
 	}
+	total := 0
+	for _, a := range p.Apps {
+		total += a.Workunits
+	}
+	for _, a := range p.Apps {
+		a.Weight = round(float64(a.Workunits) / float64(total))
+		if a.SizeErrorCV >= maxSizeCV {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("app %s: one host's elapsed times for one version spread far more than a job's size error (CV %g or more): its jobs' true sizes differ from their estimates by more than the estimates say (classes the project does not estimate). Its versions' efficiency and its size spread are then not identified from these tables; the fitted values are the estimates' error, not the versions' speed", a.Name, maxSizeCV))
+		}
+	}
 	return nil
 }
+
+// maxSizeCV caps a fitted size error's CV: beyond it, the spread is not
+// a size error (Project.Warnings).
+const maxSizeCV = 1.5
 
 // availability is the mean of on_frac x active_frac over the hosts
 // present that report one.
@@ -481,20 +553,9 @@ func sizeClasses(est []float64) (float64, []sizeClass) {
 func (a *appFit) fitVersions() {
 	var kept []*versionFit
 	byName := map[string]*versionFit{}
-	anonymous := map[string]float64{} // results per resource
-	all := map[string]float64{}
-	for _, v := range a.Versions {
-		all[v.Resource] += float64(v.Results)
-		if v.Anonymous {
-			anonymous[v.Resource] += float64(v.Results)
-		}
-	}
 	for _, v := range a.Versions {
 		if !v.fit(a) {
 			continue
-		}
-		if v.Anonymous {
-			v.AnonymousShare = round(anonymous[v.Resource] / all[v.Resource])
 		}
 		v.Name = versionName(v)
 		// Of versions of one platform and plan class (successive
@@ -511,7 +572,7 @@ func (a *appFit) fitVersions() {
 	a.Versions = kept
 	if a.withinDF > 1 {
 		cv := math.Sqrt(math.Max(0, math.Expm1(a.withinSS/a.withinDF)-runtimeNoise*runtimeNoise))
-		a.SizeErrorCV = round(math.Max(0.01, math.Min(cv, 1.5)))
+		a.SizeErrorCV = round(math.Max(0.01, math.Min(cv, maxSizeCV)))
 	}
 }
 
@@ -564,12 +625,12 @@ var shortPlatforms = map[string]string{"windows_x86_64": "win", "windows_intelx8
 
 // versionName names a fitted version by platform and plan class.
 func versionName(v *versionFit) string {
-	if v.Anonymous {
-		return "anonymous-" + v.Resource
-	}
 	p := shortPlatforms[v.Platform]
 	if p == "" {
 		p = v.Platform
+	}
+	if v.Anonymous {
+		return p + "-anonymous-" + v.Resource
 	}
 	pc := v.PlanClass
 	if pc == "" {
@@ -624,6 +685,12 @@ func (p *Project) Scenario(name, source string) ([]byte, error) {
 	for _, n := range append(p.Hosts.Assumed, p.tableAssumed()...) {
 		b.WriteString("#   - " + n + "\n")
 	}
+	if len(p.Warnings) > 0 {
+		b.WriteString("# Not identified (read before trusting this world):\n")
+		for _, n := range p.Warnings {
+			b.WriteString("#   - " + n + "\n")
+		}
+	}
 	b.Write(body)
 	return []byte(b.String()), nil
 }
@@ -653,7 +720,7 @@ func (p *Project) sets(name string) []string {
 
 // yaml is the app in YAML's flow form.
 func (a *appFit) yaml() string {
-	f := []string{"name: " + quote(a.Name), fmt.Sprintf("rsc_fpops_est: %g", a.Est)}
+	f := []string{"name: " + quote(a.Name), fmt.Sprintf("weight: %g", a.Weight), fmt.Sprintf("rsc_fpops_est: %g", a.Est)}
 	if a.SizeErrorCV > 0 {
 		f = append(f, fmt.Sprintf("size_error: {dist: lognormal, mean: 1, cv: %g}", a.SizeErrorCV))
 	}
@@ -720,6 +787,9 @@ func (p *Project) tableNotes() []string {
 	}
 	if p.OnFraction > 0 {
 		out = append(out, fmt.Sprintf("availability: hosts on %.3g of the time (mean on_frac x active_frac of %d hosts present); the baseline's on periods, the off periods' mean set to match", p.OnFraction, p.OnHosts))
+	}
+	if len(p.Apps) > 1 {
+		out = append(out, "apps: each weighted by its share of the workunits created in the window (apps of several projects, which a run's export names project.app, become apps of one project)")
 	}
 	for _, a := range p.Apps {
 		out = append(out, fmt.Sprintf("app %s: %d workunits created in the window; rsc_fpops_est their median%s, bound_factor the median of rsc_fpops_bound / rsc_fpops_est, delay bound their median, quorum, target and limits the most common",
