@@ -338,49 +338,54 @@ func (t *tableFit) splitAnonymous(plat []string, byID map[int64]int) {
 		return int(a[1] - b[1])
 	})
 	for _, a := range t.apps {
-		var kept []*versionFit
-		type pr struct{ platform, resource string }
-		split := map[pr]*versionFit{}
-		hosts, anon := map[pr]map[int64]bool{}, map[pr]map[int64]bool{}
-		in := map[int64]*versionFit{}
-		for _, v := range a.Versions {
-			in[v.id] = v
-			if !v.Anonymous {
-				kept = append(kept, v)
-			}
-		}
-		for _, k := range keys {
-			v := in[k[1]]
-			i, ok := byID[k[0]]
-			if v == nil || !ok || plat[i] == "" {
-				continue
-			}
-			key := pr{plat[i], v.Resource}
-			if hosts[key] == nil {
-				hosts[key], anon[key] = map[int64]bool{}, map[int64]bool{}
-			}
-			hosts[key][k[0]] = true
-			if !v.Anonymous {
-				continue
-			}
-			anon[key][k[0]] = true
-			nv := split[key]
-			if nv == nil {
-				nv = &versionFit{id: v.id, Anonymous: true, Platform: key.platform, Resource: v.Resource, havs: map[int64]*moments{}}
-				split[key] = nv
-				kept = append(kept, nv)
-			}
-			nv.Results += t.hostVer[k]
-			if m := v.havs[k[0]]; m != nil {
-				nv.havs[k[0]] = m
-			}
-			nv.cpu = v.cpu
-		}
-		for key, v := range split {
-			v.AnonymousShare = round(float64(len(anon[key])) / float64(len(hosts[key])))
-		}
-		a.Versions = kept
+		t.splitApp(a, keys, plat, byID)
 	}
+}
+
+// splitApp splits app a's anonymous-platform versions by platform;
+// keys are hostVer's, sorted.
+func (t *tableFit) splitApp(a *appFit, keys [][2]int64, plat []string, byID map[int64]int) {
+	var kept []*versionFit
+	type pr struct{ platform, resource string }
+	split := map[pr]*versionFit{}
+	hosts, anon := map[pr]map[int64]bool{}, map[pr]map[int64]bool{}
+	in := map[int64]*versionFit{}
+	for _, v := range a.Versions {
+		in[v.id] = v
+		if !v.Anonymous {
+			kept = append(kept, v)
+		}
+	}
+	for _, k := range keys {
+		v := in[k[1]]
+		i, ok := byID[k[0]]
+		if v == nil || !ok || plat[i] == "" {
+			continue
+		}
+		key := pr{plat[i], v.Resource}
+		if hosts[key] == nil {
+			hosts[key], anon[key] = map[int64]bool{}, map[int64]bool{}
+		}
+		hosts[key][k[0]] = true
+		if !v.Anonymous {
+			continue
+		}
+		anon[key][k[0]] = true
+		nv := split[key]
+		if nv == nil {
+			nv = &versionFit{id: v.id, Anonymous: true, Platform: key.platform, Resource: v.Resource, havs: map[int64]*moments{}, cpu: v.cpu}
+			split[key] = nv
+			kept = append(kept, nv)
+		}
+		nv.Results += t.hostVer[k]
+		if m := v.havs[k[0]]; m != nil {
+			nv.havs[k[0]] = m
+		}
+	}
+	for key, v := range split {
+		v.AnonymousShare = round(float64(len(anon[key])) / float64(len(hosts[key])))
+	}
+	a.Versions = kept
 }
 
 // hostPlatforms is each host's platform: that of the versions it ran
@@ -452,6 +457,13 @@ func (t *tableFit) finish(set *tables.Set, hs []statsdump.Host) error {
 	if len(p.Apps) == 0 {
 		return fmt.Errorf("no app had workunits and valid results from %s to %s", day(t.w.From), day(t.w.To))
 	}
+	p.weigh()
+	return nil
+}
+
+// weigh gives each app its share of the workunits, and warns of the
+// apps whose job sizes the tables do not identify.
+func (p *Project) weigh() {
 	total := 0
 	for _, a := range p.Apps {
 		total += a.Workunits
@@ -462,7 +474,6 @@ func (t *tableFit) finish(set *tables.Set, hs []statsdump.Host) error {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("app %s: one host's elapsed times for one version spread far more than a job's size error (CV %g or more): its jobs' true sizes differ from their estimates by more than the estimates say (classes the project does not estimate). Its versions' efficiency and its size spread are then not identified from these tables; the fitted values are the estimates' error, not the versions' speed", a.Name, maxSizeCV))
 		}
 	}
-	return nil
 }
 
 // maxSizeCV caps a fitted size error's CV: beyond it, the spread is not
