@@ -101,6 +101,23 @@ func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) er
 	if err != nil {
 		return fail(cmd, ExitInput, "%s: %v", path, err)
 	}
+	// The export's user table, beside its host table, says the teams.
+	for _, n := range []string{"user.gz", "user.xml"} {
+		up := filepath.Join(filepath.Dir(path), n)
+		if _, err := os.Stat(up); err != nil {
+			continue
+		}
+		users, err := statsdump.ReadUsers(up)
+		if err != nil {
+			return fail(cmd, ExitInput, "%v", err)
+		}
+		team := map[int]int{}
+		for _, u := range users {
+			team[u.ID] = u.TeamID
+		}
+		f.FitTeams(team, up)
+		break
+	}
 	text, err := f.Scenario(fl.name, path)
 	if err != nil {
 		return fail(cmd, ExitRun, "%v", err)

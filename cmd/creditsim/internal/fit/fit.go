@@ -44,8 +44,13 @@ type Hosts struct {
 	GPUCount            choice
 	Platforms           map[string]float64
 	HostsPerUser        choice // empty when the export hides users
-	Notes, Assumed      []string
-	src                 hostSource
+	// Teams and TeamShare are fitted over TeamUsers users with a host
+	// present, where a user table says their teams (FitTeams).
+	Teams, TeamUsers int
+	TeamShare        float64
+	Notes, Assumed   []string
+	src              hostSource
+	present          map[int]bool // users with a host present
 }
 
 type choice struct {
@@ -238,9 +243,11 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 // users fits the hosts per user, where the export names users.
 func (f *Hosts) users(hs []statsdump.Host, present []int) {
 	per := map[int]float64{}
+	f.present = map[int]bool{}
 	for _, i := range present {
 		if hs[i].UserID != 0 {
 			per[hs[i].UserID]++
+			f.present[hs[i].UserID] = true
 		}
 	}
 	if len(per) == 0 {
@@ -295,6 +302,38 @@ func (f *Hosts) notes(arrivals int) {
 		"the export lists only hosts with credit, and drops users who did not consent where consent is on: hosts that never earned credit are missing",
 		strings.TrimPrefix(gpuPeaks+", ", ", ") + "availability (on_frac and active_frac are not exported), error and invalid rates, apps, versions, job sizes, replication and the server's options: the baseline's",
 	}
+}
+
+// FitTeams fits the teams from a user table (user ID to team ID, 0 for
+// none): over the users with a host present, how many teams they are in
+// and the share of them in one.
+func (f *Hosts) FitTeams(team map[int]int, table string) {
+	in, n := 0, 0
+	teams := map[int]bool{}
+	for u := range f.present {
+		t, ok := team[u]
+		if !ok {
+			continue
+		}
+		n++
+		if t != 0 {
+			in++
+			teams[t] = true
+		}
+	}
+	if n == 0 {
+		return
+	}
+	f.Teams, f.TeamUsers, f.TeamShare = len(teams), n, round(float64(in)/float64(n))
+	f.Notes = append(f.Notes, fmt.Sprintf("teams and team_share: the teams the %d users with a host present are in (%s; a team none of them is in is not seen), and the share of them in one", n, table))
+}
+
+// teamsAssumed says where the teams came from when no user table gave them.
+func (f *Hosts) teamsAssumed() []string {
+	if f.TeamUsers > 0 {
+		return nil
+	}
+	return []string{"teams and team_share: no user table (user.gz, or the user table) gave the users' teams: the baseline's"}
 }
 
 // choiceOf keeps the at most k most common values of counts, weighted.
@@ -381,7 +420,7 @@ func (f *Hosts) Scenario(name, source string) ([]byte, error) {
 		b.WriteString("#   - " + n + "\n")
 	}
 	b.WriteString("# Not in the export, so assumed:\n")
-	for _, n := range f.Assumed {
+	for _, n := range append(f.Assumed, f.teamsAssumed()...) {
 		b.WriteString("#   - " + n + "\n")
 	}
 	b.Write(body)
@@ -412,6 +451,9 @@ func (f *Hosts) sets() []string {
 	}
 	if len(f.HostsPerUser.Values) > 0 {
 		out = append(out, "hosts.hosts_per_user="+f.HostsPerUser.yaml())
+	}
+	if f.TeamUsers > 0 {
+		out = append(out, fmt.Sprintf("hosts.teams=%d", f.Teams), fmt.Sprintf("hosts.team_share=%g", f.TeamShare))
 	}
 	var versions []string
 	for _, p := range results.SortedKeys(f.Platforms) {

@@ -37,6 +37,15 @@ func TestStatsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	users, err := statsdump.ReadUsers(filepath.Join(dir, "user.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	team := map[int]int{}
+	for _, u := range users {
+		team[u.ID] = u.TeamID
+	}
+	f.FitTeams(team, "user.gz")
 	meanCores := func(values, weights []float64) float64 {
 		m, w := 0.0, 0.0
 		for i := range values {
@@ -58,6 +67,7 @@ func TestStatsRoundTrip(t *testing.T) {
 		// would bias it high; censored a week before the export's date,
 		// it comes within a few percent.
 		{"lifetime (days)", f.LifetimeDays, 60, 0.15},
+		{"share of users in a team", f.TeamShare, s.Hosts.TeamShare, 0.15},
 	} {
 		t.Logf("%s: fitted %.4g, scenario %.4g", x.name, x.got, x.want)
 		if math.Abs(x.got/x.want-1) > x.tol {
@@ -134,5 +144,41 @@ func TestPeakRatioFromModels(t *testing.T) {
 	}
 	if f, _ = FitHosts(hs, Window{From: 1.7e9 + 86400, To: 1.7e9 + 50*86400}); f.PeakRatio.Mean != 0 {
 		t.Errorf("peak_ratio fitted from %d hosts of known models", f.PeakHosts)
+	}
+}
+
+// TestPublicExport: a host record as a project's public statistics
+// export has it (testdata/public, cited there) is read and fitted: its
+// CPUs, benchmarks, platform and GPU, whose model's peak gives the
+// peak ratio; the fitted scenario runs.
+func TestPublicExport(t *testing.T) {
+	hosts, err := statsdump.Read(filepath.Join("testdata", "public", "host.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hosts) != 1 || len(hosts[0].GPUs) != 1 || hosts[0].GPUs[0] != (statsdump.GPU{Vendor: "nvidia", Model: "GeForce GTX 1650 with Max-Q Design", Count: 1}) {
+		t.Fatalf("read %+v", hosts)
+	}
+	f, err := FitHosts(hosts, Window{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Initial != 1 || f.Cores.Values[0] != 12 || math.Abs(f.WhetstoneGFLOPS.Mean-3.305) > 1e-3 ||
+		f.Platforms["windows_x86_64"] != 1 || f.GPUShare != 1 || f.Vendors["nvidia"] != 1 {
+		t.Errorf("fitted %+v", f)
+	}
+	if peak, ok := gpuPeak(hosts[0].GPUs[0].Model); !ok || peak != 2.984e12 {
+		t.Errorf("GTX 1650 Max-Q: peak %g (%v)", peak, ok)
+	}
+	text, err := f.Scenario("public", "testdata/public/host.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenarios.Load("public.yaml", text, []string{"hosts.initial=30", "duration=10d", "warmup=2d", "replications=1", "policies=[v1peak]"})
+	if err != nil {
+		t.Fatalf("the fitted scenario does not load: %v", err)
+	}
+	if _, err := runner.Run(s, runner.Options{NoPlots: true}); err != nil {
+		t.Fatalf("the fitted scenario does not run: %v", err)
 	}
 }

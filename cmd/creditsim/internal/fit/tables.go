@@ -175,6 +175,13 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		return nil, err
 	}
 	t.p.Hosts = hf
+	if set.Has["user"] != nil && set.Has["user"]["teamid"] {
+		team := map[int]int{}
+		for _, u := range set.Users {
+			team[int(u.ID)] = int(u.TeamID)
+		}
+		hf.FitTeams(team, "user.teamid")
+	}
 	if err := t.finish(set, hs); err != nil {
 		return nil, err
 	}
@@ -693,7 +700,7 @@ func (p *Project) Scenario(name, source string) ([]byte, error) {
 		b.WriteString("#   - " + n + "\n")
 	}
 	b.WriteString("# Not in the tables, so assumed:\n")
-	for _, n := range append(p.Hosts.Assumed, p.tableAssumed()...) {
+	for _, n := range append(append(p.Hosts.Assumed, p.Hosts.teamsAssumed()...), p.tableAssumed()...) {
 		b.WriteString("#   - " + n + "\n")
 	}
 	if len(p.Warnings) > 0 {

@@ -3,9 +3,11 @@ package runner
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/statsdump"
@@ -29,7 +31,8 @@ var gpuTypes = map[boinc.Resource]string{boinc.NVIDIA: "nvidia", boinc.AMD: "amd
 // exportStats writes the run's hosts into dir/host.gz as db_dump writes a
 // project's statistics export: hosts with credit under the scenario's
 // first policy, created at their arrival, last seen when they left or at
-// the end, with what they reported.
+// the end, with what they reported; and their users, with their teams,
+// into dir/user.gz.
 func exportStats(s *scenarios.Scenario, dir string, x *sim.Sim) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--export-stats: %w", err)
@@ -37,6 +40,7 @@ func exportStats(s *scenarios.Scenario, dir string, x *sim.Sim) error {
 	end := float64(s.Duration)
 	ledger := x.Ledger(0)
 	var rows []statsdump.Host
+	teams := map[int]int{}
 	for i, h := range x.Hosts() {
 		credit := ledger.Host(i).Total
 		if !(h.Arrival < end) || !(credit > 0) {
@@ -53,10 +57,23 @@ func exportStats(s *scenarios.Scenario, dir string, x *sim.Sim) error {
 			row.GPUs = []statsdump.GPU{{Vendor: t, Model: "simulated", Count: h.NGPUs}}
 		}
 		rows = append(rows, row)
+		teams[row.UserID] = h.TeamID
 	}
-	path := filepath.Join(dir, "host.gz")
-	if err := results.StreamFileAtomic(path, func(w io.Writer) error { return statsdump.Write(w, rows) }); err != nil {
-		return fmt.Errorf("--export-stats %s: %w", path, err)
+	users := make([]statsdump.User, 0, len(teams))
+	for _, u := range slices.Sorted(maps.Keys(teams)) {
+		users = append(users, statsdump.User{ID: u, TeamID: teams[u]})
+	}
+	for _, f := range []struct {
+		name  string
+		write func(w io.Writer) error
+	}{
+		{"host.gz", func(w io.Writer) error { return statsdump.Write(w, rows) }},
+		{"user.gz", func(w io.Writer) error { return statsdump.WriteUsers(w, users) }},
+	} {
+		path := filepath.Join(dir, f.name)
+		if err := results.StreamFileAtomic(path, f.write); err != nil {
+			return fmt.Errorf("--export-stats %s: %w", path, err)
+		}
 	}
 	return nil
 }

@@ -52,11 +52,10 @@ func exportTables(s *scenarios.Scenario, dir string, x *sim.Sim, tr *replay.Trac
 	e := &tableExport{s: s, x: x, world: x.World(), end: float64(s.Duration)}
 	e.platformsAndApps()
 	e.hostsAndUsers()
-	var res []tables.Result
 	havs := map[[2]int64]*tables.HostAppVersion{}
 	wus := map[int64]*tables.Workunit{}
 	err := tr.Each(func(r *replay.Row, credit []float64) error {
-		res = append(res, e.result(r, credit[0], wus))
+		e.result(r, credit[0], wus)
 		h := havs[[2]int64{r.HostID, r.VersionID}]
 		if h == nil {
 			h = &tables.HostAppVersion{HostID: r.HostID + 1, AppVersionID: e.versionID(r)}
@@ -81,7 +80,7 @@ func exportTables(s *scenarios.Scenario, dir string, x *sim.Sim, tr *replay.Trac
 		a, b := e.set.HostAppVersions[i], e.set.HostAppVersions[j]
 		return a.HostID < b.HostID || a.HostID == b.HostID && a.AppVersionID < b.AppVersionID
 	})
-	return e.write(dir, res)
+	return e.write(dir, tr)
 }
 
 // platformsAndApps fills platform, app and app_version: IDs from 1 in
@@ -185,7 +184,8 @@ func (e *tableExport) versionID(r *replay.Row) int64 {
 var outcomeCodes = map[policy.Outcome]int64{policy.Success: tables.OutcomeSuccess, policy.ClientError: tables.OutcomeClientError,
 	policy.Aborted: tables.OutcomeClientError, policy.NoReply: tables.OutcomeNoReply}
 
-// result is a trace row as result's row, its workunit added to wus.
+// result is a trace row as result's row, its workunit added to wus
+// (nil: not).
 func (e *tableExport) result(r *replay.Row, credit float64, wus map[int64]*tables.Workunit) tables.Result {
 	a := &e.world.Apps[r.AppID]
 	out := tables.Result{ID: r.ResultID + 1, CreateTime: at(r.SentTime), WorkunitID: r.WorkunitID + 1, ServerState: 4,
@@ -213,6 +213,9 @@ func (e *tableExport) result(r *replay.Row, credit float64, wus map[int64]*table
 	}
 	if r.RuntimeOutlier {
 		out.RuntimeOutlier = 1
+	}
+	if wus == nil {
+		return out
 	}
 	w := wus[r.WorkunitID]
 	if w == nil {
@@ -244,8 +247,8 @@ func (e *tableExport) appConfig(i int) *jobs.App {
 }
 
 // write writes every table's file and the SQL beside them, each file
-// whole or not at all.
-func (e *tableExport) write(dir string, res []tables.Result) error {
+// whole or not at all; results as the tracer holds them, one at a time.
+func (e *tableExport) write(dir string, tr *replay.Tracer) error {
 	rows := map[string]func(w *tables.Writer) error{
 		"platform":         each(e.set.Platforms),
 		"app":              each(e.set.Apps),
@@ -255,7 +258,12 @@ func (e *tableExport) write(dir string, res []tables.Result) error {
 		"host":             each(e.set.Hosts),
 		"host_app_version": each(e.set.HostAppVersions),
 		"workunit":         each(e.set.Workunits),
-		"result":           each(res),
+		"result": func(w *tables.Writer) error {
+			return tr.Each(func(r *replay.Row, credit []float64) error {
+				row := e.result(r, credit[0], nil)
+				return w.Write(&row)
+			})
+		},
 	}
 	for _, t := range tables.Names {
 		path := filepath.Join(dir, t+".tsv")

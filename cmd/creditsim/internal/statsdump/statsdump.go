@@ -234,3 +234,81 @@ func writeHost(b *bytes.Buffer, h *Host) {
 	fmt.Fprintf(b, "  <create_time>%d</create_time>\n  <rpc_time>%d</rpc_time>\n  <ncpus>%d</ncpus>\n  <p_fpops>%f</p_fpops>\n  <p_iops>%f</p_iops>\n</host>\n",
 		int64(h.CreateTime), int64(h.RPCTime), h.NCPUs, h.PFpops, h.PIops)
 }
+
+// User is one row of the export's user table (user.gz): its team, 0
+// for none.
+type User struct {
+	ID, TeamID int
+}
+
+// ReadUsers reads the users of an export's user table from path
+// (gzip-compressed or not): db_dump's write_user, <users><user>...
+func ReadUsers(path string) ([]User, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		defer gz.Close()
+		br = bufio.NewReaderSize(gz, 1<<16)
+	}
+	dec := xml.NewDecoder(br)
+	var out []User
+	root := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			line, _ := dec.InputPos()
+			return nil, fmt.Errorf("%s: line %d: not db_dump's user XML: %v", path, line, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		switch {
+		case !ok:
+		case se.Name.Local == "users":
+			root = true
+		case se.Name.Local == "user":
+			var x struct {
+				ID     int `xml:"id"`
+				TeamID int `xml:"teamid"`
+			}
+			if err := dec.DecodeElement(&x, &se); err != nil {
+				line, _ := dec.InputPos()
+				return nil, fmt.Errorf("%s: line %d: user %d: not db_dump's user XML: %v", path, line, len(out)+1, err)
+			}
+			out = append(out, User{ID: x.ID, TeamID: x.TeamID})
+		}
+	}
+	if !root {
+		return nil, fmt.Errorf("%s: no <users> element: not the user table of a statistics export (user.gz)", path)
+	}
+	return out, nil
+}
+
+// WriteUsers writes users as db_dump writes user.gz (the fields fit
+// reads), gzip-compressed.
+func WriteUsers(w io.Writer, users []User) error {
+	gz := gzip.NewWriter(w)
+	b := bufio.NewWriter(gz)
+	b.WriteString("<users>\n")
+	for _, u := range users {
+		fmt.Fprintf(b, "<user>\n <id>%d</id>\n <name>user %d</name>\n", u.ID, u.ID)
+		if u.TeamID != 0 {
+			fmt.Fprintf(b, " <teamid>%d</teamid>\n", u.TeamID)
+		}
+		b.WriteString("</user>\n")
+	}
+	b.WriteString("</users>\n")
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	return gz.Close()
+}

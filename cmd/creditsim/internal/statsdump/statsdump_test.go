@@ -2,6 +2,7 @@ package statsdump
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,5 +78,28 @@ func TestReadRefuses(t *testing.T) {
 		if _, err := read(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%.40q: %v, want %q", c.in, err, c.want)
 		}
+	}
+}
+
+// TestUsers: a user table as db_dump writes it (teamid only for users in
+// a team) reads back; a file that is not one says so.
+func TestUsers(t *testing.T) {
+	dir := t.TempDir()
+	want := []User{{ID: 1, TeamID: 5}, {ID: 2}, {ID: 9, TeamID: 5}}
+	var b bytes.Buffer
+	if err := WriteUsers(&b, want); err != nil {
+		t.Fatal(err)
+	}
+	path := dir + "/user.gz"
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadUsers(path)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("read %+v, %v; want %+v", got, err, want)
+	}
+	os.WriteFile(path, []byte("<hosts></hosts>"), 0o644)
+	if _, err := ReadUsers(path); err == nil || !strings.Contains(err.Error(), "no <users> element") {
+		t.Errorf("a host table read as users: %v", err)
 	}
 }
