@@ -1,13 +1,17 @@
-package fit
+package fit_test
 
 import (
 	"bytes"
 	"database/sql"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/cli"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/fit"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
@@ -49,7 +53,7 @@ func TestTablesFromDatabase(t *testing.T) {
 			}
 		}
 	}
-	fromFiles, err := FitTables(tables.Dir(dir), TableOptions{})
+	fromFiles, err := fit.FitTables(tables.Dir(dir), fit.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,11 +63,11 @@ func TestTablesFromDatabase(t *testing.T) {
 	}
 	defer closeAll()
 	src := &tables.DB{Conn: conn, Label: "db"}
-	var w Window
-	if err := DBWindow(src, &w); err != nil {
+	var w fit.Window
+	if err := fit.DBWindow(src, &w); err != nil {
 		t.Fatal(err)
 	}
-	fromDB, err := FitTables(src, TableOptions{Window: w})
+	fromDB, err := fit.FitTables(src, fit.TableOptions{Window: w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,5 +84,20 @@ func TestTablesFromDatabase(t *testing.T) {
 	}
 	if fromDB.Results == 0 || len(fromDB.Apps) != 1 || len(fromDB.Apps[0].Versions) != 6 {
 		t.Errorf("from the database: %d results, %d apps", fromDB.Results, len(fromDB.Apps))
+	}
+	// From the command line, as a user runs it: the same world.
+	out := filepath.Join(t.TempDir(), "db.yaml")
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main([]string{"fit", root + "boinc", "-o", out, "--name", "x"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("creditsim fit DSN: exit %d: %s", code, stderr.String())
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(text), "\nname: x\n")
+	_, want, _ := strings.Cut(string(a), "\nname: x\n")
+	if body == "" || body != want {
+		t.Errorf("creditsim fit DSN wrote another world than the files give:\n%s", text)
 	}
 }
