@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +20,7 @@ import (
 // fitFlags are fit's flags.
 type fitFlags struct {
 	out, name, since, until string
-	config                  string
+	config, family          string
 	apps, countsFlops       []string
 	force                   bool
 }
@@ -59,6 +61,7 @@ attack it.`,
 	f.StringVar(&fl.since, "since", "", "start of the window fitted, YYYY-MM-DD (default: 90 days before its end)")
 	f.StringVar(&fl.until, "until", "", "end of the window, YYYY-MM-DD (default: the export's last contact)")
 	f.BoolVar(&fl.force, "force", false, "replace an existing scenario file")
+	f.StringVar(&fl.family, "family", "empirical", "how the hosts' benchmarks are written: empirical (quantile classes) or lognormal (a fitted family)")
 	f.StringVar(&fl.config, "config", "", "the project's config.xml: the server's options (tables and databases)")
 	f.StringSliceVar(&fl.apps, "app", nil, "fit only these apps, by name (tables and databases)")
 	f.StringSliceVar(&fl.countsFlops, "counts-flops", nil, "the apps that count their FLOPs, by name, or all (BOINC's tables do not say)")
@@ -73,6 +76,9 @@ func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
 	w, err := fl.window(cmd)
 	if err != nil {
 		return err
+	}
+	if !slices.Contains(fit.Families, fl.family) {
+		return fail(cmd, ExitInput, "flag --family: %q: want %s", fl.family, strings.Join(fit.Families, " or "))
 	}
 	switch kind, err := sourceKind(source); {
 	case err != nil:
@@ -118,6 +124,7 @@ func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) er
 		f.FitTeams(team, up)
 		break
 	}
+	f.Family = fl.family
 	text, err := f.Scenario(fl.name, path)
 	if err != nil {
 		return fail(cmd, ExitRun, "%v", err)
@@ -154,6 +161,7 @@ func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Win
 	if err != nil {
 		return fail(cmd, ExitInput, "%v", err)
 	}
+	p.Family = fl.family
 	text, err := p.Scenario(fl.name, name)
 	if err != nil {
 		return fail(cmd, ExitRun, "%v", err)

@@ -49,8 +49,46 @@ type Hosts struct {
 	Teams, TeamUsers int
 	TeamShare        float64
 	Notes, Assumed   []string
-	src              hostSource
-	present          map[int]bool // users with a host present
+	// Family is how Whetstone and the Dhrystone ratio are written:
+	// "empirical" (default: 20 quantile classes of the hosts' values) or
+	// "lognormal" (the fitted family).
+	Family      string
+	src         hostSource
+	present     map[int]bool // users with a host present
+	whet, ratio []float64    // the hosts' values
+}
+
+// Families are the ways a fit writes the hosts' benchmarks.
+var Families = []string{"empirical", "lognormal"}
+
+// quantiles is how many classes an empirical distribution has.
+const quantiles = 20
+
+// benchNote says how the benchmarks were written.
+func (f *Hosts) benchNote() string {
+	if f.Family == "lognormal" {
+		return "whetstone_gflops and dhrystone_ratio: lognormal with the mean and CV of p_fpops and p_iops / p_fpops, failed benchmarks (1e9) left out"
+	}
+	return fmt.Sprintf("whetstone_gflops and dhrystone_ratio: empirical, the hosts' p_fpops and p_iops / p_fpops in %d classes of equal share (each its mean), failed benchmarks (1e9) left out (--family lognormal fits a lognormal instead)", quantiles)
+}
+
+// empirical is xs as a choice of at most quantiles classes of equal
+// share, each its mean.
+func empirical(xs []float64) choice {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := min(quantiles, len(s))
+	c := choice{}
+	for k := 0; k < n; k++ {
+		part := s[k*len(s)/n : (k+1)*len(s)/n]
+		m := 0.0
+		for _, x := range part {
+			m += x
+		}
+		c.Values = append(c.Values, round(m/float64(len(part))))
+		c.Weights = append(c.Weights, round(float64(len(part))/float64(len(s))))
+	}
+	return c
 }
 
 type choice struct {
@@ -234,6 +272,7 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 	}
 	f.Cores = choiceOf(cores, 16)
 	f.WhetstoneGFLOPS, f.DhrystoneRatio = fitLognormal(whet, 2.5), fitLognormal(ratio, 1.5)
+	f.whet, f.ratio = whet, ratio
 	f.GPUShare = float64(gpuHosts) / float64(len(present))
 	f.GPUCount = choiceOf(counts, 8)
 	normalise(f.Vendors)
@@ -416,6 +455,7 @@ func (f *Hosts) Scenario(name, source string) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: fitted by creditsim fit from %s (%d hosts in the export).\n", name, source, f.Rows)
 	b.WriteString("# Fitted from the export:\n")
+	f.Notes[4] = f.benchNote()
 	for _, n := range f.Notes {
 		b.WriteString("#   - " + n + "\n")
 	}
@@ -437,11 +477,21 @@ func (f *Hosts) sets() []string {
 		fmt.Sprintf("hosts.gpu.share=%g", round(f.GPUShare)),
 		"hosts.platforms=" + shares(f.Platforms, "name"),
 	}
-	if w := f.WhetstoneGFLOPS; w.Mean > 0 {
-		out = append(out, fmt.Sprintf("hosts.cpu.whetstone_gflops={dist: lognormal, mean: %g, cv: %g}", w.Mean, w.CV))
-	}
-	if r := f.DhrystoneRatio; r.Mean > 0 {
-		out = append(out, fmt.Sprintf("hosts.cpu.dhrystone_ratio={dist: lognormal, mean: %g, cv: %g}", r.Mean, r.CV))
+	switch {
+	case f.Family == "lognormal":
+		if w := f.WhetstoneGFLOPS; w.Mean > 0 {
+			out = append(out, fmt.Sprintf("hosts.cpu.whetstone_gflops={dist: lognormal, mean: %g, cv: %g}", w.Mean, w.CV))
+		}
+		if r := f.DhrystoneRatio; r.Mean > 0 {
+			out = append(out, fmt.Sprintf("hosts.cpu.dhrystone_ratio={dist: lognormal, mean: %g, cv: %g}", r.Mean, r.CV))
+		}
+	default:
+		if len(f.whet) > 0 {
+			out = append(out, "hosts.cpu.whetstone_gflops="+empirical(f.whet).yaml())
+		}
+		if len(f.ratio) > 0 {
+			out = append(out, "hosts.cpu.dhrystone_ratio="+empirical(f.ratio).yaml())
+		}
 	}
 	if f.GPUShare > 0 && len(f.Vendors) > 0 {
 		out = append(out, "hosts.gpu.vendors="+shares(f.Vendors, "vendor"), "hosts.gpu.count="+f.GPUCount.yaml())

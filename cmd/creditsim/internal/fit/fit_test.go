@@ -3,6 +3,7 @@ package fit
 import (
 	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -180,5 +181,32 @@ func TestPublicExport(t *testing.T) {
 	}
 	if _, err := runner.Run(s, runner.Options{NoPlots: true}); err != nil {
 		t.Fatalf("the fitted scenario does not run: %v", err)
+	}
+}
+
+// TestEmpirical: the empirical form keeps a sample's mean and spread in
+// 20 classes of equal share, sorted; a sample smaller than 20 keeps each
+// value.
+func TestEmpirical(t *testing.T) {
+	var xs []float64
+	for i := range 1000 {
+		xs = append(xs, math.Exp(float64(i%97)/50))
+	}
+	c := empirical(xs)
+	mean, w, want := 0.0, 0.0, 0.0
+	for i := range c.Values {
+		mean, w = mean+c.Values[i]*c.Weights[i], w+c.Weights[i]
+		if i > 0 && c.Values[i] < c.Values[i-1] {
+			t.Errorf("classes out of order: %v", c.Values)
+		}
+	}
+	for _, x := range xs {
+		want += x / float64(len(xs))
+	}
+	if len(c.Values) != 20 || math.Abs(w-1) > 1e-3 || math.Abs(mean/w/want-1) > 1e-3 {
+		t.Errorf("%d classes, weights %g, mean %g; want 20, 1, %g", len(c.Values), w, mean/w, want)
+	}
+	if c := empirical([]float64{3, 1, 2}); !reflect.DeepEqual(c.Values, []float64{1, 2, 3}) {
+		t.Errorf("3 values: %v", c.Values)
 	}
 }

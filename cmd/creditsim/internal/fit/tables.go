@@ -696,6 +696,7 @@ func (p *Project) Scenario(name, source string) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: fitted by creditsim fit from %s (%d hosts, %d results sent in the window).\n", name, source, p.Rows, p.Results)
 	b.WriteString("# Fitted from the tables:\n")
+	p.Hosts.Notes[4] = p.Hosts.benchNote()
 	for _, n := range append(append(p.Hosts.Notes, p.tableNotes()...), p.opts.ServerNotes...) {
 		b.WriteString("#   - " + n + "\n")
 	}
