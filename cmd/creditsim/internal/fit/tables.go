@@ -287,29 +287,13 @@ func (t *tableFit) version(a *appFit, r *tables.Result) *versionFit {
 	if v == nil {
 		res := policy.CPU
 		if r.AppVersionID < 0 {
-			res = anonymousResource(r.AppVersionID)
+			res = replay.AnonymousResource(r.AppVersionID)
 		}
 		v = &versionFit{id: key, Anonymous: true, Resource: res.String(), havs: map[int64]*moments{}}
 		t.versions[key] = v
 		a.Versions = append(a.Versions, v)
 	}
 	return v
-}
-
-// anonymousResource reads an anonymous-platform result's app_version_id:
-// -2 CPU, -3 NVIDIA, -4 AMD, -5 Intel GPU, -6 Apple GPU.
-func anonymousResource(id int64) policy.Resource {
-	switch id {
-	case -3:
-		return policy.NVIDIA
-	case -4:
-		return policy.AMD
-	case -5:
-		return policy.IntelGPU
-	case -6:
-		return policy.AppleGPU
-	}
-	return policy.CPU
 }
 
 // efficiency adds a valid result's measure of its version's efficiency,

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 	"github.com/creditsim/creditsim/internal/suggest"
 	"github.com/klauspost/compress/gzip"
 
@@ -52,41 +53,9 @@ type Input struct {
 }
 
 // Error is a bad input: the file, line and column (1-based; 0 unknown),
-// the field and the text written.
-type Error struct {
-	File         string
-	Line, Column int
-	Field, Value string
-	Reason       string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-		if e.Column > 0 {
-			fmt.Fprintf(&b, ":%d", e.Column)
-		}
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	if e.Value != "" || e.Field != "" {
-		v := e.Value
-		if len(v) > maxShown {
-			// A binary file's "column name": enough to recognise it.
-			v = strings.ToValidUTF8(v[:maxShown], "") + "..."
-		}
-		b.WriteString(strconv.Quote(v) + ": ")
-	}
-	b.WriteString(e.Reason)
-	return b.String()
-}
-
-// maxShown is the most of a value an error message shows.
-const maxShown = 80
+// the field and the text written (package tables' error, which a table
+// file's reader gives too).
+type Error = tables.Error
 
 // Read reads either form, telling them apart by the first line that is
 // not a comment: a header of named columns is the CSV form, ten numbers

@@ -75,7 +75,7 @@ func buildWorld(in *Input) (*policy.World, *index) {
 func versionOf(r *Row, v, app int) policy.AppVersion {
 	res := ResourceOf(r.PlanClass)
 	if r.VersionID < 0 {
-		res = anonymousResource(r.VersionID)
+		res = AnonymousResource(r.VersionID)
 	}
 	av := policy.AppVersion{ID: v, AppID: app, Name: "version " + strconv.FormatInt(r.VersionID, 10),
 		PlanClass: r.PlanClass, Resource: res, CPUUsage: 1, Anonymous: r.VersionID < 0}
@@ -127,9 +127,9 @@ func dense(ids []int64) (map[int64]int, []int64) {
 	return m, sorted
 }
 
-// anonymousResource reads an anonymous version's ID (db/boinc_db_types.h:
+// AnonymousResource reads an anonymous version's ID (db/boinc_db_types.h:
 // -2 CPU, -3 NVIDIA, -4 AMD, -5 Intel GPU, -6 Apple GPU).
-func anonymousResource(id int64) policy.Resource {
+func AnonymousResource(id int64) policy.Resource {
 	switch id {
 	case -3:
 		return policy.NVIDIA

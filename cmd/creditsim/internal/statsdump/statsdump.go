@@ -64,16 +64,11 @@ func Read(path string) ([]Host, error) {
 }
 
 func read(r io.Reader) ([]Host, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, err
-		}
-		defer gz.Close()
-		br = bufio.NewReaderSize(gz, 1<<16)
+	dec, closeZ, err := decoder(r)
+	if err != nil {
+		return nil, err
 	}
-	dec := xml.NewDecoder(br)
+	defer closeZ()
 	var out []Host
 	root := false
 	for {
@@ -112,6 +107,22 @@ func read(r io.Reader) ([]Host, error) {
 		return nil, errors.New("no <host> in the export")
 	}
 	return out, nil
+}
+
+// decoder is an XML decoder of r, gunzipped if it starts with gzip's
+// magic number; closeZ closes the gzip reader.
+func decoder(r io.Reader) (dec *xml.Decoder, closeZ func() error, err error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	closeZ = func() error { return nil }
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		closeZ = gz.Close
+		br = bufio.NewReaderSize(gz, 1<<16)
+	}
+	return xml.NewDecoder(br), closeZ, nil
 }
 
 // host checks a row and reads its GPUs.
@@ -249,16 +260,11 @@ func ReadUsers(path string) ([]User, error) {
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		defer gz.Close()
-		br = bufio.NewReaderSize(gz, 1<<16)
+	dec, closeZ, err := decoder(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	dec := xml.NewDecoder(br)
+	defer closeZ()
 	var out []User
 	root := false
 	for {

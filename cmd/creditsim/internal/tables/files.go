@@ -15,8 +15,8 @@ import (
 	"strings"
 )
 
-// Error is a bad table file: the file, line and column (1-based; 0
-// unknown), the field and the text written.
+// Error is a bad input (a table file, a replay input): the file, line and column (1-based; 0 unknown),
+// the field and the text written.
 type Error struct {
 	File         string
 	Line, Column int
@@ -35,11 +35,22 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	if e.Field != "" {
-		b.WriteString(e.Field + ": " + strconv.Quote(e.Value) + ": ")
+		b.WriteString(e.Field + ": ")
+	}
+	if e.Value != "" || e.Field != "" {
+		v := e.Value
+		if len(v) > maxShown {
+			// A binary file's "column name": enough to recognise it.
+			v = strings.ToValidUTF8(v[:maxShown], "") + "..."
+		}
+		b.WriteString(strconv.Quote(v) + ": ")
 	}
 	b.WriteString(e.Reason)
 	return b.String()
 }
+
+// maxShown is the most of a value an error message shows.
+const maxShown = 80
 
 // Writer writes one table's rows in `mysql --batch`'s form.
 type Writer struct {
