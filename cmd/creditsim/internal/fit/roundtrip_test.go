@@ -210,6 +210,23 @@ func TestFitWorlds(t *testing.T) {
 			t.Errorf("%d apps, weights summing to %g; want 3 summing to 1", len(p.Apps), sum)
 		}
 	})
+	t.Run("mt-idle", func(t *testing.T) {
+		t.Parallel()
+		// The VM app's version uses 4 CPUs, 10% of their time.
+		p := fitOf(t, "mt-idle", TableOptions{}, small...)
+		var vm *versionFit
+		for _, a := range p.Apps {
+			if a.Name == "vm.b" {
+				vm = a.Versions[0]
+			}
+		}
+		if vm == nil {
+			t.Fatal("no VM app fitted")
+		}
+		if vm.CPUUsage != 4 || math.Abs(vm.CPUFrac-0.1) > 0.01 || math.Abs(vm.Eff.Mean-0.05) > 0.005 {
+			t.Errorf("the VM app's version: cpu_usage %g, CPU time fraction %g, efficiency %v; want 4, 0.1, 0.05", vm.CPUUsage, vm.CPUFrac, vm.Eff)
+		}
+	})
 	t.Run("job-size-variance", func(t *testing.T) {
 		t.Parallel()
 		p := fitOf(t, "job-size-variance", TableOptions{}, small...)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/creditsim/creditsim/boinc"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/statsdump"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
@@ -87,7 +88,9 @@ type versionFit struct {
 	CPUUsage, CPUFrac   float64
 	Eff                 lognormal
 	Results, Hosts      int
-	cpu                 moments
+	MultiThread         bool
+	cpu                 moments // CPU time per elapsed second and CPU used
+	usage               map[float64]float64 // a CPU version's avg_ncpus, flops_estimate / p_fpops: results by value
 	havs                map[int64]*moments
 }
 
@@ -119,6 +122,7 @@ type tableFit struct {
 	p         *Project
 	w         Window
 	wus       map[int64]int // workunit ID -> index in the set
+	hosts     map[int64]*tables.Host
 	apps      map[int64]*appFit
 	versions  map[int64]*versionFit // by app_version_id (anonymous: appid x 1e6 - id)
 	hostVer   map[[2]int64]int      // (host, app_version_id) -> results
@@ -203,6 +207,10 @@ func (t *tableFit) start(set *tables.Set) {
 		}
 		t.w.From = max(t.w.To-DefaultDays*86400, first)
 	}
+	t.hosts = make(map[int64]*tables.Host, len(set.Hosts))
+	for i := range set.Hosts {
+		t.hosts[set.Hosts[i].ID] = &set.Hosts[i]
+	}
 	t.wus = make(map[int64]int, len(set.Workunits))
 	for i, w := range set.Workunits {
 		t.wus[w.ID] = i
@@ -222,6 +230,7 @@ func (t *tableFit) start(set *tables.Set) {
 		}
 		vf := &versionFit{id: v.ID, Platform: t.platName[v.PlatformID], PlanClass: v.PlanClass,
 			Resource: replay.ResourceOf(v.PlanClass).String(), havs: map[int64]*moments{}}
+		vf.MultiThread = vf.Resource == "cpu" && boinc.IsMultithread(v.PlanClass)
 		t.versions[v.ID] = vf
 		a.Versions = append(a.Versions, vf)
 	}
@@ -314,7 +323,32 @@ func (t *tableFit) efficiency(set *tables.Set, a *appFit, v *versionFit, r *tabl
 		v.havs[r.HostID] = m
 	}
 	m.add(math.Log(e))
-	v.cpu.add(r.CPUTime / r.ElapsedTime)
+	t.cpuUse(v, r)
+}
+
+// cpuUse adds a valid result's CPU use: for a CPU version the server's
+// flops_estimate is its avg_ncpus times the host's p_fpops (for a
+// multi-threaded one, the host's CPUs), which gives the CPUs a job
+// used; its CPU time per elapsed second over those is its CPU time
+// fraction. A GPU version's CPU time per elapsed second is kept whole.
+func (t *tableFit) cpuUse(v *versionFit, r *tables.Result) {
+	per := r.CPUTime / r.ElapsedTime
+	h, ok := t.hosts[r.HostID]
+	switch {
+	case v.Resource != "cpu" || !ok || h.PFpops <= 0:
+		v.cpu.add(per)
+	case v.MultiThread:
+		v.cpu.add(per / float64(max(h.NCPUs, 1)))
+	default:
+		// The most common value: a host whose benchmark is above the
+		// scheduler's cap (1.1 x the 95th percentile) shows less.
+		use := round(r.FlopsEstimate / h.PFpops)
+		if v.usage == nil {
+			v.usage = map[float64]float64{}
+		}
+		v.usage[use]++
+		v.cpu.add(per / use)
+	}
 }
 
 // splitAnonymous gives each app's anonymous-platform results a version
@@ -614,8 +648,22 @@ func (v *versionFit) fit(a *appFit) bool {
 		v.CPUUsage = round(math.Max(0.01, frac/defaultCPUFrac))
 	default:
 		v.CPUUsage, v.CPUFrac = 1, round(math.Min(1, math.Max(0.01, frac)))
+		if len(v.usage) > 0 {
+			v.CPUUsage = math.Max(0.01, mode(v.usage))
+		}
 	}
 	return true
+}
+
+// cpuNote says how the version's CPU use was fitted.
+func (v *versionFit) cpuNote() string {
+	switch {
+	case v.Resource != "cpu":
+		return fmt.Sprintf("CPU time per elapsed second %.3g, as cpu_usage at the default CPU time fraction %g", v.CPUUsage*v.CPUFrac, defaultCPUFrac)
+	case v.MultiThread:
+		return fmt.Sprintf("multi-threaded (its plan class names mt): CPU time per elapsed second and CPU %.3g", v.CPUFrac)
+	}
+	return fmt.Sprintf("cpu_usage %g, flops_estimate over the host's p_fpops; CPU time per elapsed second and CPU %.3g", v.CPUUsage, v.CPUFrac)
 }
 
 // defaultCPUFrac is a version's default CPU time per elapsed second and CPU.
@@ -765,8 +813,11 @@ func (v *versionFit) yaml(counts bool) string {
 	if v.PlanClass != "" {
 		f = append(f, "plan_class: "+quote(v.PlanClass))
 	}
-	if v.Resource != "cpu" {
+	switch {
+	case v.Resource != "cpu":
 		f = append(f, "gpu_usage: 1")
+	case v.MultiThread:
+		f = append(f, "multi_thread: true")
 	}
 	f = append(f, fmt.Sprintf("cpu_usage: %g", v.CPUUsage), fmt.Sprintf("cpu_time_fraction: %g", v.CPUFrac),
 		fmt.Sprintf("efficiency: {dist: lognormal, mean: %g, cv: %g, max: 1}", v.Eff.Mean, v.Eff.CV))
@@ -801,8 +852,8 @@ func (p *Project) tableNotes() []string {
 			out = append(out, fmt.Sprintf("app %s: size_error's CV %.3g, the spread of rsc_fpops_est / (elapsed x flops_estimate) within each host and version, less the runtime noise of %g", a.Name, a.SizeErrorCV, runtimeNoise))
 		}
 		for _, v := range a.Versions {
-			out = append(out, fmt.Sprintf("version %s: efficiency lognormal over %d hosts with %d or more valid results (mean of rsc_fpops_est / (elapsed x flops_estimate) per host, less the jobs' spread); CPU time per elapsed second %.3g",
-				v.Name, v.Hosts, minJobs, v.CPUUsage*v.CPUFrac))
+			out = append(out, fmt.Sprintf("version %s: efficiency lognormal over %d hosts with %d or more valid results (mean of rsc_fpops_est / (elapsed x flops_estimate) per host, less the jobs' spread); %s",
+				v.Name, v.Hosts, minJobs, v.cpuNote()))
 		}
 	}
 	return out
