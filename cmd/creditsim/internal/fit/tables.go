@@ -89,7 +89,7 @@ type versionFit struct {
 	Eff                 lognormal
 	Results, Hosts      int
 	MultiThread         bool
-	cpu                 moments // CPU time per elapsed second and CPU used
+	cpu                 moments             // CPU time per elapsed second and CPU used
 	usage               map[float64]float64 // a CPU version's avg_ncpus, flops_estimate / p_fpops: results by value
 	havs                map[int64]*moments
 }
