@@ -51,7 +51,10 @@ func Frontier(title string, pts []FrontierPoint, names []string) ([]byte, error)
 	}
 	// Gains of 0 are common here (a defence that holds): they sit on the
 	// bottom edge, said in the axis label, not written by each mark.
+	// Configurations of one price put their marks side by side: one
+	// label says what the marks at the top edge near each other hold.
 	edge.bottom = plotter.XYLabels{}
+	edge.top = nearbyOnce(edge.top, 0.05*span)
 	if err := edge.add(p); err != nil {
 		return nil, err
 	}
@@ -111,7 +114,9 @@ func configLines(p *plot.Plot, pts []FrontierPoint, span float64) error {
 	cfgs := results.SortedKeys(cost)
 	sort.SliceStable(cfgs, func(i, j int) bool { return cost[cfgs[i]] < cost[cfgs[j]] })
 	var labels plotter.XYLabels
-	heights := []float64{p.Y.Max / 2, p.Y.Max / 9, p.Y.Max / 40}
+	// Both heights lie above the marks' top edge (the gains are drawn up
+	// to hi = Y.Max / 30), so no name sits on a mark's label.
+	heights := []float64{p.Y.Max / 2, p.Y.Max / 7}
 	for i, n := 0, 0; i < len(cfgs); n++ {
 		j, x := i+1, cost[cfgs[i]]
 		for j < len(cfgs) && cost[cfgs[j]]-x < 0.03*span {
@@ -135,4 +140,24 @@ func configLines(p *plot.Plot, pts []FrontierPoint, span float64) error {
 	}
 	p.Add(l)
 	return nil
+}
+
+// nearbyOnce keeps the first of labels with the same text within dx of
+// one another.
+func nearbyOnce(l plotter.XYLabels, dx float64) plotter.XYLabels {
+	var out plotter.XYLabels
+	for i, xy := range l.XYs {
+		dup := false
+		for k, kept := range out.XYs {
+			if out.Labels[k] == l.Labels[i] && math.Abs(kept.X-xy.X) < dx {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out.XYs = append(out.XYs, xy)
+			out.Labels = append(out.Labels, l.Labels[i])
+		}
+	}
+	return out
 }

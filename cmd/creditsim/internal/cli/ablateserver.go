@@ -13,6 +13,7 @@ import (
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/ablate"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/results"
+	"github.com/creditsim/creditsim/results/report"
 	"github.com/creditsim/creditsim/scenarios"
 )
 
@@ -88,7 +89,7 @@ func (fl *ablateFlags) finishServer(cmd *cobra.Command, s *scenarios.Scenario, d
 			return fail(cmd, ExitRun, "%v", err)
 		}
 	}
-	if err := writeServerAblation(dir, fl.force, arg, cfgs, sums, names, frontier); err != nil {
+	if err := writeServerAblation(dir, fl.force, arg, s.Name, cfgs, sums, names, frontier); err != nil {
 		if errors.Is(err, runner.ErrOutputExists) {
 			return fail(cmd, ExitInput, "%v", err)
 		}
@@ -114,9 +115,9 @@ func configFile(c ablate.ServerConfig) string {
 	return "summary-" + strings.ReplaceAll(c.Name, " ", "-") + ".json"
 }
 
-// writeServerAblation writes ablation.csv and each configuration's
-// summary into dir, all or nothing.
-func writeServerAblation(dir string, force bool, input string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string, frontier []byte) error {
+// writeServerAblation writes ablation.csv, ablation.html, frontier.png
+// and each configuration's summary into dir, all or nothing.
+func writeServerAblation(dir string, force bool, input, scenario string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string, frontier []byte) error {
 	od, err := results.NewOutDir(dir, force, inputFiles(input)...)
 	if err != nil {
 		return err
@@ -127,6 +128,16 @@ func writeServerAblation(dir string, force bool, input string, cfgs []ablate.Ser
 	}
 	if err == nil && frontier != nil {
 		err = od.Write("frontier.png", frontier)
+	}
+	if err == nil {
+		pages := make([]report.ServerConfig, len(cfgs))
+		for i, c := range cfgs {
+			pages[i] = report.ServerConfig{Name: c.Name, Doc: c.Doc, Summary: sums[i]}
+		}
+		var page []byte
+		if page, err = report.ServerAblation(scenario, pages, names, frontier != nil); err == nil {
+			err = od.Write("ablation.html", page)
+		}
 	}
 	for i, c := range cfgs {
 		var b []byte
@@ -176,7 +187,7 @@ func printServerAblation(w io.Writer, scenario string, cfgs []ablate.ServerConfi
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "\nwrote %s (ablation.csv: each figure under each configuration; frontier.png: each policy's worst gain against each configuration's price; each configuration's summary)\n", dir)
+	fmt.Fprintf(w, "\nwrote %s (ablation.html: the frontier and these tables; ablation.csv: each figure under each configuration; frontier.png: each policy's worst gain against each configuration's price; each configuration's summary)\n", dir)
 }
 
 // undefinedHarm reports whether no policy has a defined harm in s.

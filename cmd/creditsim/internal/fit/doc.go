@@ -7,5 +7,5 @@
 // taken from the built-in baseline, and the scenario's header says so,
 // field by field.
 //
-// Imports (layer 10): cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump, cmd/creditsim/internal/tables, model/hosts, model/param, policy, results, scenarios.
+// Imports (layer 10): boinc, cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump, cmd/creditsim/internal/tables, model/hosts, model/param, policy, results, scenarios.
 package fit
