@@ -20,44 +20,13 @@ type ServerConfig struct {
 // price, and each policy's worst gain and harm under each.
 func ServerAblation(scenario string, cfgs []ServerConfig, policies []string, frontier bool) ([]byte, error) {
 	d := struct {
-		Scenario string
-		Frontier bool
-		Configs  []struct {
-			Name, Doc string
-			Price     []struct{ Name, Value string }
-		}
+		Scenario  string
+		Frontier  bool
+		Configs   []configPrice
 		PriceHead []string
 		Rows      []reportRow
 	}{Scenario: scenario, Frontier: frontier}
-	// Every configuration's price under the same head: a figure it
-	// lacks (no escrow, no trust) is "–".
-	all := map[string]results.Num{}
-	for _, c := range cfgs {
-		for k := range c.Summary.Price {
-			all[k] = 0
-		}
-	}
-	for _, p := range priceCells(all) {
-		d.PriceHead = append(d.PriceHead, p.Name)
-	}
-	for _, c := range cfgs {
-		has := map[string]string{}
-		for _, p := range priceCells(c.Summary.Price) {
-			has[p.Name] = p.Value
-		}
-		var price []struct{ Name, Value string }
-		for _, h := range d.PriceHead {
-			v, ok := has[h]
-			if !ok {
-				v = "–"
-			}
-			price = append(price, struct{ Name, Value string }{h, v})
-		}
-		d.Configs = append(d.Configs, struct {
-			Name, Doc string
-			Price     []struct{ Name, Value string }
-		}{c.Name, c.Doc, price})
-	}
+	d.PriceHead, d.Configs = priceTable(cfgs)
 	for _, n := range policies {
 		row := reportRow{Name: n}
 		for _, c := range cfgs {
@@ -115,3 +84,39 @@ trusted), neither figure has a denominator.</p>
 configuration's summary is beside it (summary-&lt;configuration&gt;.json).</p>
 </body></html>
 `))
+
+// configPrice is a configuration's row of the price table.
+type configPrice struct {
+	Name, Doc string
+	Price     []struct{ Name, Value string }
+}
+
+// priceTable sets every configuration's price under the same head: a
+// figure a configuration lacks (no escrow, no trust) is "–".
+func priceTable(cfgs []ServerConfig) (head []string, rows []configPrice) {
+	all := map[string]results.Num{}
+	for _, c := range cfgs {
+		for k := range c.Summary.Price {
+			all[k] = 0
+		}
+	}
+	for _, p := range priceCells(all) {
+		head = append(head, p.Name)
+	}
+	for _, c := range cfgs {
+		has := map[string]string{}
+		for _, p := range priceCells(c.Summary.Price) {
+			has[p.Name] = p.Value
+		}
+		row := configPrice{Name: c.Name, Doc: c.Doc}
+		for _, h := range head {
+			v, ok := has[h]
+			if !ok {
+				v = "–"
+			}
+			row.Price = append(row.Price, struct{ Name, Value string }{h, v})
+		}
+		rows = append(rows, row)
+	}
+	return head, rows
+}

@@ -153,19 +153,9 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 			return nil, fmt.Errorf("%s: no app %q (the app table has %s)", src.Name(), name, strings.Join(names, ", "))
 		}
 	}
-	hs := make([]statsdump.Host, len(set.Hosts))
-	byID := map[int64]int{}
-	for i, h := range set.Hosts {
-		gpus, err := statsdump.GPUs(h.Misc, h.SerialNum)
-		if err != nil {
-			return nil, fmt.Errorf("%s: host %d: %v", src.Name(), h.ID, err)
-		}
-		if len(gpus) == 0 && h.NGPUs > 0 {
-			gpus = []statsdump.GPU{{Count: int(h.NGPUs)}}
-		}
-		hs[i] = statsdump.Host{ID: int(h.ID), UserID: int(h.UserID), TotalCredit: h.TotalCredit, OSName: h.OSName,
-			CreateTime: float64(h.CreateTime), RPCTime: float64(h.RPCTime), NCPUs: int(h.NCPUs), PFpops: h.PFpops, PIops: h.PIops, GPUs: gpus}
-		byID[h.ID] = i
+	hs, byID, err := hostRows(src.Name(), set.Hosts)
+	if err != nil {
+		return nil, err
 	}
 	plat := t.hostPlatforms(set, byID)
 	t.splitAnonymous(plat, byID)
@@ -190,6 +180,26 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		return nil, err
 	}
 	return t.p, nil
+}
+
+// hostRows are the host table's rows as the host fit reads them, and
+// each host's index by ID.
+func hostRows(source string, rows []tables.Host) ([]statsdump.Host, map[int64]int, error) {
+	hs := make([]statsdump.Host, len(rows))
+	byID := map[int64]int{}
+	for i, h := range rows {
+		gpus, err := statsdump.GPUs(h.Misc, h.SerialNum)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: host %d: %v", source, h.ID, err)
+		}
+		if len(gpus) == 0 && h.NGPUs > 0 {
+			gpus = []statsdump.GPU{{Count: int(h.NGPUs)}}
+		}
+		hs[i] = statsdump.Host{ID: int(h.ID), UserID: int(h.UserID), TotalCredit: h.TotalCredit, OSName: h.OSName,
+			CreateTime: float64(h.CreateTime), RPCTime: float64(h.RPCTime), NCPUs: int(h.NCPUs), PFpops: h.PFpops, PIops: h.PIops, GPUs: gpus}
+		byID[h.ID] = i
+	}
+	return hs, byID, nil
 }
 
 // start readies the fit for results once the other tables are read.
