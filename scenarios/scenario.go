@@ -188,6 +188,12 @@ type Trust struct {
 	// results is found wrong meanwhile: a host that earns trust and then
 	// cheats keeps nothing it made in the last HoldTrusted.
 	HoldTrusted param.Duration `yaml:"hold_trusted"`
+	// Audit: when a trusted host's result is found wrong, the project
+	// checks every result the host holds (HoldTrusted) and revokes only
+	// the wrong ones, instead of all: an honest host's rare wrong answer
+	// no longer costs it its held week, for a check per result held. An
+	// untrusted host's escrow is still revoked whole.
+	Audit bool `yaml:"audit,omitempty"`
 }
 
 // DefaultEscrowLimit is the most results a host holds in escrow when the
@@ -419,6 +425,9 @@ func (t Trust) validate(k param.Check) {
 		k.Fail("escrow_limit", t.EscrowLimit, fmt.Sprintf("must be 0 (the default, %d) to 100000", DefaultEscrowLimit))
 	}
 	k.DurationRange("hold_trusted", t.HoldTrusted, 0, 365*param.Day)
+	if t.Audit && !t.Escrow {
+		k.Fail("audit", t.Audit, "checks what a host holds in escrow: needs escrow: true")
+	}
 	if t.HoldTrusted > 0 && !t.Escrow {
 		k.Fail("hold_trusted", t.HoldTrusted, "holds trusted hosts' credit in escrow: needs escrow: true")
 	}

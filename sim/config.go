@@ -56,6 +56,9 @@ type Trust struct {
 	// HoldTrusted holds trusted hosts' results too, each for this many
 	// seconds (0: not held).
 	HoldTrusted float64
+	// Audit checks what a host holds when one of its results is found
+	// wrong, revoking only the wrong ones (else all are revoked).
+	Audit bool
 }
 
 // Config is one replication of a scenario.

@@ -81,7 +81,13 @@ func (s *Sim) confirm(w *workunit, checked bool) {
 		if int(h.confirmed) >= s.cfg.Server.Trust.Confirmations {
 			h.trusted = true
 			s.nTrusted++
-			s.settleEscrow(int(r.host), true)
+			// With HoldTrusted, what the host holds from before is paid
+			// as a trusted host's is, once held that long: else a host
+			// caught, held and trusted again would be paid sooner than
+			// an honest one.
+			if s.cfg.Server.Trust.HoldTrusted == 0 {
+				s.settleEscrow(int(r.host), true)
+			}
 			if h.firstTrust == 0 {
 				h.firstTrust = s.now
 			}
@@ -104,16 +110,54 @@ func (s *Sim) trustedOther(w *workunit, ri int32) bool {
 }
 
 // untrust takes host i's trust away and restarts its count; with escrow,
-// the credit it holds is revoked.
+// the credit it holds is revoked, or, with Audit and a host that was
+// trusted (whose credit HoldTrusted held), checked and revoked where
+// wrong. An untrusted host's escrow is revoked whole: it holds little
+// (it is trusted after a few confirmations), and auditing a faker's
+// would have the project compute everything it faked.
 func (s *Sim) untrust(i int) {
 	h := &s.hosts[i]
-	if h.trusted {
+	was := h.trusted
+	if was {
 		s.nTrusted--
 	}
 	h.trusted, h.confirmed = false, 0
-	if s.cfg.Server.Trust.Escrow {
+	switch t := &s.cfg.Server.Trust; {
+	case t.Escrow && t.Audit && was:
+		s.audit(i)
+	case t.Escrow:
 		s.settleEscrow(i, false)
 	}
+}
+
+// audit checks every result host i holds: the project computes each
+// job and revokes the results whose output is wrong; the right ones stay
+// held, to be paid when the host is trusted again (and, with
+// HoldTrusted, held that long). Each is a project check.
+func (s *Sim) audit(i int) {
+	held := s.held[int32(i)]
+	kept := held[:0]
+	for _, ri := range held {
+		r := s.res(ri)
+		s.checks++
+		if r.output == 0 {
+			kept = append(kept, ri)
+			continue
+		}
+		s.checksFailed++
+		r.set(fHeld, false)
+		r.set(fRevoked, true)
+		if s.hosts[i].h.Behaviour.Kind == 0 {
+			s.escrow.revoked++
+		}
+		s.finish(ri)
+		s.maybeFree(r.wu)
+	}
+	if len(kept) == 0 {
+		delete(s.held, int32(i))
+		return
+	}
+	s.held[int32(i)] = kept
 }
 
 // escrowed puts valid result ri in escrow if escrow is on and its host

@@ -64,5 +64,6 @@ func trust(t scenarios.Trust) sim.Trust {
 		t.EscrowLimit = scenarios.DefaultEscrowLimit
 	}
 	return sim.Trust{Confirmations: t.Confirmations, CheckRate: t.CheckRate, RecheckRate: t.RecheckRate,
-		PairUntrusted: t.PairUntrusted, Escrow: t.Escrow, EscrowLimit: t.EscrowLimit, HoldTrusted: float64(t.HoldTrusted)}
+		PairUntrusted: t.PairUntrusted, Escrow: t.Escrow, EscrowLimit: t.EscrowLimit, HoldTrusted: float64(t.HoldTrusted),
+		Audit: t.Audit}
 }

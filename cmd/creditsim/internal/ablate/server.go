@@ -37,12 +37,14 @@ var serverDefences = []struct {
 		func(t scenarios.Trust) bool { return t.RecheckRate > 0 }},
 	{"hold_trusted", "server.trust.hold_trusted=0s", "a trusted host's credit is held a while, revoked if it is caught meanwhile",
 		func(t scenarios.Trust) bool { return t.HoldTrusted > 0 }},
-	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s}",
+	{"audit", "server.trust.audit=false", "a caught trusted host's held results are checked, only the wrong ones revoked",
+		func(t scenarios.Trust) bool { return t.Audit }},
+	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s, audit: false}",
 		"an untrusted host's credit waits until the server trusts it", func(t scenarios.Trust) bool { return t.Escrow }},
 }
 
 // trustOff switches server trust off altogether.
-const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s}"
+const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s, audit: false}"
 
 // ServerPlan returns the configurations of a server ablation of s: as
 // configured, then one per defence it has on with that defence off,

@@ -129,7 +129,8 @@ func TestSleepers(t *testing.T) {
 // paid for every fake before that: under v4trust it gains more than the
 // bound. Holding trusted hosts' credit for a week (hold_trusted) and
 // revoking what is held when a check fails leaves it nothing from its
-// fakes, and honest hosts wait a week for their credit.
+// fakes, and honest hosts wait a week for their credit; auditing what is
+// held instead of revoking it all spares honest hosts' credit.
 func TestHoldTrusted(t *testing.T) {
 	t.Parallel()
 	skipLong(t)
@@ -151,6 +152,17 @@ func TestHoldTrusted(t *testing.T) {
 	}
 	if p0, p1 := paid.Price["honest_escrow_at_end_share"], held.Price["honest_escrow_at_end_share"]; !(p1 > p0) {
 		t.Errorf("holding trusted hosts' credit costs nothing: honest credit in escrow at the end %v, against %v", p1, p0)
+	}
+	// Auditing what a caught trusted host holds revokes only its wrong
+	// results: the sleepers still keep nothing, honest hosts lose far
+	// less, for more of the project's checks.
+	audited := run("server.trust.hold_trusted=7d", "server.trust.audit=true")
+	g2 := float64(audited.Policies["v4trust"].Gain["sleeper"])
+	r1, r2 := held.Price["honest_revoked_share"], audited.Price["honest_revoked_share"]
+	c1, c2 := held.Price["project_checks_per_validated_workunit"], audited.Price["project_checks_per_validated_workunit"]
+	t.Logf("audited: sleepers gain %.3g; honest results revoked %.3g (held, no audit: %.3g); project checks per validated workunit %.3g (%.3g)", g2, r2, r1, c2, c1)
+	if !(g2 <= 1.05) || !(r2 < r1/3) || !(c2 > c1) {
+		t.Errorf("audit: sleepers gain %.3g (want at most 1.05), honest revoked %.3g (want under a third of %.3g), checks %.3g (want above %.3g)", g2, r2, r1, c2, c1)
 	}
 }
 
