@@ -100,4 +100,10 @@ func TestTablesFromDatabase(t *testing.T) {
 	if body == "" || body != want {
 		t.Errorf("creditsim fit DSN wrote another world than the files give:\n%s", text)
 	}
+	// The same tables replay: BOINC's schema, as replay reads it.
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli.Main([]string{"replay", root + "boinc", "-q", "-o", filepath.Join(t.TempDir(), "replay")}, &stdout, &stderr); code != 0 {
+		t.Errorf("creditsim replay of the exported tables: exit %d: %s", code, stderr.String())
+	}
 }
