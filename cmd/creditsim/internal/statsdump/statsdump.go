@@ -70,43 +70,55 @@ func read(r io.Reader) ([]Host, error) {
 	}
 	defer closeZ()
 	var out []Host
-	root := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
+	root, err := elements(dec, "hosts", "host", func(se *xml.StartElement, line int) error {
+		var x xmlHost
+		if err := dec.DecodeElement(&x, se); err != nil {
+			return fmt.Errorf("line %d: host %d: not db_dump's host XML: %v", line, len(out)+1, err)
 		}
+		h, err := x.host()
 		if err != nil {
-			line, _ := dec.InputPos()
-			return nil, fmt.Errorf("line %d: not db_dump's host XML: %v", line, err)
+			return fmt.Errorf("line %d: host %d: %v", line, x.ID, err)
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		switch se.Name.Local {
-		case "hosts":
-			root = true
-		case "host":
-			line, _ := dec.InputPos()
-			var x xmlHost
-			if err := dec.DecodeElement(&x, &se); err != nil {
-				return nil, fmt.Errorf("line %d: host %d: not db_dump's host XML: %v", line, len(out)+1, err)
-			}
-			h, err := x.host()
-			if err != nil {
-				return nil, fmt.Errorf("line %d: host %d: %v", line, x.ID, err)
-			}
-			out = append(out, h)
-		}
-	}
+		out = append(out, h)
+		return nil
+	})
 	switch {
+	case err != nil:
+		return nil, err
 	case !root:
 		return nil, errors.New("no <hosts> element: not the host table of a statistics export (host.gz)")
 	case len(out) == 0:
 		return nil, errors.New("no <host> in the export")
 	}
 	return out, nil
+}
+
+// elements calls f with each element named elem (and the line it starts
+// on) and reports whether an element named root was seen: the tables of
+// db_dump's export are <root><elem>...</elem>...</root>.
+func elements(dec *xml.Decoder, root, elem string, f func(se *xml.StartElement, line int) error) (bool, error) {
+	sawRoot := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return sawRoot, nil
+		}
+		if err != nil {
+			line, _ := dec.InputPos()
+			return sawRoot, fmt.Errorf("line %d: not db_dump's %s XML: %v", line, elem, err)
+		}
+		se, ok := tok.(xml.StartElement)
+		switch {
+		case !ok:
+		case se.Name.Local == root:
+			sawRoot = true
+		case se.Name.Local == elem:
+			line, _ := dec.InputPos()
+			if err := f(&se, line); err != nil {
+				return sawRoot, err
+			}
+		}
+	}
 }
 
 // decoder is an XML decoder of r, gunzipped if it starts with gzip's
@@ -266,32 +278,19 @@ func ReadUsers(path string) ([]User, error) {
 	}
 	defer closeZ()
 	var out []User
-	root := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
+	root, err := elements(dec, "users", "user", func(se *xml.StartElement, line int) error {
+		var x struct {
+			ID     int `xml:"id"`
+			TeamID int `xml:"teamid"`
 		}
-		if err != nil {
-			line, _ := dec.InputPos()
-			return nil, fmt.Errorf("%s: line %d: not db_dump's user XML: %v", path, line, err)
+		if err := dec.DecodeElement(&x, se); err != nil {
+			return fmt.Errorf("line %d: user %d: not db_dump's user XML: %v", line, len(out)+1, err)
 		}
-		se, ok := tok.(xml.StartElement)
-		switch {
-		case !ok:
-		case se.Name.Local == "users":
-			root = true
-		case se.Name.Local == "user":
-			var x struct {
-				ID     int `xml:"id"`
-				TeamID int `xml:"teamid"`
-			}
-			if err := dec.DecodeElement(&x, &se); err != nil {
-				line, _ := dec.InputPos()
-				return nil, fmt.Errorf("%s: line %d: user %d: not db_dump's user XML: %v", path, line, len(out)+1, err)
-			}
-			out = append(out, User{ID: x.ID, TeamID: x.TeamID})
-		}
+		out = append(out, User{ID: x.ID, TeamID: x.TeamID})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if !root {
 		return nil, fmt.Errorf("%s: no <users> element: not the user table of a statistics export (user.gz)", path)
