@@ -73,8 +73,9 @@ type Summary struct {
 	// Price holds what the server's defences cost, the same for every
 	// policy (means over replications): results_per_validated_workunit
 	// (results sent over workunits validated, the whole run) and, with
-	// server trust on, project_checks_per_validated_workunit,
-	// failed_check_share (checks that found a group wrong),
+	// server trust on, project_checks_per_validated_workunit (audits of
+	// held results included), failed_check_share (checks that found a
+	// group, or an audited result, wrong),
 	// honest_trusted_share (honest hosts that reported a result and came
 	// to be trusted) and honest_days_to_trust (their mean days from
 	// arrival to trust); with escrow, honest_revoked_share and
