@@ -189,10 +189,11 @@ type Trust struct {
 	// cheats keeps nothing it made in the last HoldTrusted.
 	HoldTrusted param.Duration `yaml:"hold_trusted"`
 	// Audit: when a trusted host's result is found wrong, the project
-	// checks every result the host holds (HoldTrusted) and revokes only
-	// the wrong ones, instead of all: an honest host's rare wrong answer
-	// no longer costs it its held week, for a check per result held. An
-	// untrusted host's escrow is still revoked whole.
+	// checks every result the host holds (HoldTrusted), pays the right
+	// ones at once and revokes only the wrong ones, instead of revoking
+	// all: an honest host's rare wrong answer no longer costs it its held
+	// week, for a check per result held. An untrusted host's escrow is
+	// still revoked whole.
 	Audit bool `yaml:"audit,omitempty"`
 }
 

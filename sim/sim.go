@@ -110,6 +110,9 @@ const (
 	// fFake: a sleeper, awake when its host received the job, returns
 	// colluders' garbage for it after WorkFraction of its runtime.
 	fFake
+	// fVerified: held, and the project's audit found its output right:
+	// paid when its hold ends, whatever its host's trust, never revoked.
+	fVerified
 )
 
 func (r *result) has(f resultFlags) bool { return r.flags&f != 0 }

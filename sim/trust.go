@@ -131,23 +131,30 @@ func (s *Sim) untrust(i int) {
 }
 
 // audit checks every result host i holds: the project computes each
-// job and revokes the results whose output is wrong; the right ones stay
-// held, to be paid when the host is trusted again (and, with
-// HoldTrusted, held that long). Each is a project check.
+// job and revokes the results whose output is wrong; the right ones are
+// verified, paid when their hold ends as an honest host's are (paid at
+// once, a caught host would be paid sooner than an honest one) and
+// never revoked. Each is a project check.
 func (s *Sim) audit(i int) {
 	held := s.held[int32(i)]
 	kept := held[:0]
+	honest := s.hosts[i].h.Behaviour.Kind == 0
 	for _, ri := range held {
 		r := s.res(ri)
+		if r.has(fVerified) {
+			kept = append(kept, ri)
+			continue
+		}
 		s.checks++
 		if r.output == 0 {
+			r.set(fVerified, true)
 			kept = append(kept, ri)
 			continue
 		}
 		s.checksFailed++
 		r.set(fHeld, false)
 		r.set(fRevoked, true)
-		if s.hosts[i].h.Behaviour.Kind == 0 {
+		if honest {
 			s.escrow.revoked++
 		}
 		s.finish(ri)
@@ -198,8 +205,13 @@ func (s *Sim) settleHeld(i int, release, atEnd bool) {
 	}
 	delete(s.held, int32(i))
 	honest := s.hosts[i].h.Behaviour.Kind == 0
+	var kept []int32
 	for _, ri := range held {
 		r := s.res(ri)
+		if r.has(fVerified) && !release && !atEnd {
+			kept = append(kept, ri) // audited right: waits out its hold
+			continue
+		}
 		r.set(fHeld, false)
 		if release {
 			s.grant(ri, s.creditRow(r.wu))
@@ -215,35 +227,38 @@ func (s *Sim) settleHeld(i int, release, atEnd bool) {
 		s.finish(ri)
 		s.maybeFree(r.wu)
 	}
+	if len(kept) > 0 {
+		s.held[int32(i)] = kept
+	}
 }
 
-// releaseHeld grants trusted hosts' results held HoldTrusted or longer
-// (called daily, hosts in order).
+// releaseHeld grants trusted hosts' results held HoldTrusted or longer,
+// and any host's results an audit verified once held that long (called
+// daily, hosts in order).
 func (s *Sim) releaseHeld() {
 	cutoff := s.now - s.cfg.Server.Trust.HoldTrusted
 	for i := range s.hosts {
 		held := s.held[int32(i)]
-		if len(held) == 0 || !s.hosts[i].trusted {
+		if len(held) == 0 {
 			continue
 		}
-		n := 0
-		for n < len(held) && s.res(held[n]).startedAt <= cutoff {
-			n++
-		}
-		if n == 0 {
-			continue
-		}
-		for _, ri := range held[:n] {
+		trusted := s.hosts[i].trusted
+		kept := held[:0]
+		for _, ri := range held {
 			r := s.res(ri)
+			if r.startedAt > cutoff || !trusted && !r.has(fVerified) {
+				kept = append(kept, ri)
+				continue
+			}
 			r.set(fHeld, false)
 			s.grant(ri, s.creditRow(r.wu))
 			s.finish(ri)
 			s.maybeFree(r.wu)
 		}
-		if n == len(held) {
+		if len(kept) == 0 {
 			delete(s.held, int32(i))
 		} else {
-			s.held[int32(i)] = append(held[:0], held[n:]...)
+			s.held[int32(i)] = kept
 		}
 	}
 }
@@ -257,7 +272,9 @@ func (s *Sim) escrowAtEnd() {
 }
 
 // escrowFull reports whether untrusted host i holds as many results in
-// escrow as it may: it gets no work until they are released. A trusted
+// escrow as it may: it gets no work until they are released. Results an
+// audit verified count too: a host caught with a backlog gets no more
+// work until its hold ends. A trusted
 // host's hold (HoldTrusted) is bounded by its length instead: a fast
 // honest host must not stall for the week its credit waits.
 func (s *Sim) escrowFull(i int) bool {
