@@ -46,7 +46,7 @@ func ReadConfig(path string) (sets, notes []string, err error) {
 		tags = append(tags, t)
 	}
 	sort.Strings(tags)
-	var from, defaulted []string
+	var from, defaulted, kept []string
 	for _, t := range tags {
 		o := configOptions[t]
 		v, ok := given[t]
@@ -64,6 +64,7 @@ func ReadConfig(path string) (sets, notes []string, err error) {
 			v = o.absent
 			defaulted = append(defaulted, t)
 		default:
+			kept = append(kept, t)
 			continue
 		}
 		if ok {
@@ -74,6 +75,9 @@ func ReadConfig(path string) (sets, notes []string, err error) {
 	notes = append(notes, fmt.Sprintf("server options from %s: %s", path, listOr(from, "none of the options creditsim models")))
 	if len(defaulted) > 0 {
 		notes = append(notes, "absent from it, so BOINC's defaults: "+strings.Join(defaulted, ", "))
+	}
+	if len(kept) > 0 {
+		notes = append(notes, "absent from it, so creditsim's defaults (make_project's): "+strings.Join(kept, ", "))
 	}
 	return sets, notes, nil
 }
