@@ -18,6 +18,28 @@ import (
 // export's first creation, whichever is later.
 type Window struct{ From, To float64 }
 
+// filled completes w from n hosts' creation and last-contact times
+// (times(i)): its end the last contact, unless given; its start
+// DefaultDays before the end, or the first creation when the data are
+// younger (their first hosts are then the initial ones), unless given.
+func (w Window) filled(n int, times func(i int) (created, seen float64)) Window {
+	if w.To == 0 {
+		for i := 0; i < n; i++ {
+			_, seen := times(i)
+			w.To = max(w.To, seen)
+		}
+	}
+	if w.From == 0 {
+		first := math.Inf(1)
+		for i := 0; i < n; i++ {
+			created, _ := times(i)
+			first = min(first, created)
+		}
+		w.From = max(w.To-DefaultDays*86400, first)
+	}
+	return w
+}
+
 // DefaultDays is the window's length when only its end is known.
 const DefaultDays = 90
 
@@ -144,20 +166,7 @@ type hostSource struct {
 }
 
 func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
-	if w.To == 0 {
-		for _, h := range hs {
-			w.To = max(w.To, h.RPCTime)
-		}
-	}
-	if w.From == 0 {
-		// DefaultDays back, or the first creation when the export is
-		// younger: its first hosts are then the initial ones.
-		first := math.Inf(1)
-		for _, h := range hs {
-			first = min(first, h.CreateTime)
-		}
-		w.From = max(w.To-DefaultDays*86400, first)
-	}
+	w = w.filled(len(hs), func(i int) (float64, float64) { return hs[i].CreateTime, hs[i].RPCTime })
 	if !(w.From < w.To) {
 		return nil, fmt.Errorf("the window from %s to %s is empty", day(w.From), day(w.To))
 	}

@@ -202,19 +202,9 @@ func hostRows(source string, rows []tables.Host) ([]statsdump.Host, map[int64]in
 
 // start readies the fit for results once the other tables are read.
 func (t *tableFit) start(set *tables.Set) {
-	t.w = t.p.opts.Window
-	if t.w.To == 0 {
-		for _, h := range set.Hosts {
-			t.w.To = max(t.w.To, float64(h.RPCTime))
-		}
-	}
-	if t.w.From == 0 {
-		first := math.Inf(1)
-		for _, h := range set.Hosts {
-			first = min(first, float64(h.CreateTime))
-		}
-		t.w.From = max(t.w.To-DefaultDays*86400, first)
-	}
+	t.w = t.p.opts.Window.filled(len(set.Hosts), func(i int) (float64, float64) {
+		return float64(set.Hosts[i].CreateTime), float64(set.Hosts[i].RPCTime)
+	})
 	t.hosts = make(map[int64]*tables.Host, len(set.Hosts))
 	for i := range set.Hosts {
 		t.hosts[set.Hosts[i].ID] = &set.Hosts[i]

@@ -246,8 +246,8 @@ func (e *tableExport) appConfig(i int) *jobs.App {
 	return nil
 }
 
-// write writes every table's file and the SQL beside them, each file
-// whole or not at all; results as the tracer holds them, one at a time.
+// write writes every table's file and the SQL beside them, all whole or
+// none; results as the tracer holds them, one at a time.
 func (e *tableExport) write(dir string, tr *replay.Tracer) error {
 	rows := map[string]func(w *tables.Writer) error{
 		"platform":         each(e.set.Platforms),
@@ -265,8 +265,18 @@ func (e *tableExport) write(dir string, tr *replay.Tracer) error {
 			})
 		},
 	}
+	// Every file is written into a folder of its own beside the others
+	// first, and moved into dir only when all are whole: a failure (a
+	// full disk) leaves dir as it was, never one run's results beside
+	// another run's hosts.
+	tmp, err := os.MkdirTemp(dir, ".export-tables-")
+	if err != nil {
+		return fmt.Errorf("--export-tables: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	names := []string{"schema.sql", "load.sql"}
 	for _, t := range tables.Names {
-		path := filepath.Join(dir, t+".tsv")
+		path := filepath.Join(tmp, t+".tsv")
 		err := results.StreamFileAtomic(path, func(w io.Writer) error {
 			tw := tables.NewWriter(w, t)
 			if err := rows[t](tw); err != nil {
@@ -275,11 +285,17 @@ func (e *tableExport) write(dir string, tr *replay.Tracer) error {
 			return tw.Flush()
 		})
 		if err != nil {
-			return fmt.Errorf("--export-tables %s: %w", path, err)
+			return fmt.Errorf("--export-tables %s: %w", filepath.Join(dir, t+".tsv"), err)
 		}
+		names = append(names, t+".tsv")
 	}
-	if err := tables.WriteSQL(dir, results.WriteFileAtomic); err != nil {
+	if err := tables.WriteSQL(tmp, results.WriteFileAtomic); err != nil {
 		return fmt.Errorf("--export-tables: %w", err)
+	}
+	for _, n := range names {
+		if err := os.Rename(filepath.Join(tmp, n), filepath.Join(dir, n)); err != nil {
+			return fmt.Errorf("--export-tables: %w", err)
+		}
 	}
 	return nil
 }
