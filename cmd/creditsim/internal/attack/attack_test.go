@@ -133,7 +133,7 @@ func TestPairs(t *testing.T) {
 		ev("colluding_fakes", map[string]results.Num{"a": 1, "b": 8}),
 		ev("idle_vm", map[string]results.Num{"a": 0.5}),
 	}
-	_, batch := pairs(sp, known, []string{"a", "b"}, 10)
+	_, batch := pairs(sp, known, []string{"a", "b"}, 10, nil)
 	var got []string
 	for _, e := range batch {
 		got = append(got, e.Space+" for "+e.For)
@@ -149,7 +149,7 @@ func TestPairs(t *testing.T) {
 		t.Errorf("pairs\n  %s\nwant\n  %s", strings.Join(got, "; "), strings.Join(want, "; "))
 	}
 	// Under a cap, the second policy still gets its first pair.
-	if _, batch := pairs(sp, known, []string{"a", "b"}, 2); len(batch) != 2 || batch[1].For != "b" {
+	if _, batch := pairs(sp, known, []string{"a", "b"}, 2, nil); len(batch) != 2 || batch[1].For != "b" {
 		t.Errorf("%d pairs for at most 2, the second for %q", len(batch), batch[len(batch)-1].For)
 	}
 	for _, e := range batch {

@@ -101,8 +101,8 @@ td{overflow-wrap:anywhere}td.n{text-align:right;font-variant-numeric:tabular-num
 over honest work, on the scenario's seed {{.R.Seed}}: every candidate saw the same hosts, jobs and
 draws (common random numbers), so differences are the behaviour's. The search starts from every
 kind at the scenario's own settings (or the defaults), then a quasi-random design over each kind's
-parameters, then the kinds most profitable for each policy combined two by two on one account
-(shown as kind+kind), then Nelder-Mead for each policy from its best candidates. Each policy's most
+parameters, then pairs of kinds on one account (shown as kind+kind): the kinds most profitable for
+each policy combined two by two, and the pairs most profitable in a screen of every pair ({{.Screen}}), then Nelder-Mead for each policy from its best candidates. Each policy's most
 profitable candidates on the search seed, and its best fixed setting, were then run again on fresh
 seeds ({{.Reps}} replications of seed {{.Seed1}}), and the one that earned most there is the worst case
 below, with its 95% interval: the best of many candidates on one seed is biased upwards, so a lucky
@@ -153,7 +153,7 @@ func page(rep *Report) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	err := pageTmpl.Execute(&b, map[string]any{"R": rep, "Rows": rows, "Reps": reps, "Seed1": seed, "Bound": Bound,
-		"Scan": scanPage(rep)})
+		"Scan": scanPage(rep), "Screen": rep.Screen.String()})
 	return b.Bytes(), err
 }
 
@@ -230,6 +230,7 @@ func Table(rep *Report) string {
 		fmt.Fprintf(&b, "  %-28s %s [%s, %s]%s\n    %s (%s; best fixed setting %s)\n", w.Policy, short(c.Mean), short(c.Low), short(c.High), mark,
 			w.Behaviour, w.Figure, library(w))
 	}
+	fmt.Fprintf(&b, "Pairs: %s.\n", rep.Screen)
 	return b.String()
 }
 

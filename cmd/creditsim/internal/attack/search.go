@@ -174,6 +174,8 @@ type Report struct {
 	Inert       []string     `json:"not_searched,omitempty"`
 	Worst       []Worst      `json:"worst"`
 	Evaluations []Evaluation `json:"evaluations"`
+	// Screen is the pair screen: every pair of kinds, pooled.
+	Screen *Screen `json:"pair_screen,omitempty"`
 	// Scan is the share scan (--shares), if one ran.
 	Scan *Scan `json:"share_scan,omitempty"`
 }
@@ -262,7 +264,13 @@ func (e *evaluator) twinsFor(s *scenarios.Scenario) ([]*results.Twin, error) {
 
 // open returns the scenario with b as its agents, on seed and reps.
 func (e *evaluator) open(b Behaviour, seed uint64, reps int) (*scenarios.Scenario, error) {
-	sets := append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+b.Agent()+"]",
+	return e.openAgents([]string{b.Agent()}, seed, reps)
+}
+
+// openAgents returns the scenario with these agents (in a scenario's
+// flow form), on seed and reps.
+func (e *evaluator) openAgents(agents []string, seed uint64, reps int) (*scenarios.Scenario, error) {
+	sets := append(append([]string(nil), e.opts.Sets...), "hosts.agents=["+strings.Join(agents, ", ")+"]",
 		fmt.Sprintf("replications=%d", reps), fmt.Sprintf("seed=%d", seed))
 	return scenarios.Open(e.opts.Scenario, sets)
 }
@@ -349,13 +357,18 @@ func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 
 // logRun logs a finished (or skipped) search run.
 func (e *evaluator) logRun(b Behaviour, what string) {
+	e.logLine(fmt.Sprintf("%s (%s)", b, what))
+}
+
+// logLine logs a finished (or skipped) search run, said in what.
+func (e *evaluator) logLine(what string) {
 	if e.opts.Log == nil {
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.done++
-	fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s (%s)\n", e.done, e.opts.Budget, b, what)
+	fmt.Fprintf(e.opts.Log, "  run %d of at most %d: %s\n", e.done, e.opts.Budget, what)
 }
 
 // search is an attack prepared from its options: the scenario, the
@@ -368,6 +381,8 @@ type search struct {
 	first []Evaluation // phases 1 and 2 (library and design), not yet run
 	// maxPairs is the most combined behaviours phase 2b may try.
 	maxPairs int
+	// screen is the pair screen, planned (its runs not yet run).
+	screen *Screen
 	// inert lists the spaces not searched, each with the reason: the
 	// scenario makes them the same as honest work.
 	inert []string
@@ -435,8 +450,22 @@ func (st *search) planFirst(budget int) {
 	for _, ks := range sp {
 		st.first = append(st.first, Evaluation{Phase: "library", Space: ks.name, Behaviour: ks.start})
 	}
-	st.maxPairs = (budget - len(sp)) / 6
-	design := (budget-len(sp))/2 - st.maxPairs
+	rest := budget - len(sp)
+	st.maxPairs = rest / 6
+	design := rest/2 - st.maxPairs
+	// The screen, if the budget leaves the local searches at least as
+	// many runs as it takes (what the fixed settings leave is at least
+	// four times its runs); its pairs then share a larger cap.
+	all := screenSpaces(sp)
+	st.screen = &Screen{Pairs: len(all), Runs: pools(all)}
+	if n := len(st.screen.Runs); n > 0 && rest < 4*n {
+		st.screen.Skipped = fmt.Sprintf("a budget of %d runs leaves too few for the %d pooled runs that screen %d pairs (%d runs are enough)",
+			budget, n, len(all), len(sp)+4*n)
+		st.screen.Runs = nil
+	} else if n > 0 {
+		st.maxPairs = rest / 4
+		design = rest/2 - st.maxPairs
+	}
 	for i := 0; i < design; i++ {
 		ks := &sp[i%len(sp)]
 		u := halton(i/len(sp)+1, len(ks.params))
@@ -540,9 +569,18 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep.Evaluations = append(rep.Evaluations, st.first...)
 	sp := st.sp
-	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, e.all, st.maxPairs)
+	rep.Screen = st.screen
+	if n := len(st.screen.Runs); n > 0 {
+		st.logf("attack %s: every pair of kinds the space allows (%d) screened in %d pooled runs", base.Name, st.screen.Pairs, n)
+		if err := e.runScreen(st.screen); err != nil {
+			return nil, err
+		}
+	} else if st.screen.Skipped != "" {
+		st.logf("attack %s: pairs not screened: %s", base.Name, st.screen.Skipped)
+	}
+	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, e.all, st.maxPairs, st.screen)
 	if len(pairBatch) > 0 {
-		st.logf("attack %s: %d pairs of the most profitable kinds combined on one account", base.Name, len(pairBatch))
+		st.logf("attack %s: %d pairs, of the most profitable kinds and the most profitable screened, combined on one account", base.Name, len(pairBatch))
 		if err := e.runAll(pairBatch); err != nil {
 			return nil, err
 		}
@@ -550,7 +588,7 @@ func Run(opts Options) (*Report, error) {
 		sp = append(sp, pairSpaces...)
 	}
 
-	local, err := e.localSearches(sp, rep.Evaluations, opts.Budget-len(rep.Evaluations))
+	local, err := e.localSearches(sp, rep.Evaluations, opts.Budget-len(rep.Evaluations)-len(st.screen.Runs))
 	if err != nil {
 		return nil, err
 	}
@@ -647,11 +685,11 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 // combine. The proposals are taken in rounds, each policy's first in the
 // scenario's order, then each one's second, and so on, each pair once,
 // so that the cap n does not leave a policy late in the order with none.
-func pairs(sp []kindSpace, known []Evaluation, pols []string, n int) ([]kindSpace, []Evaluation) {
+func pairs(sp []kindSpace, known []Evaluation, pols []string, n int, sc *Screen) ([]kindSpace, []Evaluation) {
 	proposals := make([][]Evaluation, len(pols))
 	spaceOf := map[string]kindSpace{}
 	for k, p := range pols {
-		for _, ps := range policyPairs(sp, known, p) {
+		for _, ps := range proposed(sp, known, p, sc) {
 			spaceOf[ps.name] = ps
 			proposals[k] = append(proposals[k], Evaluation{Phase: "pairs", For: p, Space: ps.name, Behaviour: ps.start})
 		}
@@ -683,6 +721,30 @@ func pairs(sp []kindSpace, known []Evaluation, pols []string, n int) ([]kindSpac
 			return spaces, batch
 		}
 	}
+}
+
+// proposed is policy p's pairs to run alone: those of policyPairs and
+// p's most profitable screened pairs (sc may be nil), taken in turn.
+func proposed(sp []kindSpace, known []Evaluation, p string, sc *Screen) []kindSpace {
+	combos := policyPairs(sp, known, p)
+	var scr []kindSpace
+	if sc != nil {
+		for _, name := range sc.screened(p, screenPerPolicy) {
+			if ps, ok := screenedPair(sp, known, p, name); ok {
+				scr = append(scr, ps)
+			}
+		}
+	}
+	var out []kindSpace
+	for i := 0; i < max(len(combos), len(scr)); i++ {
+		if i < len(combos) {
+			out = append(out, combos[i])
+		}
+		if i < len(scr) {
+			out = append(out, scr[i])
+		}
+	}
+	return out
 }
 
 // policyPairs is policy p's proposed pairs: its three kinds that earned

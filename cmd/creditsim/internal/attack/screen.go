@@ -1,0 +1,225 @@
+package attack
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/creditsim/creditsim/results"
+)
+
+// The screen tries every pair of kinds the space allows, not only the
+// pairs of kinds that pay alone: colluding fakes pay little alone and
+// many times more with an inflated benchmark. A pair's own run would
+// cost more runs than the budget has (about a hundred pairs), so pairs
+// are pooled: each screening run holds several pairs at their kinds'
+// fixed settings, each on its own accounts, and reads each pair's gain
+// from its group. The pools share one world, so a pair's screened gain
+// carries its pool-mates' effect on that world; it only ranks the pairs.
+// Each policy's most profitable screened pairs then run alone among the
+// pairs (Report.Screen keeps every pair's screened gain, which is why a
+// pair not run alone was left out).
+
+// poolShare bounds the accounts a screening run's pairs take together,
+// and poolSize the pairs it holds: the pooled world stays mostly honest.
+const (
+	poolShare = 0.25
+	poolSize  = 12
+)
+
+// screenPerPolicy is how many of each policy's most profitable screened
+// pairs are proposed to run alone.
+const screenPerPolicy = 3
+
+// Screen is the pair screen: every pair the space allows, pooled.
+type Screen struct {
+	// Pairs is how many pairs the space allows; Runs the pooled runs.
+	Pairs int         `json:"pairs"`
+	Runs  []ScreenRun `json:"runs,omitempty"`
+	// Skipped says why no screen ran (a budget too small), if it did not.
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// String says what the screen did, in a few words.
+func (sc *Screen) String() string {
+	switch {
+	case sc == nil:
+		return "not screened"
+	case sc.Skipped != "":
+		return "not screened (" + sc.Skipped + ")"
+	case len(sc.Runs) == 0:
+		return "none the space allows"
+	}
+	figures := 0
+	for _, r := range sc.Runs {
+		for _, p := range r.Pairs {
+			if len(p.Values) > 0 {
+				figures++
+			}
+		}
+	}
+	return fmt.Sprintf("every pair the space allows (%d) screened in %d pooled runs at the kinds' fixed settings, %d of them with a figure; "+
+		"each policy's %d most profitable then ran alone (attack.json's pair_screen has every pair's screened gain)",
+		sc.Pairs, len(sc.Runs), figures, screenPerPolicy)
+}
+
+// ScreenRun is one pooled screening run on the search seed.
+type ScreenRun struct {
+	// Pairs are the run's pairs, each on its own accounts.
+	Pairs []ScreenPair `json:"pairs"`
+	// Results is how many results the run sent; Skipped says why it
+	// was not run (too costly), and then its pairs have no figures.
+	Results int64  `json:"results,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// ScreenPair is one pair of a screening run and its gain per policy.
+type ScreenPair struct {
+	Space     string                 `json:"space"`
+	Behaviour Behaviour              `json:"behaviour"`
+	Values    map[string]results.Num `json:"values,omitempty"`
+}
+
+// screenSpaces returns every pair of sp's kinds that can combine on one
+// account, each at its kinds' fixed settings and the first kind's share,
+// in a fixed order (a kind's variants are separate spaces).
+func screenSpaces(sp []kindSpace) []kindSpace {
+	var out []kindSpace
+	for i := range sp {
+		for j := i + 1; j < len(sp); j++ {
+			a, b := &sp[i], &sp[j]
+			if a.start.And != nil || b.start.And != nil || !a.pairs(b) {
+				continue
+			}
+			out = append(out, pair(a, b, a.start, b.start))
+		}
+	}
+	return out
+}
+
+// pools packs pairs into screening runs, in order: a pair goes into the
+// first run that has room for its share and holds no pair of its group
+// (a kind's variants share a group, and a figure names a group).
+func pools(pairs []kindSpace) []ScreenRun {
+	var runs []ScreenRun
+	var share []float64
+	var groups []map[string]bool
+	for _, ps := range pairs {
+		name := ps.start.Name()
+		k := 0
+		for ; k < len(runs); k++ {
+			if len(runs[k].Pairs) < poolSize && share[k]+ps.start.Share <= poolShare && !groups[k][name] {
+				break
+			}
+		}
+		if k == len(runs) {
+			runs, share, groups = append(runs, ScreenRun{}), append(share, 0), append(groups, map[string]bool{})
+		}
+		runs[k].Pairs = append(runs[k].Pairs, ScreenPair{Space: ps.name, Behaviour: ps.start})
+		share[k] += ps.start.Share
+		groups[k][name] = true
+	}
+	return runs
+}
+
+// screenRun runs one pool on the search seed and reads each pair's gain
+// for every policy of the scenario.
+func (e *evaluator) screenRun(r *ScreenRun) error {
+	agents := make([]string, len(r.Pairs))
+	for i, p := range r.Pairs {
+		agents[i] = p.Behaviour.Agent()
+	}
+	s, err := e.openAgents(agents, e.seed, 1)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("a screen of %d pairs", len(r.Pairs))
+	if est := s.EstimateResults(); est > e.maxResults {
+		r.Skipped = fmt.Sprintf("estimated %.3g results, more than %g x the scenario's", est, e.opts.MaxCost)
+		e.logLine(what + ", not run: " + r.Skipped)
+		return nil
+	}
+	sum, _, err := e.run(s)
+	if err != nil {
+		return err
+	}
+	r.Results = sum.Results
+	e.logLine(fmt.Sprintf("%s (%d results)", what, sum.Results))
+	for i := range r.Pairs {
+		p := &r.Pairs[i]
+		p.Values = map[string]results.Num{}
+		for _, pol := range e.all {
+			if ps := sum.Policies[pol]; ps != nil {
+				if v, ok := ps.Flat()[p.Behaviour.Figure()]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+					p.Values[pol] = v
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// runScreen runs every pool, jobs at a time.
+func (e *evaluator) runScreen(sc *Screen) error {
+	errs := make([]error, len(sc.Runs))
+	var wg sync.WaitGroup
+	for i := range sc.Runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.screenRun(&sc.Runs[i])
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// screened returns policy p's screened pairs in order of their gain for
+// p, most first, at most n, each named by its space.
+func (sc *Screen) screened(p string, n int) []string {
+	type entry struct {
+		space string
+		v     float64
+	}
+	var all []entry
+	for _, r := range sc.Runs {
+		for _, pr := range r.Pairs {
+			if v, ok := pr.Values[p]; ok {
+				all = append(all, entry{pr.Space, float64(v)})
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].v > all[j].v })
+	var out []string
+	for _, x := range all[:min(n, len(all))] {
+		out = append(out, x.space)
+	}
+	return out
+}
+
+// screenedPair is the pair named space (as screenSpaces names it) at
+// each kind's best settings for policy p on known runs (its fixed
+// settings where p has no figure for the kind), or false.
+func screenedPair(sp []kindSpace, known []Evaluation, p, space string) (kindSpace, bool) {
+	first, second, ok := strings.Cut(space, "+")
+	a, b := spaceNamed(sp, first), spaceNamed(sp, second)
+	if !ok || a == nil || b == nil {
+		return kindSpace{}, false
+	}
+	return pair(a, b, bestFor(known, p, a), bestFor(known, p, b)), true
+}
+
+// bestFor is the behaviour of ks's space that earned most for p on
+// known runs, or the space's fixed settings.
+func bestFor(known []Evaluation, p string, ks *kindSpace) Behaviour {
+	best, bv := ks.start, math.Inf(-1)
+	for _, ev := range known {
+		if v, ok := ev.Values[p]; ok && ev.Space == ks.name && float64(v) > bv {
+			best, bv = ev.Behaviour, float64(v)
+		}
+	}
+	return best
+}
