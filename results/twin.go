@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/creditsim/creditsim/model/hosts"
@@ -33,6 +34,47 @@ func (c *Collector) Twin() *Twin {
 		t.userN[i] = int32(c.users[i].n)
 	}
 	return t
+}
+
+// TwinData is a Twin in a form that can be stored and read back exactly
+// (JSON keeps every float64 as it was): an attack's shards share their
+// seed's twins through a file instead of each simulating them.
+type TwinData struct {
+	Policies int `json:"policies"`
+	// HostCredit and AccountCredit hold Policies values per host and per
+	// account; HostResults, HostInvalid and AccountResults one each.
+	HostCredit     []float64 `json:"host_credit"`
+	AccountCredit  []float64 `json:"account_credit"`
+	HostResults    []int32   `json:"host_results"`
+	HostInvalid    []int32   `json:"host_invalid"`
+	AccountResults []int32   `json:"account_results"`
+}
+
+// Data returns the twin as TwinData.
+func (t *Twin) Data() TwinData {
+	return TwinData{Policies: t.npol, HostCredit: t.hostG, AccountCredit: t.userG, HostResults: t.hostN,
+		HostInvalid: t.hostInvalid, AccountResults: t.userN}
+}
+
+// TwinFrom returns the twin d holds, or an error if its parts do not fit
+// one another (a file cut short or edited).
+func TwinFrom(d TwinData) (*Twin, error) {
+	switch {
+	case d.Policies < 1:
+		return nil, fmt.Errorf("twin: %d policies", d.Policies)
+	case len(d.HostCredit) != d.Policies*len(d.HostResults) || len(d.HostInvalid) != len(d.HostResults):
+		return nil, fmt.Errorf("twin: %d host credits and %d invalid counts for %d hosts of %d policies",
+			len(d.HostCredit), len(d.HostInvalid), len(d.HostResults), d.Policies)
+	case len(d.AccountCredit) != d.Policies*len(d.AccountResults):
+		return nil, fmt.Errorf("twin: %d account credits for %d accounts of %d policies", len(d.AccountCredit), len(d.AccountResults), d.Policies)
+	}
+	for _, x := range append(d.HostCredit[:len(d.HostCredit):len(d.HostCredit)], d.AccountCredit...) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("twin: credit %g is not a finite number", x)
+		}
+	}
+	return &Twin{npol: d.Policies, hostG: d.HostCredit, userG: d.AccountCredit, hostN: d.HostResults,
+		hostInvalid: d.HostInvalid, userN: d.AccountResults}, nil
 }
 
 // SetTwin gives the collector its replication's honest twin, which the

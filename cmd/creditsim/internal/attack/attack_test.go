@@ -211,8 +211,10 @@ func TestAttack(t *testing.T) {
 	// Sharded: three shards of the first phase through their files, then
 	// joined, give the same report (pairs and local searches included).
 	dirs := []string{t.TempDir(), t.TempDir()}
+	// The shards share the honest twins through their folders, as the
+	// CLI has them do, and the join reads them there.
 	for k := 1; k <= 3; k++ {
-		sh, err := RunShard(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2}, k, 3)
+		sh, err := RunShard(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, TwinDirs: dirs, TwinOut: dirs[k%2]}, k, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,9 +226,13 @@ func TestAttack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	joined, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, From: from})
+	var log bytes.Buffer
+	joined, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, From: from, TwinDirs: dirs, Log: &log})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "the honest twins of seed 1 read from") {
+		t.Errorf("the join did not read the shards' twins:\n%s", log.String())
 	}
 	if js, _ := results.JSON(joined); !bytes.Equal(js, outs[0]) {
 		t.Error("the joined shards' attack.json differs from the unsharded one")

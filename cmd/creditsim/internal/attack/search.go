@@ -52,6 +52,12 @@ type Options struct {
 	// the search explores the other parameters only (a share scan's
 	// step, see Scan).
 	Share float64
+	// TwinDirs are folders where the honest twins of a seed may already
+	// be (written by a shard of this attack, TwinOut): read there
+	// instead of simulated. TwinOut, if set, is where the twins this
+	// search simulates are written (see TwinFile).
+	TwinDirs []string
+	TwinOut  string
 	// twins, if set, is the honest twins' cache of every search with
 	// these options (ShareTwins).
 	twins *twinCache
@@ -190,6 +196,9 @@ type evaluator struct {
 	// that a policy searched alone meets the pairs a joint search would.
 	all   []string
 	slots chan struct{}
+	// name and sha are the scenario's name and its SHA-256 as resolved
+	// (a twin file must name the same).
+	name, sha string
 	// maxResults is the estimated results above which a candidate is not
 	// run (MaxCost x the scenario's own estimate).
 	maxResults float64
@@ -256,8 +265,16 @@ func (o *onceMap[K, V]) get(k K, f func() (V, error)) (v V, cached bool, err err
 // twinsFor returns the honest twins of s's seed and replications,
 // simulating them the first time they are asked for.
 func (e *evaluator) twinsFor(s *scenarios.Scenario) ([]*results.Twin, error) {
-	twins, _, err := e.twins.get(twinKey{s.Seed, s.Replications}, func() ([]*results.Twin, error) {
-		return runner.Twins(s, s.Replications, e.slots)
+	k := twinKey{s.Seed, s.Replications}
+	twins, _, err := e.twins.get(k, func() ([]*results.Twin, error) {
+		if twins, ok := e.readTwins(k); ok {
+			return twins, nil
+		}
+		twins, err := runner.Twins(s, s.Replications, e.slots)
+		if err == nil {
+			err = e.writeTwins(k, twins)
+		}
+		return twins, err
 	})
 	return twins, err
 }
@@ -414,7 +431,7 @@ func prepare(opts Options) (*search, error) {
 		return nil, err
 	}
 	all, _ := searchedPolicies(base, nil)
-	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, all: all, slots: make(chan struct{}, opts.Jobs),
+	e := &evaluator{opts: opts, seed: base.Seed, pols: pols, all: all, slots: make(chan struct{}, opts.Jobs), name: base.Name, sha: sha,
 		maxResults: opts.MaxCost * one.EstimateResults()} // per run, as candidates run
 	e.twins = opts.twins
 	if e.twins == nil {

@@ -88,6 +88,7 @@ func attackShard(cmd *cobra.Command, opts attack.Options, k, n int, dir string, 
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fail(cmd, ExitInput, "%s exists and is not a folder: a shard writes its file into a folder", dir)
 	}
+	opts.TwinDirs, opts.TwinOut = []string{dir}, dir // the shards share the honest twins through their folder
 	sh, err := attack.RunShard(opts, k, n)
 	if err != nil {
 		return failAttack(cmd, err)
@@ -110,6 +111,7 @@ func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir st
 		if opts.From, err = attack.ReadShards(a.from); err != nil {
 			return failAttack(cmd, err)
 		}
+		opts.TwinDirs = a.from // the twins the shards simulated
 	}
 	if len(a.shareList) > 0 {
 		opts.ShareTwins() // the scan's searches and this one
