@@ -84,6 +84,21 @@ type Summary struct {
 	Policies map[string]*PolicySummary `json:"policies"`
 }
 
+// JobsPerValidatedWorkunit is the price a frontier puts against the worst
+// gain: jobs computed per validated workunit, the results sent and the
+// project's own checks (NaN without a price).
+func (s *Summary) JobsPerValidatedWorkunit() float64 {
+	x, ok := s.Price["results_per_validated_workunit"]
+	if !ok {
+		return math.NaN()
+	}
+	cost := float64(x)
+	if c, ok := s.Price["project_checks_per_validated_workunit"]; ok {
+		cost += float64(c)
+	}
+	return cost
+}
+
 // PolicySummary holds one policy instance's figures, each the mean over
 // replications (geometric for ratio figures; null where undefined), with
 // 95% intervals in CI95.

@@ -124,10 +124,7 @@ func ServerCSV(cfgs []ServerConfig, sums []*results.Summary, policies []string) 
 func ServerFrontier(scenario string, cfgs []ServerConfig, sums []*results.Summary, policies []string) ([]byte, error) {
 	var pts []plot.FrontierPoint
 	for i, c := range cfgs {
-		cost := float64(sums[i].Price["results_per_validated_workunit"])
-		if x, ok := sums[i].Price["project_checks_per_validated_workunit"]; ok {
-			cost += float64(x)
-		}
+		cost := sums[i].JobsPerValidatedWorkunit()
 		for _, n := range policies {
 			if ps := sums[i].Policies[n]; ps != nil {
 				pts = append(pts, plot.FrontierPoint{Policy: n, Config: c.Name, Cost: cost, Gain: float64(ps.WorstGain)})

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -242,7 +243,7 @@ func sweepJSON(m *manifest, pts []pointData) ([]byte, error) {
 // (cheat figures) the points define.
 func plotFigures(m *manifest, pts []pointData) []string {
 	if len(m.Plots) > 0 {
-		return m.Plots
+		return slices.DeleteFunc(slices.Clone(m.Plots), func(f string) bool { return f == FrontierPlot })
 	}
 	figs := results.HeadlineFigures()
 	family := map[string]bool{}
@@ -264,11 +265,14 @@ func plotFigures(m *manifest, pts []pointData) []string {
 // plotted (sweep.csv has them).
 func sweepPlots(m *manifest, pts []pointData, jobs int) ([]plot.Plot, error) {
 	names := policyNames(pts)
+	var tasks []plotTask
+	if slices.Contains(m.Plots, FrontierPlot) {
+		tasks = append(tasks, frontierTask(m, pts, names))
+	}
 	oneD := len(m.Parameters) == 1 || m.Combine == "zip"
 	if !oneD && len(m.Parameters) != 2 {
-		return nil, nil
+		return drawAll(tasks, jobs)
 	}
-	var tasks []plotTask
 	for _, fig := range plotFigures(m, pts) {
 		if !definedAnywhere(pts, names, fig) {
 			continue
@@ -317,6 +321,10 @@ func definedAnywhere(pts []pointData, names []string, fig string) bool {
 	return false
 }
 
+// maxTickLabel is the longest value a line plot writes under its axis;
+// past it, points are labelled by their IDs.
+const maxTickLabel = 16
+
 // lineTask draws fig against the first parameter (zipped with the
 // others), a line per policy.
 func lineTask(m *manifest, pts []pointData, names []string, fig string) plotTask {
@@ -330,16 +338,44 @@ func lineTask(m *manifest, pts []pointData, names []string, fig string) plotTask
 		series = append(series, s)
 	}
 	var xs []string
+	long := false
 	for _, pd := range pts {
 		xs = append(xs, pd.Values[0])
+		long = long || len(pd.Values[0]) > maxTickLabel
 	}
 	xl := m.Parameters[0].Path
 	if len(m.Parameters) > 1 {
 		xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
 	}
+	if long { // values such as whole maps would overlap: the points' IDs stand for them
+		for i, pd := range pts {
+			xs[i] = pd.ID
+		}
+		xl = "point (" + xl + ": the table gives each point's values)"
+	}
 	caption := results.Definition(fig) + " One line per policy, the mean over replications with its 95% interval as a band."
 	return plotTask{"sweep-" + fig + ".png", fig, caption, func() ([]byte, error) {
 		return plot.SweepLines(m.Name+": "+fig, xl, fig, xs, series)
+	}}
+}
+
+// frontierTask draws each point's price in jobs computed per validated
+// workunit against each policy's worst gain, each point named by its ID:
+// the frontier a project chooses from, whatever the parameters.
+func frontierTask(m *manifest, pts []pointData, names []string) plotTask {
+	var fp []plot.FrontierPoint
+	for _, pd := range pts {
+		for _, n := range names {
+			if ps := pd.Sum.Policies[n]; ps != nil {
+				fp = append(fp, plot.FrontierPoint{Policy: n, Config: pd.ID, Cost: pd.Sum.JobsPerValidatedWorkunit(), Gain: float64(ps.WorstGain)})
+			}
+		}
+	}
+	caption := "The frontier: each point's price, in jobs computed per validated workunit (the results sent and the project's own checks), " +
+		"against each policy's worst gain over the honest twin, the largest over the agent kinds present (bound 1.1). " +
+		"Each point is named by its ID; the table below gives its values. A project chooses from the points lowest and furthest left."
+	return plotTask{"sweep-frontier.png", "frontier", caption, func() ([]byte, error) {
+		return plot.Frontier(m.Name+": the price against the worst gain", fp, names)
 	}}
 }
 

@@ -41,7 +41,8 @@ type Spec struct {
 	// Parameters are the swept fields.
 	Parameters []Parameter `yaml:"parameters"`
 	// Plots names the figures plotted against the parameters (dotted
-	// names as in sweep.csv); default: the headline figures.
+	// names as in sweep.csv), and "frontier" for the frontier plot;
+	// default: the headline figures.
 	Plots []string `yaml:"plots"`
 }
 
@@ -335,9 +336,17 @@ func checkParameters(file string, spec *Spec, lines map[string]int) error {
 	return checkPlots(file, spec.Plots, lines["plots"])
 }
 
-// checkPlots checks that each figure a sweep plots is one a summary has.
+// FrontierPlot is the name in plots that asks for the frontier: each
+// point's price against each policy's worst gain (sweep-frontier.png).
+const FrontierPlot = "frontier"
+
+// checkPlots checks that each figure a sweep plots is one a summary has
+// (or the frontier).
 func checkPlots(file string, plots []string, line int) error {
 	for i, f := range plots {
+		if f == FrontierPlot {
+			continue
+		}
 		why := unknownKind(f)
 		if !results.KnownFigure(f) {
 			why = "not a figure of summary.json (e.g. honest_ratio, cheat_ratio.benchmark_inflation; sweep.csv lists them all)"

@@ -521,3 +521,72 @@ func TestMergeRefusesTampering(t *testing.T) {
 		t.Errorf("a value not in the sweep: %v", err)
 	}
 }
+
+// TestFrontierSweep runs the shipped frontier sweep, smaller, and checks
+// the frontier plot and what its header says: BOINC's server is the
+// cheapest and pays CreditNew's colluders and fakes several times over;
+// pairing costs fewer jobs than checking every untrusted group; with
+// escrow (and every defence after it) CreditNew, the fourth system and
+// post-assigned credit hold the bound with honest harm of at most 5%;
+// the first system's benchmark inflators gain under every server.
+func TestFrontierSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seven servers on a world of 200 hosts")
+	}
+	t.Parallel()
+	text, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "scenarios", "sweeps", "frontier.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	smaller := strings.Replace(strings.Replace(string(text), "hosts.initial=300", "hosts.initial=200", 1), "replications: 2", "replications: 1", 1)
+	// The base is a built-in, so the copy loads from anywhere.
+	sw := load(t, smaller)
+	out := t.TempDir()
+	run(t, sw, out, Options{Jobs: 2})
+	html, err := os.ReadFile(filepath.Join(out, "sweep.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "sweep-frontier.png")); err != nil || !bytes.Contains(html, []byte(`src="sweep-frontier.png"`)) ||
+		!bytes.Contains(html, []byte("jobs computed per validated workunit")) {
+		t.Fatalf("no frontier plot with its caption in sweep.html (%v)", err)
+	}
+	sums, _, err := Summaries(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sums) != 7 {
+		t.Fatalf("%d points, want 7", len(sums))
+	}
+	worst := func(i int, p string) float64 { return float64(sums[i].Policies[p].WorstGain) }
+	cost := func(i int) float64 { return sums[i].JobsPerValidatedWorkunit() }
+	for i := 1; i < 7; i++ {
+		if !(cost(0) < cost(i)) {
+			t.Errorf("BOINC's server costs %.3g jobs a workunit, point %d %.3g", cost(0), i, cost(i))
+		}
+	}
+	if !(cost(3) < cost(2)) {
+		t.Errorf("pairing costs %.3g jobs a workunit, checking every untrusted group %.3g", cost(3), cost(2))
+	}
+	gain := func(i int, p, kind string) float64 { return float64(sums[i].Policies[p].Gain[kind]) }
+	for _, kind := range []string{"colluding_fakes", "fake_results"} {
+		if g := gain(0, "v3pfc-boinc", kind); !(g > 3) {
+			t.Errorf("BOINC's server: CreditNew's gain.%s %.3g, want several", kind, g)
+		}
+	}
+	if d := cost(5) - cost(0); !(d > 0.5 && d < 1.5) {
+		t.Errorf("the defended server costs %.3g jobs a workunit more than BOINC's, want about one", d)
+	}
+	for i := range sums {
+		if g := gain(i, "v1peak", "benchmark_inflation"); !(g > 1.5) {
+			t.Errorf("point %d: the first system's benchmark inflators gain %.3g, want about 2", i, g)
+		}
+	}
+	for i := 4; i < 7; i++ {
+		for _, p := range []string{"v3pfc-boinc", "v4trust", "post-assigned-credit"} {
+			if g, h := worst(i, p), float64(sums[i].Policies[p].Harm); !(g <= 1.1) || !(h >= 0.95) {
+				t.Errorf("point %d: %s's worst gain %.3g, harm %.3g; want at most 1.1 and at least 0.95", i, p, g, h)
+			}
+		}
+	}
+}
