@@ -320,6 +320,9 @@ func TestAttack(t *testing.T) {
 		if !(got == w.Confirmed.Mean) && !(math.IsNaN(float64(got)) && math.IsNaN(float64(w.Confirmed.Mean))) {
 			t.Errorf("%s: its YAML gives %s = %g, the attack confirmed %g", w.Policy, w.Figure, got, w.Confirmed.Mean)
 		}
+		if h := oc.Summary.Policies[w.Policy].Harm; !(h == w.Harm.Mean) || math.IsNaN(float64(h)) {
+			t.Errorf("%s: its YAML gives harm %g, the attack reports %g", w.Policy, h, w.Harm.Mean)
+		}
 	}
 	// v1peak pays benchmark inflation in proportion (bounded by the
 	// min-of-two replica rule where an honest replica pairs): the search

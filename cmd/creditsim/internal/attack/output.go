@@ -110,10 +110,10 @@ draw is not taken for a weakness, nor does it hide one. The figure is the gain o
 cheating hosts' credit per host-day over the same hosts' credit per host-day in the same world with
 every behaviour switched off (1: the behaviour gained nothing). The CreditNew design page's bound is
 {{.Bound}}: no behaviour should earn more than {{.Bound}} times what the same hosts earn honestly.</p>
-<table><tr><th>policy</th><th>worst behaviour found</th><th>figure</th><th>on fresh seeds (95%)</th>
+<table><tr><th>policy</th><th>worst behaviour found</th><th>figure</th><th>on fresh seeds (95%)</th><th>honest harm there</th>
 <th>on the search seed</th><th>best fixed setting (kind)</th><th>reproduce</th></tr>
 {{range .Rows}}<tr><td>{{.Policy}}</td><td>{{.Behaviour}}</td><td>{{.Figure}}</td>
-<td class="n{{if .Over}} over{{end}}">{{.Confirmed}}</td><td class="n">{{.Search}}</td><td class="n">{{.Library}}</td>
+<td class="n{{if .Over}} over{{end}}">{{.Confirmed}}</td><td class="n">{{.Harm}}</td><td class="n">{{.Search}}</td><td class="n">{{.Library}}</td>
 <td><code>creditsim run attack-{{.Policy}}.yaml</code></td></tr>
 {{end}}</table>
 {{with .Scan}}<h2>Share scan</h2>
@@ -128,8 +128,8 @@ smallest share at which the confirmed worst gain is over {{$.Bound}}.</p>
 `))
 
 type pageRow struct {
-	Policy, Behaviour, Figure, Confirmed, Search, Library string
-	Over                                                  bool
+	Policy, Behaviour, Figure, Confirmed, Harm, Search, Library string
+	Over                                                        bool
 }
 
 func page(rep *Report) ([]byte, error) {
@@ -148,7 +148,7 @@ func page(rep *Report) ([]byte, error) {
 			ci += " [" + num(c.Low) + ", " + num(c.High) + "]"
 		}
 		reps, seed = c.Replications, c.Seed
-		rows = append(rows, pageRow{Policy: w.Policy, Behaviour: w.Behaviour.String(), Figure: w.Figure, Confirmed: ci,
+		rows = append(rows, pageRow{Policy: w.Policy, Behaviour: w.Behaviour.String(), Figure: w.Figure, Confirmed: ci, Harm: num(w.Harm.Mean),
 			Search: num(w.Search), Library: library(w), Over: float64(c.Mean) > Bound})
 	}
 	var b bytes.Buffer
@@ -227,8 +227,8 @@ func Table(rep *Report) string {
 		if float64(c.Mean) > Bound {
 			mark = fmt.Sprintf("  > %g", Bound)
 		}
-		fmt.Fprintf(&b, "  %-28s %s [%s, %s]%s\n    %s (%s; best fixed setting %s)\n", w.Policy, short(c.Mean), short(c.Low), short(c.High), mark,
-			w.Behaviour, w.Figure, library(w))
+		fmt.Fprintf(&b, "  %-28s %s [%s, %s]%s, honest accounts' harm %s\n    %s (%s; best fixed setting %s)\n", w.Policy, short(c.Mean), short(c.Low), short(c.High), mark,
+			short(w.Harm.Mean), w.Behaviour, w.Figure, library(w))
 	}
 	fmt.Fprintf(&b, "Pairs: %s.\n", rep.Screen)
 	return b.String()

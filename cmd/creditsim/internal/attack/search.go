@@ -147,8 +147,10 @@ type Worst struct {
 	Search       results.Num `json:"search"`
 	Library      results.Num `json:"library"`
 	LibrarySpace string      `json:"library_space"`
-	// Confirmed is the behaviour run again on fresh seeds.
+	// Confirmed is the behaviour run again on fresh seeds, and Harm the
+	// honest accounts' credit over their twin's in those runs.
 	Confirmed Interval `json:"confirmed"`
+	Harm      Interval `json:"harm"`
 	// Candidates are the behaviours confirmed for the policy (the most
 	// profitable on the search seed, and the best fixed setting); the
 	// worst case is the one that earned most on the fresh seeds, so that
@@ -166,6 +168,7 @@ type Candidate struct {
 	Behaviour Behaviour   `json:"behaviour"`
 	Search    results.Num `json:"search"`
 	Confirmed Interval    `json:"confirmed"`
+	Harm      Interval    `json:"harm"`
 }
 
 // Report is what an attack found.
@@ -929,6 +932,7 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 				return r.err
 			}
 			c.Confirmed = confirmedOn(r.sum.Policies[w.Policy], c.Behaviour.Figure(), seed, reps)
+			c.Harm = confirmedOn(r.sum.Policies[w.Policy], "harm", seed, reps)
 			mean, bestMean := c.Confirmed.Mean, results.Num(math.NaN())
 			if best >= 0 {
 				bestMean = w.Candidates[best].Confirmed.Mean
@@ -938,7 +942,7 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 			}
 		}
 		c := w.Candidates[best]
-		w.Space, w.Behaviour, w.Search, w.Confirmed = c.Space, c.Behaviour, c.Search, c.Confirmed
+		w.Space, w.Behaviour, w.Search, w.Confirmed, w.Harm = c.Space, c.Behaviour, c.Search, c.Confirmed, c.Harm
 		w.Figure = c.Behaviour.Figure()
 		w.Scenario = distinct[c.Behaviour.Agent()].yaml
 	}
