@@ -71,6 +71,10 @@ type ScoreRow struct {
 	Values   [NumScoreColumns]float64
 	GainKind string // the kind behind the worst gain
 	Flag     [NumScoreColumns]bool
+	// AccountNoise is what the worst account's gain reaches by chance
+	// (account_gain_noise): at or below it, the account gain is not
+	// flagged.
+	AccountNoise float64
 }
 
 // NewScorecard builds the scorecard of a summary, rows in names' order.
@@ -88,6 +92,12 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 				r.Values[c] = float64(flat[col.Figure])
 			}
 			r.Flag[c] = f.Flagged(r.Values[c])
+		}
+		// An account's gain that honest accounts reach by chance at its
+		// rank is the twin's job-level noise, not gain.
+		r.AccountNoise = float64(ps.AccountGainNoise)
+		if Defined(r.AccountNoise) && r.Values[ColAccountGain] <= r.AccountNoise {
+			r.Flag[ColAccountGain] = false
 		}
 		sc.Rows = append(sc.Rows, r)
 	}
@@ -359,7 +369,8 @@ func (sc *Scorecard) cheatSummary(where string, label func(i int) string) string
 func (sc *Scorecard) Text() string {
 	var b strings.Builder
 	b.WriteString("scorecard (* best in its column; ! a neutrality or harm outside [1/1.1, 1.1], or a gain over\n")
-	b.WriteString("the honest twin above 1.1, the one bound for every kind)\n")
+	b.WriteString("the honest twin above 1.1, the one bound for every kind; an account's gain also above what\n")
+	b.WriteString("honest accounts reach by chance at its rank, account_gain_noise)\n")
 	head := []string{"policy"}
 	for _, c := range ScoreColumns {
 		head = append(head, c.Short)
@@ -428,7 +439,7 @@ func WorstSummary(sums []*Summary, names []string) *Summary {
 				w.Scale = ps.Scale
 				w.HostNeutralityCV, w.DeviceNeutrality, w.ProjectNeutrality = Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
 				w.WorstAccountRatio, w.HonestRatio = Num(math.NaN()), Num(math.NaN())
-				w.WorstAccountGain, w.Harm = Num(math.NaN()), Num(math.NaN())
+				w.WorstAccountGain, w.AccountGainNoise, w.Harm = Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
 				w.Requires, w.Oracle = ps.Requires, ps.Oracle
 				first = false
 			}
@@ -463,7 +474,10 @@ func (w *PolicySummary) takeWorst(ps *PolicySummary) {
 	pick(&w.DeviceNeutrality, ps.DeviceNeutrality, ColDevice)
 	pick(&w.ProjectNeutrality, ps.ProjectNeutrality, ColProject)
 	larger(&w.WorstAccountRatio, ps.WorstAccountRatio)
-	pick(&w.WorstAccountGain, ps.WorstAccountGain, ColAccountGain)
+	old := w.WorstAccountGain
+	if pick(&w.WorstAccountGain, ps.WorstAccountGain, ColAccountGain); w.WorstAccountGain != old {
+		w.AccountGainNoise = ps.AccountGainNoise // the noise of the world the worst came from
+	}
 	pick(&w.Harm, ps.Harm, ColHarm)
 	larger(&w.HonestRatio, ps.HonestRatio)
 	largerEach(w.Gain, ps.Gain)

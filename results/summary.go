@@ -110,11 +110,12 @@ type PolicySummary struct {
 	HostGDEfficiencySlope Num `json:"host_gd_efficiency_slope"`
 	ProjectNeutrality     Num `json:"project_neutrality"`
 	HonestRatio           Num `json:"honest_ratio"`
-	// Gain, WorstGain, WorstAccountGain and Harm compare the run with its
-	// honest twin (null without one).
+	// Gain, WorstGain, WorstAccountGain, AccountGainNoise and Harm compare
+	// the run with its honest twin (null without one).
 	Gain                 map[string]Num `json:"gain"`
 	WorstGain            Num            `json:"worst_gain"`
 	WorstAccountGain     Num            `json:"worst_account_gain"`
+	AccountGainNoise     Num            `json:"account_gain_noise"`
 	Harm                 Num            `json:"harm"`
 	CheatRatio           map[string]Num `json:"cheat_ratio"`
 	CheatCreditPerDay    map[string]Num `json:"cheat_credit_per_day"`

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/creditsim/creditsim/model/hosts"
 )
@@ -157,14 +158,14 @@ func harm(in *figureInputs) float64 {
 	return math.NaN()
 }
 
-// worstAccountGain is the largest gain of one agent's account (a cheating
-// group's) over accounts with at least MinHostResults counted results in
-// the twin: the CreditNew design's per-account bound.
-func worstAccountGain(in *figureInputs) float64 {
+// accountGains returns, over accounts with at least MinHostResults
+// counted results in the twin and credit there, each agent account's gain
+// (its credit over its own in the twin) and each honest account's; nil
+// without a twin.
+func accountGains(in *figureInputs) (agents, honest []float64) {
 	c, t, n := in.c, in.c.twin, in.c.npol
-	worst := math.NaN()
 	if t == nil {
-		return worst
+		return nil, nil
 	}
 	// An account's group is its hosts' (every host of an account has its
 	// behaviour).
@@ -173,13 +174,60 @@ func worstAccountGain(in *figureInputs) float64 {
 		group[c.hostInfo[i].UserID] = c.hostInfo[i].Group
 	}
 	for u := range c.users {
-		if !cheatGroup(group[u]) || t.userN[u] < MinHostResults {
+		if t.userN[u] < MinHostResults {
 			continue
 		}
-		if tg := t.userG[u*n+in.p]; tg > 0 {
-			if x := c.userG[u*n+in.p] / tg; math.IsNaN(worst) || x > worst {
-				worst = x
-			}
+		tg := t.userG[u*n+in.p]
+		if !(tg > 0) {
+			continue
+		}
+		x := c.userG[u*n+in.p] / tg
+		switch {
+		case group[u] == hosts.Group(hosts.Honest):
+			honest = append(honest, x)
+		case cheatGroup(group[u]):
+			agents = append(agents, x)
+		}
+	}
+	return agents, honest
+}
+
+// accountGainNoise is honest accounts' gain at the rank where the largest
+// of as many accounts as worstAccountGain compares falls: the quantile
+// 1 − 1/(n+1) (linear between order statistics) of honest accounts'
+// gains, n the agents' accounts compared. NaN without agents' accounts or
+// with fewer than two honest ones.
+func accountGainNoise(in *figureInputs) float64 {
+	agents, honest := accountGains(in)
+	if len(agents) == 0 || len(honest) < 2 {
+		return math.NaN()
+	}
+	slices.Sort(honest)
+	return largestOfRank(honest, len(agents))
+}
+
+// largestOfRank is where the largest of n draws from sorted's
+// distribution falls on average: its quantile 1 − 1/(n+1), linear
+// between order statistics. sorted holds at least two values, ascending;
+// n is at least 1.
+func largestOfRank(sorted []float64, n int) float64 {
+	pos := (1 - 1/float64(n+1)) * float64(len(sorted)-1)
+	i := int(pos)
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// worstAccountGain is the largest gain of one agent's account (a cheating
+// group's) over accounts with at least MinHostResults counted results in
+// the twin: the CreditNew design's per-account bound.
+func worstAccountGain(in *figureInputs) float64 {
+	agents, _ := accountGains(in)
+	worst := math.NaN()
+	for _, x := range agents {
+		if math.IsNaN(worst) || x > worst {
+			worst = x
 		}
 	}
 	return worst

@@ -60,7 +60,7 @@ func NewVerdict(worlds []World, names []string, useWhen func(string) string, hos
 	wc := WorstSummary(cheatSums, names)
 	for _, n := range names {
 		p, c := ws.Policies[n], wc.Policies[n]
-		p.Gain, p.WorstAccountGain, p.Harm = c.Gain, c.WorstAccountGain, c.Harm
+		p.Gain, p.WorstAccountGain, p.AccountGainNoise, p.Harm = c.Gain, c.WorstAccountGain, c.AccountGainNoise, c.Harm
 		p.CheatRatio, p.CheatCreditPerDay, p.WorstAccountRatio = c.CheatRatio, c.CheatCreditPerDay, c.WorstAccountRatio
 		p.Oracle = oracleIn(cheat, n)
 	}

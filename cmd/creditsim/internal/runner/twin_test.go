@@ -39,8 +39,8 @@ func TestTwinAligned(t *testing.T) {
 				t.Errorf("%s: gain.%s = %v, want exactly 1", name, k, g)
 			}
 		}
-		if ps.Harm != 1 || ps.WorstGain != 1 || ps.WorstAccountGain != 1 {
-			t.Errorf("%s: harm %v, worst gain %v, worst account gain %v; want exactly 1", name, ps.Harm, ps.WorstGain, ps.WorstAccountGain)
+		if ps.Harm != 1 || ps.WorstGain != 1 || ps.WorstAccountGain != 1 || ps.AccountGainNoise != 1 {
+			t.Errorf("%s: harm %v, worst gain %v, worst account gain %v, its noise %v; want exactly 1", name, ps.Harm, ps.WorstGain, ps.WorstAccountGain, ps.AccountGainNoise)
 		}
 	}
 	oc, err = Run(s, Options{NoPlots: true, NoTwin: true})
