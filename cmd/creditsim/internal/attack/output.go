@@ -102,7 +102,7 @@ over honest work, on the scenario's seed {{.R.Seed}}: every candidate saw the sa
 draws (common random numbers), so differences are the behaviour's. The search starts from every
 kind at the scenario's own settings (or the defaults), then a quasi-random design over each kind's
 parameters, then pairs of kinds on one account (shown as kind+kind): the kinds most profitable for
-each policy combined two by two, and the pairs most profitable in a screen of every pair ({{.Screen}}), then Nelder-Mead for each policy from its best candidates. Each policy's most
+each policy combined two by two, and the pairs most profitable in a screen of every pair. Pairs: {{.Screen}}. Then Nelder-Mead for each policy from its best candidates. Each policy's most
 profitable candidates on the search seed, and its best fixed setting, were then run again on fresh
 seeds ({{.Reps}} replications of seed {{.Seed1}}), and the one that earned most there is the worst case
 below, with its 95% interval: the best of many candidates on one seed is biased upwards, so a lucky

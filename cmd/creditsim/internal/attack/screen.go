@@ -49,7 +49,7 @@ func (sc *Screen) String() string {
 	case sc == nil:
 		return "not screened"
 	case sc.Skipped != "":
-		return "not screened (" + sc.Skipped + ")"
+		return "not screened: " + sc.Skipped
 	case len(sc.Runs) == 0:
 		return "none the space allows"
 	}
@@ -61,8 +61,8 @@ func (sc *Screen) String() string {
 			}
 		}
 	}
-	return fmt.Sprintf("every pair the space allows (%d) screened in %d pooled runs at the kinds' fixed settings, %d of them with a figure; "+
-		"each policy's %d most profitable then ran alone (attack.json's pair_screen has every pair's screened gain)",
+	return fmt.Sprintf("every pair the space allows, %d, screened in %d pooled runs at the kinds' fixed settings, %d with a figure; "+
+		"each policy's %d most profitable then ran alone; attack.json's pair_screen holds every pair's screened gain",
 		sc.Pairs, len(sc.Runs), figures, screenPerPolicy)
 }
 
