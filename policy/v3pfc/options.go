@@ -166,8 +166,8 @@ func parse(opts policy.Options) (*Config, error) {
 var Presets = []*policy.Preset{
 	{Name: "v4trust", Kind: "v3pfc", Standard: true,
 		UseWhen: "replicated jobs, to study trust before scale (a fourth system, not in BOINC)",
-		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means, and a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x",
-		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5"}},
+		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means, a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, and a claim is the host's reported peak x its runtime, not the speed the server caps at send",
+		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported"}},
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		UseWhen: "the server's default when apps cannot count FLOPs; replicate jobs against fakes",
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD)",
