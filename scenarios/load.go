@@ -113,6 +113,7 @@ func Load(file string, data []byte, overrides []string) (*Scenario, error) {
 	if len(l.errs) > 0 {
 		return nil, l.errs
 	}
+	positiveZeros(doc)
 	s := Default()
 	if err := doc.Decode(&s); err != nil {
 		return nil, Errors{l.yamlError(err)}
@@ -498,6 +499,21 @@ func setLines(n *yaml.Node, line int) {
 	n.Line, n.Column = line, 0
 	for _, c := range n.Content {
 		setLines(c, line)
+	}
+}
+
+// positiveZeros writes every number of n that is a negative zero ("-0",
+// "-0.0") as 0: it is zero, and the resolved scenario would otherwise
+// write it as -0, which loads as the integer 0 and resolves otherwise
+// the second time.
+func positiveZeros(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!float" || n.ShortTag() == "!!int") {
+		if x, err := strconv.ParseFloat(n.Value, 64); err == nil && x == 0 && math.Signbit(x) {
+			n.Value = "0"
+		}
+	}
+	for _, c := range n.Content {
+		positiveZeros(c)
 	}
 }
 
