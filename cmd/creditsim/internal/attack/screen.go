@@ -201,25 +201,20 @@ func (sc *Screen) screened(p string, n int) []string {
 }
 
 // screenedPair is the pair named space (as screenSpaces names it) at
-// each kind's best settings for policy p on known runs (its fixed
-// settings where p has no figure for the kind), or false.
-func screenedPair(sp []kindSpace, known []Evaluation, p, space string) (kindSpace, bool) {
+// each kind's most profitable settings for the policy best is of (from
+// bestBySpace; its fixed settings where the policy has no figure for the
+// kind), or false.
+func screenedPair(sp []kindSpace, best map[string]*spaceBest, space string) (kindSpace, bool) {
 	first, second, ok := strings.Cut(space, "+")
 	a, b := spaceNamed(sp, first), spaceNamed(sp, second)
 	if !ok || a == nil || b == nil {
 		return kindSpace{}, false
 	}
-	return pair(a, b, bestFor(known, p, a), bestFor(known, p, b)), true
-}
-
-// bestFor is the behaviour of ks's space that earned most for p on
-// known runs, or the space's fixed settings.
-func bestFor(known []Evaluation, p string, ks *kindSpace) Behaviour {
-	best, bv := ks.start, math.Inf(-1)
-	for _, ev := range known {
-		if v, ok := ev.Values[p]; ok && ev.Space == ks.name && float64(v) > bv {
-			best, bv = ev.Behaviour, float64(v)
+	at := func(ks *kindSpace) Behaviour {
+		if t := best[ks.name]; t != nil {
+			return t.b
 		}
+		return ks.start
 	}
-	return best
+	return pair(a, b, at(a), at(b)), true
 }

@@ -746,11 +746,12 @@ func pairs(sp []kindSpace, known []Evaluation, pols []string, n int, sc *Screen)
 // proposed is policy p's pairs to run alone: those of policyPairs and
 // p's most profitable screened pairs (sc may be nil), taken in turn.
 func proposed(sp []kindSpace, known []Evaluation, p string, sc *Screen) []kindSpace {
-	combos := policyPairs(sp, known, p)
+	best, order := bestBySpace(sp, known, p)
+	combos := policyPairs(order)
 	var scr []kindSpace
 	if sc != nil {
 		for _, name := range sc.screened(p, screenPerPolicy) {
-			if ps, ok := screenedPair(sp, known, p, name); ok {
+			if ps, ok := screenedPair(sp, best, name); ok {
 				scr = append(scr, ps)
 			}
 		}
@@ -767,18 +768,20 @@ func proposed(sp []kindSpace, known []Evaluation, p string, sc *Screen) []kindSp
 	return out
 }
 
-// policyPairs is policy p's proposed pairs: its three kinds that earned
-// most on known runs, combined two by two (the more profitable first,
-// at its best candidate's settings), where the kinds can combine; a
-// pair of the same two kinds in the other order counts as the same.
-func policyPairs(sp []kindSpace, known []Evaluation, p string) []kindSpace {
-	type top struct {
-		ks *kindSpace
-		b  Behaviour
-		v  float64
-	}
-	best := map[string]*top{}
-	var order []*top
+// spaceBest is the behaviour of a space that earned most for a policy
+// on known runs, and what it earned.
+type spaceBest struct {
+	ks *kindSpace
+	b  Behaviour
+	v  float64
+}
+
+// bestBySpace returns, per space that gave policy p a figure on known
+// runs, its most profitable behaviour, by space name and ordered most
+// profitable first.
+func bestBySpace(sp []kindSpace, known []Evaluation, p string) (map[string]*spaceBest, []*spaceBest) {
+	best := map[string]*spaceBest{}
+	var order []*spaceBest
 	for _, ev := range known {
 		v, ok := ev.Values[p]
 		if !ok {
@@ -786,7 +789,7 @@ func policyPairs(sp []kindSpace, known []Evaluation, p string) []kindSpace {
 		}
 		t := best[ev.Space]
 		if t == nil {
-			t = &top{ks: spaceNamed(sp, ev.Space), v: math.Inf(-1)}
+			t = &spaceBest{ks: spaceNamed(sp, ev.Space), v: math.Inf(-1)}
 			best[ev.Space] = t
 			order = append(order, t)
 		}
@@ -795,6 +798,15 @@ func policyPairs(sp []kindSpace, known []Evaluation, p string) []kindSpace {
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].v > order[j].v })
+	return best, order
+}
+
+// policyPairs is a policy's proposed pairs: its three kinds that earned
+// most on known runs (order, from bestBySpace), combined two by two (the
+// more profitable first, at its best candidate's settings), where the
+// kinds can combine; a pair of the same two kinds in the other order
+// counts as the same.
+func policyPairs(order []*spaceBest) []kindSpace {
 	order = order[:min(3, len(order))]
 	var out []kindSpace
 	for i, a := range order {

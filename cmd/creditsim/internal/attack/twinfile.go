@@ -1,13 +1,17 @@
 package attack
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/creditsim/creditsim/results"
 )
@@ -15,14 +19,19 @@ import (
 // The honest twins of a seed do not depend on the candidate, so the
 // shards of one attack need them once between them: a shard writes the
 // twins it simulated into its folder, and a shard or a join that finds
-// them there (the same scenario as resolved, seed, replications and
-// policies) reads them instead of simulating them. Shards that start
+// them there (written by the same binary, for the same scenario as
+// resolved, seed, replications and policies) reads them instead of
+// simulating them. Shards that start
 // together each simulate them (the file is written whole or not at all,
 // and the same bytes whoever writes it); shards that start later, and
 // the join, read them.
 
 // TwinFile is the twins of one seed as a file.
 type TwinFile struct {
+	// Build is the SHA-256 of the creditsim binary that simulated them:
+	// twins are read only by the same binary, so a file left in a
+	// shared folder by an earlier version is never taken for this one's.
+	Build          string             `json:"build"`
 	Scenario       string             `json:"scenario"`
 	ScenarioSHA256 string             `json:"scenario_sha256"`
 	Seed           uint64             `json:"seed"`
@@ -40,13 +49,17 @@ func TwinFileName(seed uint64, reps int) string {
 // readTwins returns the twins of k from the first of e's folders that
 // holds them for this very scenario, or false.
 func (e *evaluator) readTwins(k twinKey) ([]*results.Twin, bool) {
+	build := buildID()
+	if build == "" {
+		return nil, false
+	}
 	for _, dir := range e.opts.TwinDirs {
 		b, err := os.ReadFile(filepath.Join(dir, TwinFileName(k.seed, k.reps)))
 		if err != nil {
 			continue
 		}
 		var f TwinFile
-		if json.Unmarshal(b, &f) != nil || f.ScenarioSHA256 != e.sha || f.Seed != k.seed || f.Replications != k.reps ||
+		if json.Unmarshal(b, &f) != nil || f.Build != build || f.ScenarioSHA256 != e.sha || f.Seed != k.seed || f.Replications != k.reps ||
 			strings.Join(f.Policies, ",") != strings.Join(e.all, ",") || len(f.Twins) != k.reps {
 			continue
 		}
@@ -69,14 +82,14 @@ func (e *evaluator) readTwins(k twinKey) ([]*results.Twin, bool) {
 // and they are not there yet.
 func (e *evaluator) writeTwins(k twinKey, twins []*results.Twin) error {
 	dir := e.opts.TwinOut
-	if dir == "" {
+	if dir == "" || buildID() == "" {
 		return nil
 	}
 	path := filepath.Join(dir, TwinFileName(k.seed, k.reps))
 	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return nil // another shard wrote them (or the place is not ours to write)
 	}
-	f := TwinFile{Scenario: e.name, ScenarioSHA256: e.sha, Seed: k.seed, Replications: k.reps, Policies: e.all}
+	f := TwinFile{Build: buildID(), Scenario: e.name, ScenarioSHA256: e.sha, Seed: k.seed, Replications: k.reps, Policies: e.all}
 	for _, t := range twins {
 		f.Twins = append(f.Twins, t.Data())
 	}
@@ -98,3 +111,22 @@ func (e *evaluator) logf(format string, a ...any) {
 		fmt.Fprintf(e.opts.Log, format+"\n", a...)
 	}
 }
+
+// buildID is the SHA-256 of the running binary, "" if it cannot be read
+// (then twins are neither read nor written).
+var buildID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})

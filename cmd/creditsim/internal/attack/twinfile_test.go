@@ -3,13 +3,14 @@ package attack
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/creditsim/creditsim/results"
 )
 
 // TestTwinFile: twins written by one search are read back by another of
-// the same scenario, exactly; a file of another scenario, seed or
+// the same scenario, exactly; a file of another binary, scenario, seed or
 // replications, or one cut short or edited so that its parts do not fit,
 // is not read (the twins are simulated instead).
 func TestTwinFile(t *testing.T) {
@@ -19,6 +20,9 @@ func TestTwinFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := st.e
+	if buildID() == "" {
+		t.Fatal("the test binary's SHA-256 could not be read")
+	}
 	n := len(e.all)
 	twin, err := results.TwinFrom(results.TwinData{Policies: n, HostCredit: make([]float64, 2*n), HostResults: []int32{3, 4},
 		HostInvalid: []int32{0, 1}, AccountCredit: make([]float64, n), AccountResults: []int32{7}})
@@ -47,8 +51,9 @@ func TestTwinFile(t *testing.T) {
 		t.Error("a scenario resolved otherwise read the file")
 	}
 	for name, b := range map[string][]byte{
-		"cut short": good[:len(good)/2],
-		"edited":    []byte(`{"scenario_sha256":"` + e.sha + `","seed":1,"replications":1,"policies":["v1peak","v2actual","v3pfc-boinc"],"twins":[{"policies":3,"host_credit":[1],"host_results":[1,2],"host_invalid":[0,0]}]}`),
+		"another build": []byte(strings.Replace(string(good), buildID(), strings.Repeat("0", 64), 1)),
+		"cut short":     good[:len(good)/2],
+		"edited":        []byte(`{"build":"` + buildID() + `","scenario_sha256":"` + e.sha + `","seed":1,"replications":1,"policies":["v1peak","v2actual","v3pfc-boinc"],"twins":[{"policies":3,"host_credit":[1],"host_results":[1,2],"host_invalid":[0,0]}]}`),
 	} {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)

@@ -449,15 +449,23 @@ func round(x float64) float64 {
 
 func day(t float64) string { return time.Unix(int64(t), 0).UTC().Format("2006-01-02") }
 
+// fittedYAML is the baseline with the fitted settings, resolved: the
+// body of a fitted scenario. The baseline's claims describe the
+// baseline, not the fitted world, so sets clears them.
+func fittedYAML(sets []string) ([]byte, error) {
+	s, err := scenarios.Open("baseline", sets)
+	if err != nil {
+		return nil, fmt.Errorf("the fitted scenario does not validate: %v", err)
+	}
+	body, _, err := scenarios.Resolved(s)
+	return body, err
+}
+
 // Scenario is the fitted scenario: the baseline with the fitted hosts,
 // as YAML, its header naming the source, the window, each method and
 // each assumption. It is validated as any scenario is.
 func (f *Hosts) Scenario(name, source string) ([]byte, error) {
-	s, err := scenarios.Open("baseline", append([]string{"name=" + name, "claims=[]"}, f.sets()...))
-	if err != nil {
-		return nil, fmt.Errorf("the fitted scenario does not validate (a bug): %v", err)
-	}
-	body, _, err := scenarios.Resolved(s)
+	body, err := fittedYAML(append([]string{"name=" + name, "claims=[]"}, f.sets()...))
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/param"
-	"github.com/creditsim/creditsim/scenarios"
 )
 
 // Scenario is the fitted scenario: the baseline with the fitted hosts,
@@ -18,11 +17,7 @@ func (p *Project) Scenario(name, source string) ([]byte, error) {
 	// The baseline's claims describe the baseline, not this world.
 	sets := append([]string{"name=" + name, "claims=[]"}, p.Hosts.sets()...)
 	sets = append(sets, p.sets(name)...)
-	s, err := scenarios.Open("baseline", sets)
-	if err != nil {
-		return nil, fmt.Errorf("the fitted scenario does not validate: %v", err)
-	}
-	body, _, err := scenarios.Resolved(s)
+	body, err := fittedYAML(sets)
 	if err != nil {
 		return nil, err
 	}
