@@ -21,8 +21,13 @@ func (s *Sim) arrive(i int) {
 	h.arrived = true
 	h.rng = rng.New(rng.Hash(s.cfg.Seed, streamClient, uint64(i)))
 	// Availability and efficiency are the machine's: a new identity of
-	// a host (new_identity) keeps its origin's.
-	h.periods = hosts.NewPeriods(&s.cfg.Hosts.Availability, s.cfg.Seed, h.h.Origin)
+	// a host (new_identity) continues its origin's periods.
+	first := h.h.Origin == i || s.hosts[h.h.Origin].periods == nil
+	if first {
+		h.periods = hosts.NewPeriods(&s.cfg.Hosts.Availability, s.cfg.Seed, h.h.Origin)
+	} else {
+		h.periods = s.hosts[h.h.Origin].periods
+	}
 	h.cpuFree = float64(h.h.NCPUs)
 	h.gpuFree = float64(h.h.NGPUs)
 	h.pf, h.pi = h.h.Behaviour.ReportedCPU(h.h.Whetstone, h.h.Dhrystone)
@@ -59,7 +64,25 @@ func (s *Sim) arrive(i int) {
 	if h.h.Departure < s.cfg.Duration {
 		s.q.push(event{t: h.h.Departure, kind: evHostDepart, a: int32(i)})
 	}
-	s.toggle(i, h.epoch)
+	if first {
+		s.toggle(i, h.epoch)
+	} else {
+		s.continueMachine(i)
+	}
+}
+
+// continueMachine starts a new identity of a machine in the machine's
+// current availability period, drawing the periods it missed if it
+// arrives after that period ended.
+func (s *Sim) continueMachine(i int) {
+	h := &s.hosts[i]
+	o := &s.hosts[h.h.Origin]
+	on, end := o.availOn, o.availEnd
+	for end < s.now {
+		d, next := h.periods.Next()
+		on, end = next, end+d
+	}
+	s.setAvailability(i, on, end-s.now)
 }
 
 // linkIdentities links each host that registers anew by count to its
@@ -138,6 +161,15 @@ func (s *Sim) toggle(i int, gen uint32) {
 		return
 	}
 	d, on := h.periods.Next()
+	s.setAvailability(i, on, d)
+}
+
+// setAvailability puts host i on or off for the next d seconds and
+// notes the period as its machine's.
+func (s *Sim) setAvailability(i int, on bool, d float64) {
+	h := &s.hosts[i]
+	o := &s.hosts[h.h.Origin]
+	o.availOn, o.availEnd = on, s.now+d
 	if on {
 		if !h.on {
 			h.onSince = s.now

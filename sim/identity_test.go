@@ -1,8 +1,10 @@
 package sim_test
 
 import (
+	"math"
 	"testing"
 
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 	"github.com/creditsim/creditsim/world"
@@ -52,4 +54,61 @@ func TestIdentityByCount(t *testing.T) {
 		t.Errorf("%d identities switched, %d woke: the count is not exercised", switched, woke)
 	}
 	t.Logf("%d identities gave way after %d results; %d woke", switched, n, woke)
+}
+
+// TestIdentityKeepsMachineAvailability: a machine that registers anew
+// every 2 days (new_identity) is on exactly when the machine would have
+// been without the new identities: each identity continues the
+// machine's availability periods, in the period it arrives in, rather
+// than starting them again (which replayed the machine's first days,
+// from an on period, and made its identities work more than its twin).
+func TestIdentityKeepsMachineAvailability(t *testing.T) {
+	t.Parallel()
+	s, err := scenarios.Open("baseline", []string{"hosts.initial=60", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d",
+		"replications=1", "policies=[v1peak]", "hosts.agents=[{kind: new_identity, share: 0.5, every: 2d}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := world.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm := sim.New(cfg)
+	sm.Run(nil)
+	end := sm.Now()
+	type machine struct{ from, to, on float64 }
+	machines := map[int]*machine{}
+	identities := 0
+	for i, h := range sm.Hosts() {
+		if h.Arrival >= end || h.Behaviour.Reregisters() == 0 {
+			continue
+		}
+		to := min(end, h.Departure)
+		m := machines[h.Origin]
+		if m == nil {
+			m = &machine{from: h.Arrival, to: to}
+			machines[h.Origin] = m
+		}
+		m.from, m.to = min(m.from, h.Arrival), max(m.to, to)
+		m.on += sm.OnFraction(i) * (to - h.Arrival)
+		identities++
+	}
+	if len(machines) < 20 || identities < 4*len(machines) {
+		t.Fatalf("%d machines with %d identities: new_identity is not exercised", len(machines), identities)
+	}
+	for origin, m := range machines {
+		// The machine's own periods from its arrival, as its twin has them.
+		p := hosts.NewPeriods(&cfg.Hosts.Availability, cfg.Seed, origin)
+		want := 0.0
+		for at := m.from; at < m.to; {
+			d, on := p.Next()
+			if on {
+				want += min(at+d, m.to) - at
+			}
+			at += d
+		}
+		if math.Abs(m.on-want) > 1e-6*max(want, 1) {
+			t.Errorf("machine %d: on %.1f s over its identities, %.1f s as one host", origin, m.on, want)
+		}
+	}
 }

@@ -221,11 +221,17 @@ type hostState struct {
 	gone    bool
 	on      bool
 	trusted bool // the server trusts the host now (Server.Trust)
+	availOn bool
 	epoch   uint32
 	periods *hosts.Periods
-	rng     *rand.Rand
-	cpuFree float64
-	gpuFree float64
+	// availEnd and availOn are the machine's current availability
+	// period (when it ends, and on or off), kept on its first identity's
+	// record so that a new identity (new_identity) continues the
+	// machine's periods instead of starting them again.
+	availEnd float64
+	rng      *rand.Rand
+	cpuFree  float64
+	gpuFree  float64
 	// queue lies in qbuf, from the first queued job on: starting the
 	// first job moves the queue's start instead of copying the rest
 	// down (takeQueued), and queueJob slides it back when it reaches

@@ -21,6 +21,7 @@ type (
 	OneTime        string
 	Cherry         string
 	ProbationRearm string
+	UntrustedLimit string
 )
 
 // Option values.
@@ -66,6 +67,8 @@ const (
 	CherryConsValid     Cherry         = "cons_valid"
 	CherryReset         Cherry         = "reset"
 	CherryProbation     Cherry         = "probation"
+	LimitEstimate       UntrustedLimit = "estimate"
+	LimitReplica        UntrustedLimit = "replica"
 	RearmOnce           ProbationRearm = "once"
 	RearmEverySend      ProbationRearm = "every_send"
 )
@@ -102,6 +105,10 @@ type Config struct {
 	// needs before its scale may exceed UntrustedCap (0: no gate).
 	HostTrust    float64
 	UntrustedCap float64
+	// UntrustedLimit is what an unscaled untrusted claim is capped
+	// against: the version mean host's claim for the job's estimate, or
+	// a trusted replica's claim where the quorum holds one.
+	UntrustedLimit UntrustedLimit
 	// TrustFrom is whose trust the gate reads: the policy's own count
 	// (own) or the server's (server).
 	TrustFrom TrustSource
@@ -145,6 +152,7 @@ func (c *Config) decls() []policy.Decl {
 		policy.Bool(&c.ProbationCapsOne, "probation_caps_scale", true, "v29 probation: an error or timeout caps Scale(H) at 1 (our reading of \"max the scale factor with 1\")"),
 		policy.Float(&c.HostTrust, "host_trust", 0, policy.NonNegative, "a host's scale (and an anonymous claim's host factor) may exceed untrusted_cap only after this many valid results in a row that another host's replica confirmed; an invalid, error, abort or timeout starts the count again; until the host has samples for a scale, an untrusted claim is at most untrusted_cap x the version mean's claim for the job; 0 = no gate (CreditNew)"),
 		policy.Choice(&c.TrustFrom, "trust_from", TrustOwn, "with host_trust: own (the policy counts the host's replica-confirmed results, which colluders earn from one another) or server (the server's own trust, server.trust, built only from the project's checks and trusted hosts of other users)", TrustOwn, TrustServer),
+		policy.Choice(&c.UntrustedLimit, "untrusted_limit", LimitEstimate, "with host_trust, what an untrusted host's claim is capped against: estimate (untrusted_cap x the version mean host's claim for the job's rsc_fpops_est, a flat amount per job where estimates do not follow job sizes) or replica (where the quorum holds a trusted host's result, untrusted_cap x the largest trusted claim, which follows the job's true size; else as estimate)", LimitEstimate, LimitReplica),
 		policy.Float(&c.UntrustedCap, "untrusted_cap", 1.1, policy.Positive, "the cap on an untrusted host's scale (host_trust > 0); 1.1 is the CreditNew design page's bound on what cheating may earn"),
 	}
 }
@@ -166,8 +174,8 @@ func parse(opts policy.Options) (*Config, error) {
 var Presets = []*policy.Preset{
 	{Name: "v4trust", Kind: "v3pfc", Standard: true,
 		UseWhen: "replicated jobs, to study trust before scale (a fourth system, not in BOINC)",
-		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means, a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, and a claim is the host's reported peak x its runtime, not the speed the server caps at send",
-		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported"}},
+		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means, a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, a claim is the host's reported peak x its runtime, not the speed the server caps at send, and an untrusted host's claim is at most a trusted replica's where the quorum holds one (else the version mean host's for the job's estimate)",
+		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported", "untrusted_limit": "replica"}},
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		UseWhen: "the server's default when apps cannot count FLOPs; replicate jobs against fakes",
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD)",

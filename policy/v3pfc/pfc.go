@@ -41,6 +41,10 @@ type Job struct {
 	ConsecutiveValid int
 	// Trusted: the host has the run of confirmed results host_trust asks.
 	Trusted bool
+	// Anchored: the quorum holds a trusted host's claim, which caps this
+	// one after combining (untrusted_limit: replica), so the cap against
+	// the estimate is not applied.
+	Anchored bool
 }
 
 // ratioAverage is design v2's recent average of PFC weighted by E(J):
@@ -265,7 +269,7 @@ func (c *Config) PFCTimed(j *Job, a *App, hv *HostVersion, t *HostTiming, v *Ver
 		} else if hs != 0 {
 			pfc *= hs
 		}
-		if hs == 0 && c.HostTrust > 0 && !j.Trusted {
+		if hs == 0 && c.HostTrust > 0 && !j.Trusted && !j.Anchored {
 			// Not yet host-scaled and not trusted: at most untrusted_cap x
 			// what the version's mean host would claim for the job.
 			if n, vavg := c.versionMean(v); n >= c.VersionSamples && vavg > 0 {
@@ -362,6 +366,8 @@ type Claim struct {
 	PFC     float64
 	Mode    Mode
 	Trusted bool // not anonymous and not on scale probation (v29)
+	// HostTrusted: the host has the trust host_trust asks.
+	HostTrusted bool
 }
 
 // Scratch holds Combine's working slices so that it does not allocate.

@@ -371,3 +371,53 @@ func BenchmarkQuantileOf(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(xs)), "ns/host")
 }
+
+// TestUntrustedReplicaLimit: where the estimate does not follow a job's
+// size, a new untrusted host is paid per job under untrusted_limit:
+// estimate (its claim capped at the version mean's for the estimate, so
+// short jobs pay as much as long ones), and by the job's size under
+// replica (its claim capped at the trusted replica's instead): an
+// inflated claim on a short job earns nothing over the trusted host's,
+// an honest claim on a long job is no longer cut to the estimate.
+func TestUntrustedReplicaLimit(t *testing.T) {
+	credit := func(limit string, size, inflate float64) (pair, alone float64) {
+		p := newPolicy(t, "v4trust", policy.Options{"timing": "continuous", "version_samples": "10",
+			"trust_from": "server", "untrusted_limit": limit})
+		p.Init(&policy.World{Apps: p.world.Apps, Versions: p.world.Versions, MaxHosts: 20})
+		trusted := func(h int, elapsed float64) *policy.Result {
+			r := result(h, 0, elapsed, 4e9, 0)
+			r.ServerTrusted = true
+			return r
+		}
+		// 12 trusted hosts at PFC/E 1 set the version's and their own
+		// statistics; then host 12, new and untrusted, returns a job of
+		// size x the estimate beside host 0, with its benchmark x inflate.
+		for k := 0; k < 30; k++ {
+			for h := 0; h < 12; h++ {
+				validate(p, 1e5, trusted(h, 2500))
+			}
+			p.Tick(policy.Tick{Kind: policy.FeederTick, Time: 1e5})
+		}
+		alone = validate(p, 1e5, trusted(1, 2500*size))
+		pair = validate(p, 1e5, result(12, 0, 2500*size, 4e9*inflate, 0), trusted(0, 2500*size))
+		return pair, alone
+	}
+	for _, c := range []struct {
+		limit         string
+		size, inflate float64
+		lo, hi        float64 // the pair's credit over the trusted host's alone
+	}{
+		{"estimate", 0.25, 3, 2, 3},     // paid towards the estimate
+		{"replica", 0.25, 3, 1, 1},      // paid the trusted claim
+		{"estimate", 4, 1, 0.2, 0.35},   // an honest long job cut towards the estimate
+		{"replica", 4, 1, 1, 1},         // paid its size
+		{"replica", 4, 3, 1, 1},         // inflation on a long job gains nothing
+		{"replica", 1, 0.5, 0.45, 0.99}, // a claim below the trusted one is kept
+	} {
+		pair, alone := credit(c.limit, c.size, c.inflate)
+		if r := pair / alone; !(r >= c.lo*(1-1e-9) && r <= c.hi*(1+1e-9)) {
+			t.Errorf("%s, size %g x, benchmark %g x: pair %g, trusted alone %g (ratio %g), want %g to %g",
+				c.limit, c.size, c.inflate, pair, alone, r, c.lo, c.hi)
+		}
+	}
+}

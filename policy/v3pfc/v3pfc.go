@@ -184,9 +184,7 @@ func (p *Policy) Prefetch(r *policy.Result) {
 
 // job is the calculation's view of a result.
 func (p *Policy) job(r *policy.Result) Job {
-	if uint(r.HostID) < uint(len(p.srvTrusted)) { // trust_from: server
-		p.srvTrusted[r.HostID] = r.ServerTrusted
-	}
+	trusted := p.hostTrusted(r)
 	fe := r.FlopsEstimate
 	if p.c.PeakSource == PeakReported {
 		// The designs: usage x the device's peak, as the host reports it.
@@ -197,7 +195,49 @@ func (p *Policy) job(r *policy.Result) Job {
 		Elapsed: r.ElapsedTime, CPUTime: r.CPUTime, FlopsEstimate: fe,
 		Est: r.RscFpopsEst, Bound: r.RscFpopsBound, Sent: r.SentTime, Received: r.ReceivedTime,
 		RuntimeOutlier: r.RuntimeOutlier, Anonymous: p.world.Versions[r.VersionID].Anonymous,
-		ConsecutiveValid: int(r.HAV.ConsecutiveValid), Trusted: p.trusted(int(r.HostID)),
+		ConsecutiveValid: int(r.HAV.ConsecutiveValid), Trusted: trusted,
+	}
+}
+
+// hostTrusted reports whether r's host is trusted, first noting the
+// server's trust the result carries (trust_from: server).
+func (p *Policy) hostTrusted(r *policy.Result) bool {
+	if uint(r.HostID) < uint(len(p.srvTrusted)) {
+		p.srvTrusted[r.HostID] = r.ServerTrusted
+	}
+	return p.trusted(int(r.HostID))
+}
+
+// anchored reports whether untrusted claims in valid are capped by a
+// trusted replica's (untrusted_limit: replica): a trusted host's result
+// is among them and so is an untrusted one.
+func (p *Policy) anchored(valid []*policy.Result) bool {
+	if p.c.HostTrust == 0 || p.c.UntrustedLimit != LimitReplica || len(valid) < 2 {
+		return false
+	}
+	var some, all = false, true
+	for _, r := range valid {
+		t := p.hostTrusted(r)
+		some, all = some || t, all && t
+	}
+	return some && !all
+}
+
+// capByReplica caps every untrusted claim at untrusted_cap x the
+// largest trusted claim: a trusted replica's claim follows the job's
+// true size, which the estimate may not.
+func (p *Policy) capByReplica() {
+	top := 0.0
+	for _, c := range p.claims {
+		if c.HostTrusted {
+			top = max(top, c.PFC)
+		}
+	}
+	lim := p.c.UntrustedCap * top
+	for i := range p.claims {
+		if !p.claims[i].HostTrusted {
+			p.claims[i].PFC = min(p.claims[i].PFC, lim)
+		}
 	}
 }
 
@@ -287,35 +327,18 @@ func (p *Policy) noteMean(host, vid int) {
 func (p *Policy) Validated(val *policy.Validation) float64 {
 	now := val.Time
 	p.claims = p.claims[:0]
+	anchored := p.anchored(val.Valid)
 	var j0 Job
 	for k, r := range val.Valid {
 		j := p.job(r)
+		j.Anchored = anchored && !j.Trusted
 		if k == 0 {
 			j0 = j
 		}
-		hv := p.hav(int(r.HostID), int(r.VersionID))
-		var v *Version
-		if !j.Anonymous {
-			v = &p.vers[r.VersionID]
-		}
-		a := &p.apps[r.AppID]
-		if p.c.OneTime == OneTimeProbation && v != nil {
-			// v29: PFC(J)/E(J) above 20 x PFCmean(V) puts the host on probation.
-			raw, _, _ := p.c.Raw(&j)
-			if n, avg := p.c.versionMean(v); n > 0 && raw/j.Est > p.c.OneTimeFactor*avg {
-				hv.Probation, hv.Armed = true, true
-				hv.ScaleTime = now + p.delay[r.AppID]
-			}
-		}
-		pfc, mode := p.c.PFC(&j, a, hv, v, now)
-		p.noteMean(int(r.HostID), int(r.VersionID))
-		if p.c.OneTime == OneTimeCap {
-			pfc = min(pfc, p.oneTimeCap(&j, a, v))
-		}
-		p.claims = append(p.claims, Claim{PFC: pfc, Mode: mode, Trusted: !j.Anonymous && !(p.usesProbation() && hv.Probation)})
-		if p.usesProbation() && hv.Probation && now > hv.ScaleTime {
-			hv.Probation, hv.Armed = false, false
-		}
+		p.claims = append(p.claims, p.claim(r, &j, now))
+	}
+	if anchored {
+		p.capByReplica()
 	}
 	if p.c.Cherry == CherryReset {
 		for _, r := range val.Invalid {
@@ -337,6 +360,35 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 		p.c.UpdateScales(a, p.vers, p.centralFactor)
 	}
 	return credit
+}
+
+// claim computes valid result r's claim (job j) at validation time now,
+// with the one-time-cheat rules.
+func (p *Policy) claim(r *policy.Result, j *Job, now float64) Claim {
+	hv := p.hav(int(r.HostID), int(r.VersionID))
+	var v *Version
+	if !j.Anonymous {
+		v = &p.vers[r.VersionID]
+	}
+	a := &p.apps[r.AppID]
+	if p.c.OneTime == OneTimeProbation && v != nil {
+		// v29: PFC(J)/E(J) above 20 x PFCmean(V) puts the host on probation.
+		raw, _, _ := p.c.Raw(j)
+		if n, avg := p.c.versionMean(v); n > 0 && raw/j.Est > p.c.OneTimeFactor*avg {
+			hv.Probation, hv.Armed = true, true
+			hv.ScaleTime = now + p.delay[r.AppID]
+		}
+	}
+	pfc, mode := p.c.PFC(j, a, hv, v, now)
+	p.noteMean(int(r.HostID), int(r.VersionID))
+	if p.c.OneTime == OneTimeCap {
+		pfc = min(pfc, p.oneTimeCap(j, a, v))
+	}
+	c := Claim{PFC: pfc, Mode: mode, Trusted: !j.Anonymous && !(p.usesProbation() && hv.Probation), HostTrusted: j.Trusted}
+	if p.usesProbation() && hv.Probation && now > hv.ScaleTime {
+		hv.Probation, hv.Armed = false, false
+	}
+	return c
 }
 
 // oneTimeCap is v2's limit on one job: one_time_factor x NPFC*(A) x E(J),
