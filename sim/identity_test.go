@@ -18,17 +18,8 @@ import (
 func TestIdentityByCount(t *testing.T) {
 	t.Parallel()
 	const n = 5
-	s, err := scenarios.Open("baseline", []string{"hosts.initial=50", "duration=20d", "warmup=2d", "replications=1", "policies=[v1peak]",
-		"hosts.agents=[{kind: ncpus_inflation, share: 0.3, k: 4, and: {kind: new_identity, results: 5}}]"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := world.Config(s, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sm := sim.New(cfg)
-	sm.Run(nil)
+	sm, cfg := runBaseline(t, "hosts.initial=50", "duration=20d", "warmup=2d", "replications=1", "policies=[v1peak]",
+		"hosts.agents=[{kind: ncpus_inflation, share: 0.3, k: 4, and: {kind: new_identity, results: 5}}]")
 	switched, woke := 0, 0
 	for i, h := range sm.Hosts() {
 		reported, successor, gone, queued, running, done, _ := sm.IdentityState(i)
@@ -64,17 +55,8 @@ func TestIdentityByCount(t *testing.T) {
 // from an on period, and made its identities work more than its twin).
 func TestIdentityKeepsMachineAvailability(t *testing.T) {
 	t.Parallel()
-	s, err := scenarios.Open("baseline", []string{"hosts.initial=60", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d",
-		"replications=1", "policies=[v1peak]", "hosts.agents=[{kind: new_identity, share: 0.5, every: 2d}]"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := world.Config(s, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sm := sim.New(cfg)
-	sm.Run(nil)
+	sm, cfg := runBaseline(t, "hosts.initial=60", "hosts.arrivals_per_day=0", "duration=12d", "warmup=1d",
+		"replications=1", "policies=[v1peak]", "hosts.agents=[{kind: new_identity, share: 0.5, every: 2d}]")
 	end := sm.Now()
 	type machine struct{ from, to, on float64 }
 	machines := map[int]*machine{}
@@ -111,4 +93,20 @@ func TestIdentityKeepsMachineAvailability(t *testing.T) {
 			t.Errorf("machine %d: on %.1f s over its identities, %.1f s as one host", origin, m.on, want)
 		}
 	}
+}
+
+// runBaseline runs replication 1 of the baseline world with sets.
+func runBaseline(t *testing.T, sets ...string) (*sim.Sim, *sim.Config) {
+	t.Helper()
+	s, err := scenarios.Open("baseline", sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := world.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm := sim.New(cfg)
+	sm.Run(nil)
+	return sm, cfg
 }
