@@ -31,6 +31,13 @@ func newBaseline(tb testing.TB, set []string) *sim.Sim {
 // applied and obs as its observer.
 func newObserved(tb testing.TB, set []string, obs sim.Observer) *sim.Sim {
 	tb.Helper()
+	return sim.New(baselineConfig(tb, set, obs))
+}
+
+// baselineConfig is replication 0 of the baseline scenario with set
+// applied and obs as its observer.
+func baselineConfig(tb testing.TB, set []string, obs sim.Observer) *sim.Config {
+	tb.Helper()
 	s, err := scenarios.Open("baseline", set)
 	if err != nil {
 		tb.Fatal(err)
@@ -39,5 +46,5 @@ func newObserved(tb testing.TB, set []string, obs sim.Observer) *sim.Sim {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return sim.New(cfg)
+	return cfg
 }

@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/creditsim/creditsim/model/hosts"
-	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
-	"github.com/creditsim/creditsim/world"
 )
 
 // TestIdentityByCount: a new_identity host that registers anew every n
@@ -98,14 +96,7 @@ func TestIdentityKeepsMachineAvailability(t *testing.T) {
 // runBaseline runs replication 1 of the baseline world with sets.
 func runBaseline(t *testing.T, sets ...string) (*sim.Sim, *sim.Config) {
 	t.Helper()
-	s, err := scenarios.Open("baseline", sets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := world.Config(s, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := baselineConfig(t, sets, nil)
 	sm := sim.New(cfg)
 	sm.Run(nil)
 	return sm, cfg

@@ -221,4 +221,5 @@ var mechanisms = []policy.Mechanism{
 	{Name: "one_time", Doc: "the one-time-cheat guard", Option: "one_time", Off: string(OneTimeNone)},
 	{Name: "cherry", Doc: "the cherry-picking guard", Option: "cherry", Off: string(CherryNone)},
 	{Name: "host_trust", Doc: "the trust gate: no scale above untrusted_cap until replicas confirm the host", Option: "host_trust", Off: "0"},
+	{Name: "untrusted_limit", Doc: "an untrusted claim capped by a trusted replica's, not by the version mean's for the estimate", Option: "untrusted_limit", Off: string(LimitEstimate)},
 }
