@@ -151,7 +151,7 @@ func (s *Sim) depart(i int) {
 		}
 	}
 	h.queue, h.running, h.done = h.qbuf[:0], h.running[:0], h.done[:0]
-	h.est = [2]float64{}
+	h.est, h.queued = [2]float64{}, [2]float64{}
 }
 
 // toggle starts the host's next availability period.
@@ -257,6 +257,7 @@ func (s *Sim) startJobs(i int) {
 				break
 			}
 			ri := h.takeQueued(k)
+			s.queueWork(h, s.res(ri), -1)
 			if len(h.queue) > 0 {
 				h.next = h.queue[0]
 			}
@@ -516,15 +517,6 @@ func (s *Sim) jobDone(i, ri int, gen uint32) {
 	s.maybeContact(i)
 }
 
-// queuedSeconds is the client's estimate of work on hand for a
-// resource, per device instance.
-func (s *Sim) queuedSeconds(h *hostState, gpu bool) float64 {
-	if gpu {
-		return h.est[1] / float64(h.h.NGPUs)
-	}
-	return h.est[0] / float64(h.h.NCPUs)
-}
-
 // dropEstimate removes a job from the client's work-on-hand estimate.
 func (s *Sim) dropEstimate(h *hostState, r *result) {
 	c := 0
@@ -534,24 +526,97 @@ func (s *Sim) dropEstimate(h *hostState, r *result) {
 	h.est[c] = max(0, h.est[c]-r.estRun)
 }
 
-// needsWork reports whether a resource's buffer is below its minimum.
+// needsWork reports whether a resource's buffer is low: an instance
+// would go idle within work_buffer_min (work_fetch.cpp: saturated_time
+// below work_buf_min).
 func (s *Sim) needsWork(h *hostState) bool {
-	min := float64(s.cfg.Hosts.WorkBufferMin)
-	if s.queuedSeconds(h, false) < min {
-		return true
+	return s.bufferLow(h, false) || h.h.NGPUs > 0 && s.bufferLow(h, true)
+}
+
+// bufferLow reports whether the client's queued work on a resource
+// cannot keep all its instances busy for work_buffer_min, in the
+// client's estimates at the fraction of time the host computes (a fluid
+// version of rr_sim.cpp's saturated time: queued work goes to whichever
+// instances free first).
+func (s *Sim) bufferLow(h *hostState, gpu bool) bool {
+	lo := float64(s.cfg.Hosts.WorkBufferMin)
+	queued := s.queuedWall(h, gpu)
+	if queued >= s.instanceCount(h, gpu)*lo {
+		return false // enough to fill every instance, however busy
 	}
-	return h.h.NGPUs > 0 && s.queuedSeconds(h, true) < min
+	return s.uncovered(h, gpu, lo) > queued
+}
+
+// shortfall is the idle instance-seconds of a resource within horizon
+// (rr_sim.cpp's shortfall; the work the client asks for) once its
+// queued work fills the earliest idle ones.
+func (s *Sim) shortfall(h *hostState, gpu bool, horizon float64) float64 {
+	return max(0, s.uncovered(h, gpu, horizon)-s.queuedWall(h, gpu))
+}
+
+// queuedWall is the client's estimate of its queued jobs' instance-
+// seconds on a resource, in wall time.
+func (s *Sim) queuedWall(h *hostState, gpu bool) float64 {
+	c := 0
+	if gpu {
+		c = 1
+	}
+	return h.queued[c] / s.availFrac
+}
+
+// instanceCount is the host's CPUs or GPUs.
+func (s *Sim) instanceCount(h *hostState, gpu bool) float64 {
+	if gpu {
+		return float64(h.h.NGPUs)
+	}
+	return float64(h.h.NCPUs)
+}
+
+// uncovered is the instance-seconds of a resource that the running jobs
+// leave idle before horizon (wall time from now), from the client's
+// estimates of what they have left.
+func (s *Sim) uncovered(h *hostState, gpu bool, horizon float64) float64 {
+	free := h.cpuFree
+	if gpu {
+		free = h.gpuFree
+	}
+	x := max(0, free) * horizon
+	for _, ri := range h.running {
+		r := s.res(ri)
+		if s.versions[r.vid].Resource.IsGPU() != gpu {
+			continue
+		}
+		if end := s.clientRemaining(h, r) / s.availFrac; end < horizon {
+			x += s.instances(h, int(r.vid)) * (horizon - end)
+		}
+	}
+	return x
+}
+
+// queueWork adds sign x a queued job's instance-seconds to the client's
+// queued work on its resource (0 once nothing is queued, against drift).
+func (s *Sim) queueWork(h *hostState, r *result, sign float64) {
+	c := 0
+	if s.versions[r.vid].Resource.IsGPU() {
+		c = 1
+	}
+	h.queued[c] = max(0, h.queued[c]+sign*r.estRun*s.instances(h, int(r.vid)))
+	if len(h.queue) == 0 {
+		h.queued = [2]float64{}
+	}
 }
 
 // maybeContact contacts the scheduler now if the buffer is low (and the
 // backoff has passed), or makes sure finished results are reported within
-// the report delay.
+// the report delay. The client looks at its buffer at these calls and
+// at each job's end, not in between.
 func (s *Sim) maybeContact(i int) {
 	h := &s.hosts[i]
 	if !h.on || h.gone {
 		return
 	}
-	if s.now >= h.nextTry && s.needsWork(h) {
+	low := s.needsWork(h)
+	if s.now >= h.nextTry && low {
 		s.contact(i)
 		return
 	}
@@ -562,7 +627,7 @@ func (s *Sim) maybeContact(i int) {
 	if len(h.done) > 0 {
 		t = s.now + float64(s.cfg.Hosts.ReportDelay)
 	}
-	if s.needsWork(h) {
+	if low {
 		t = min(t, h.nextTry)
 	}
 	if !math.IsInf(t, 1) && t < s.cfg.Duration {

@@ -192,10 +192,12 @@ func (s *Sim) requestWork(i int) int {
 			continue
 		}
 		s.rpc++ // a scan of the work array per resource (send_work_score_type)
-		target := float64(s.cfg.Hosts.WorkBuffer)
-		if s.queuedSeconds(h, gpu) >= float64(s.cfg.Hosts.WorkBufferMin) {
+		if !s.bufferLow(h, gpu) {
 			continue
 		}
+		// The client asks for its shortfall; each job sent counts its
+		// estimated instance-seconds against it (sched_send.cpp).
+		req := s.shortfall(h, gpu, float64(s.cfg.Hosts.WorkBuffer))
 		p := s.projectFor(h, gpu)
 		if p < 0 {
 			continue
@@ -206,7 +208,7 @@ func (s *Sim) requestWork(i int) int {
 		// with each job added to the reply; while it is 0 nothing is
 		// refused, otherwise a job that would end past its delay bound is.
 		delay := s.clientDelay(h, gpu)
-		for sent < limit && room > 0 && s.queuedSeconds(h, gpu) < target {
+		for sent < limit && room > 0 && req > 0 {
 			ai := s.pickApp(h, p, gpu)
 			if ai < 0 {
 				break
@@ -231,6 +233,7 @@ func (s *Sim) requestWork(i int) int {
 			}
 			delay += dur * s.instanceShare(h, vid)
 			s.send(i, ri, vid)
+			req -= s.res(ri).estRun / s.availFrac * s.instances(h, vid)
 			hv.nToday++
 			sent++
 			room--
@@ -341,6 +344,7 @@ func (s *Sim) send(i int, ri int32, vid int) {
 	h.rrNext[c] = min(h.rrNext[c], s.now+(float64(a.DelayBound)-h.est[c]/s.availFrac)/2)
 	s.prepare(i, ri)
 	h.queueJob(ri)
+	s.queueWork(h, r, 1)
 	h.next = h.queue[0]
 	s.addDeadline(int(w.app), ri, *s.gen(ri), s.deadline(r))
 	pv := s.shown(r)
@@ -462,6 +466,16 @@ func (s *Sim) cappedFpops(pf float64) float64 {
 		return s.p50
 	}
 	return min(pf, 1.1*s.p95)
+}
+
+// instances is how many of the host's instances of its resource a job
+// of version vid uses: avg_ncpus, or its GPU usage.
+func (s *Sim) instances(h *hostState, vid int) float64 {
+	v := &s.versions[vid]
+	if v.Resource.IsGPU() {
+		return v.GPUUsage
+	}
+	return h.cpusUsed(v)
 }
 
 // instanceShare is the share of the host's instances of its resource a

@@ -259,6 +259,7 @@ type hostState struct {
 	havs    []hav      // by version ID
 	usage   []float64  // device seconds per project, for resource share
 	est     [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
+	queued  [2]float64 // estimated instance-seconds of queued jobs: CPU, GPU
 	// successor is the identity a host that registers anew by count
 	// (new_identity with results) takes next (-1: none), and reportedN
 	// the results this identity has reported.

@@ -60,7 +60,8 @@ func (tr *timesTracer) Reported(r *policy.Result) {
 // runtimes (elapsed, or CPU time with an elapsed time of 0) and the
 // version asks for more CPUs than any host has, so on a sequential
 // version elapsed time is raised to the CPU time and then often clamped
-// to the turnaround, where the CPU cap may bind; each case occurs.
+// to the turnaround, where the CPU cap may bind; each case occurs (in
+// 1% of the results or more).
 func TestReportedTimesClamped(t *testing.T) {
 	for _, agent := range []string{"{kind: runtime_inflation, share: 0.5, k: 3}", "{kind: runtime_inflation, share: 0.5, k: 3, report: cpu_time}"} {
 		s, err := scenarios.Open("baseline", []string{"hosts.initial=25", "duration=8d", "warmup=0d", "replications=1", "policies=[v1peak]",
@@ -81,7 +82,7 @@ func TestReportedTimesClamped(t *testing.T) {
 		}
 		t.Logf("%s: %d results reported, %d with CPU time at the cap, %d with elapsed time at the turnaround, %d raised to the CPU time",
 			agent, tr.reported, tr.atLimit, tr.atTurnaround, tr.raised)
-		if tr.reported < 100 || tr.atLimit < tr.reported/20 || tr.atTurnaround < tr.reported/5 || tr.raised < tr.reported/20 {
+		if tr.reported < 100 || tr.atLimit < tr.reported/100 || tr.atTurnaround < tr.reported/5 || tr.raised < tr.reported/100 {
 			t.Errorf("%s: a check is not exercised", agent)
 		}
 	}

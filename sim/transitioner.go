@@ -112,7 +112,11 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		if r.st == stQueued || r.st == stRunning {
 			s.dropEstimate(h, r)
 		}
+		queued := r.st == stQueued
 		h.queue = remove(h.queue, int32(ri))
+		if queued {
+			s.queueWork(h, r, -1)
+		}
 		h.running = remove(h.running, int32(ri))
 		h.done = remove(h.done, int32(ri))
 		hv := &h.havs[r.vid]

@@ -1,0 +1,78 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/creditsim/creditsim/scenarios"
+	"github.com/creditsim/creditsim/sim"
+	"github.com/creditsim/creditsim/world"
+)
+
+// busyObserver sums the device time of the results that ended within
+// [from, to).
+type busyObserver struct {
+	from, to, deviceSeconds float64
+}
+
+func (o *busyObserver) ResultDone(r *sim.Record) {
+	if r.Time >= o.from && r.Time < o.to {
+		o.deviceSeconds += r.DeviceSeconds
+	}
+}
+func (o *busyObserver) Day(*sim.DayState) {}
+
+// mixedSizes: eight-core hosts, always on, whose jobs are of two sizes
+// the estimate does not tell apart (a fifth run four times as long).
+const mixedSizes = `
+name: mixed-sizes
+replications: 1
+duration: 14d
+warmup: 2d
+hosts:
+  initial: 40
+  arrivals_per_day: 0
+  lifetime: 1000d
+  platforms: [{name: linux, share: 1}]
+  availability: {model: always}
+  cpu: {cores: 8, whetstone_gflops: {dist: const, mean: 4}}
+  error_rate: 0
+  invalid_rate: 0
+projects:
+  - name: p
+    apps:
+      - name: a
+        rsc_fpops_est: 2.88e13
+        size_classes: [{share: 0.8, factor: 1}, {share: 0.2, factor: 4}]
+        delay_bound: 3d
+        min_quorum: 1
+        target_nresults: 1
+        versions: [{name: cpu, platform: linux, efficiency: {dist: const, mean: 0.5}}]
+`
+
+// TestNoIdleCPUsWithWorkToFetch: the client asks for work as soon as one
+// of its instances would go idle within work_buffer_min, counting what
+// running jobs have left, not their whole estimates, and not on average
+// over the host's CPUs (BOINC's work fetch: saturated time and
+// shortfall). With work always there and hosts always on, CPUs are busy
+// all the time work is sent. Counting a running job's whole estimate,
+// or the host's work on average, let a CPU that finished its job idle
+// while the others ran long ones: here 13% of the time.
+func TestNoIdleCPUsWithWorkToFetch(t *testing.T) {
+	t.Parallel()
+	s, err := scenarios.Load("mixed-sizes.yaml", []byte(mixedSizes), []string{"policies=[v1peak]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := float64(s.Warmup), float64(s.Duration)-3*86400
+	o := &busyObserver{from: from, to: to}
+	cfg, err := world.Config(s, 0, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.New(cfg).Run(nil)
+	busy := o.deviceSeconds / (40 * 8 * (to - from))
+	t.Logf("CPUs busy %.4f of the time work is sent", busy)
+	if !(busy > 0.99) {
+		t.Errorf("CPUs busy %.4f of the time; want above 0.99", busy)
+	}
+}
