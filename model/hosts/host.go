@@ -51,6 +51,8 @@ var (
 	streamHost    = rng.String("host")
 	streamUser    = rng.String("user")
 	streamArrival = rng.String("arrivals")
+	// streamIdentity: when an initial new_identity host first registers anew.
+	streamIdentity = rng.String("identity")
 )
 
 // Population generates hosts in arrival order for one replication.
@@ -100,11 +102,11 @@ func identitiesFor(n int, days float64) int {
 	return min(MaxIdentities, int(math.Ceil(days))*perDay)
 }
 
-// renewal is a new_identity host: its first identity, its latest, and
-// when the machine leaves the project.
+// renewal is a new_identity host: its first identity, its latest, when
+// the next one registers, and when the machine leaves the project.
 type renewal struct {
 	first, last *Host
-	end         float64
+	next, end   float64
 }
 
 // NewPopulation prepares host generation for a replication seed; hosts
@@ -142,8 +144,16 @@ func (p *Population) Next() *Host {
 	}
 	h := p.generate(p.nextID, at)
 	p.nextID++
-	if h.Behaviour.Reregisters() > 0 {
-		p.renew = append(p.renew, renewal{first: h, last: h, end: h.Departure})
+	if every := h.Behaviour.Reregisters(); every > 0 {
+		next := at + every
+		if at == 0 {
+			// An initial host has been in the project before the run
+			// starts: it registers anew at its own point of its period,
+			// not with every other initial host at once (which would
+			// also line their new identities up with the warm-up's end).
+			next = every * (1 - rng.New(rng.Hash(p.seed, streamIdentity, uint64(h.ID))).Float64())
+		}
+		p.renew = append(p.renew, renewal{first: h, last: h, next: next, end: h.Departure})
 	}
 	if h.Behaviour.ReregistersAfter() > 0 {
 		p.dormant = append(p.dormant, h)
@@ -178,7 +188,7 @@ func (p *Population) nextDormant() *Host {
 func (p *Population) nextIdentity() *Host {
 	for len(p.renew) > 0 {
 		r := &p.renew[0]
-		at := r.last.Arrival + r.first.Behaviour.Reregisters()
+		at := r.next
 		if at >= r.end || at > p.horizon {
 			p.renew = p.renew[1:]
 			continue
@@ -188,6 +198,7 @@ func (p *Population) nextIdentity() *Host {
 		p.nextID++
 		r.last.Departure = at
 		r.last = &h
+		r.next = at + r.first.Behaviour.Reregisters()
 		return &h
 	}
 	return p.nextDormant()
