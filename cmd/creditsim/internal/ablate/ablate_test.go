@@ -106,3 +106,36 @@ func TestV4TrustMechanisms(t *testing.T) {
 		t.Errorf("v4trust pays fakes %.3g honest host-days per day; want at most 1.1", v)
 	}
 }
+
+// TestUntrustedLimit pins v4trust's fifth change in a small world: where
+// job sizes miss their estimate (job-size-variance, with defended's
+// server), runtime inflation on CPU time together with cherry picking
+// (aborting jobs past an hour, so keeping the short ones) gains over its
+// twin when an untrusted claim is capped at what the version's mean host
+// would claim for the job's estimate, a flat amount per job, and nothing
+// when it is capped at a trusted replica's claim, which follows the job's
+// true size.
+func TestUntrustedLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs job-size-variance at 300 hosts")
+	}
+	s, err := scenarios.Open("job-size-variance", []string{"hosts.initial=300", "replications=2",
+		"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
+		"server.trust.pair_untrusted=true", "server.trust.escrow=true",
+		"hosts.agents=[{kind: runtime_inflation, share: 0.02, k: 10, report: cpu_time, and: {kind: cherry_picker, threshold: 1h}}]",
+		"policies=[v4trust, {name: v4trust-no-untrusted_limit, base: v4trust, options: {untrusted_limit: estimate}}]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := runner.Run(s, runner.Options{NoPlots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pair = "runtime_inflation+cherry_picker"
+	replica := float64(oc.Summary.Policies["v4trust"].Gain[pair])
+	estimate := float64(oc.Summary.Policies["v4trust-no-untrusted_limit"].Gain[pair])
+	t.Logf("gain over the twin: %.3g capped by a trusted replica's claim, %.3g by the estimate's", replica, estimate)
+	if !(replica <= 1) || !(estimate >= 1.1) || !(estimate >= 1.3*replica) {
+		t.Errorf("gain %.3g with the replica's cap, %.3g with the estimate's; want at most 1, and at least 1.1 and 1.3 x that", replica, estimate)
+	}
+}
