@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // DirtyFreeSlots returns how many result slots on the free list have
 // runtime accounting's row of paid, and how many of those rows are not
 // zero: what the slot's next occupant would start with. Tests only.
@@ -62,4 +64,28 @@ func WorkArraySlots(size int, weights []float64, projects []int) []int {
 func (s *Sim) IdentityState(i int) (reported, successor int32, gone bool, queued, running, done int, nextTry float64) {
 	h := &s.hosts[i]
 	return h.reportedN, h.successor, h.gone, len(h.queue), len(h.running), len(h.done), h.nextTry
+}
+
+// QueuedWorkDrift returns the largest difference, relative to the
+// host's CPUs and GPUs, between a host's running sum of its queued jobs'
+// instance-seconds (hostState.queued) and the sum over its queue now.
+// Tests only.
+func (s *Sim) QueuedWorkDrift() float64 {
+	worst := 0.0
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		var sum [2]float64
+		for _, ri := range h.queue {
+			r := s.res(ri)
+			c := 0
+			if s.versions[r.vid].Resource.IsGPU() {
+				c = 1
+			}
+			sum[c] += r.estRun * s.instances(h, int(r.vid))
+		}
+		for c := range sum {
+			worst = max(worst, math.Abs(sum[c]-h.queued[c])/max(1, sum[c]))
+		}
+	}
+	return worst
 }

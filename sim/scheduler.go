@@ -481,9 +481,5 @@ func (s *Sim) instances(h *hostState, vid int) float64 {
 // instanceShare is the share of the host's instances of its resource a
 // job of version vid uses: CPUs used over CPUs, or GPUs over GPUs.
 func (s *Sim) instanceShare(h *hostState, vid int) float64 {
-	v := &s.versions[vid]
-	if v.Resource.IsGPU() {
-		return v.GPUUsage / float64(h.h.NGPUs)
-	}
-	return h.cpusUsed(v) / float64(h.h.NCPUs)
+	return s.instances(h, vid) / s.instanceCount(h, s.versions[vid].Resource.IsGPU())
 }

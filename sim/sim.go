@@ -253,13 +253,17 @@ type hostState struct {
 	rrNext  [2]float64
 	backoff float64
 	nextTry float64
-	pf, pi  float64    // reported benchmarks
-	ncpus   int        // reported CPU count
-	gpuPeak float64    // reported
-	havs    []hav      // by version ID
-	usage   []float64  // device seconds per project, for resource share
-	est     [2]float64 // estimated runtime of queued and running jobs: CPU, GPU
-	queued  [2]float64 // estimated instance-seconds of queued jobs: CPU, GPU
+	pf, pi  float64   // reported benchmarks
+	ncpus   int       // reported CPU count
+	gpuPeak float64   // reported
+	havs    []hav     // by version ID
+	usage   []float64 // device seconds per project, for resource share
+	// est is the estimated runtime of queued and running jobs (CPU,
+	// GPU), whole: only the deadline check's next look reads it. queued
+	// is the queued jobs' estimated instance-seconds, kept as jobs come
+	// and go so that the work fetch needs no pass over the queue.
+	est    [2]float64
+	queued [2]float64
 	// successor is the identity a host that registers anew by count
 	// (new_identity with results) takes next (-1: none), and reportedN
 	// the results this identity has reported.

@@ -3,6 +3,8 @@ package sim_test
 import (
 	"testing"
 
+	"github.com/creditsim/creditsim/policy"
+
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 	"github.com/creditsim/creditsim/world"
@@ -74,5 +76,50 @@ func TestNoIdleCPUsWithWorkToFetch(t *testing.T) {
 	t.Logf("CPUs busy %.4f of the time work is sent", busy)
 	if !(busy > 0.99) {
 		t.Errorf("CPUs busy %.4f of the time; want above 0.99", busy)
+	}
+}
+
+// driftObserver records the largest drift of the hosts' queued work
+// seen at a day's end, the most jobs queued then, and the results that
+// timed out.
+type driftObserver struct {
+	worst            float64
+	queued, timedOut int
+}
+
+func (o *driftObserver) ResultDone(r *sim.Record) {
+	if r.View.Outcome == policy.NoReply {
+		o.timedOut++
+	}
+}
+func (o *driftObserver) Day(d *sim.DayState) {
+	o.worst = max(o.worst, d.Sim.QueuedWorkDrift())
+	q, _, _ := d.Sim.HostJobs()
+	o.queued = max(o.queued, q)
+}
+
+// TestQueuedWorkKept: the client's running sum of its queued work, which
+// the work fetch reads instead of a pass over the queue, stays the sum
+// over the queue as jobs are sent, started and timed out while queued (a
+// one-day deadline behind days of work, on hosts off half the time).
+func TestQueuedWorkKept(t *testing.T) {
+	t.Parallel()
+	s, err := scenarios.Load("long-jobs.yaml", []byte(longJobs), []string{"policies=[v1peak]", "server.ignore_delay_bound=true",
+		"hosts.availability={model: on_fraction, on_fraction: 0.5, period: 2d}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &driftObserver{}
+	cfg, err := world.Config(s, 0, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.New(cfg).Run(nil)
+	t.Logf("largest drift at a day's end: %.3g; at most %d jobs queued; %d timed out", o.worst, o.queued, o.timedOut)
+	if o.queued == 0 || o.timedOut == 0 {
+		t.Error("no job queued at a day's end, or none timed out: the check saw nothing")
+	}
+	if !(o.worst < 1e-9) {
+		t.Errorf("queued work drifted from the queue's sum by %.3g", o.worst)
 	}
 }
