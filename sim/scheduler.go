@@ -381,7 +381,11 @@ func (s *Sim) report(ri int32) {
 	} else {
 		hv.mjd = max(1, min(hv.mjd, q)-1)
 		hv.consecValid = 0
-		w.nError++
+		// The transitioner counts a volunteer's abort as no reply, not as
+		// an error towards max_error_results (transitioner.cpp).
+		if r.outcome() == policy.ClientError {
+			w.nError++
+		}
 	}
 	r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
 	pv := s.shown(r)

@@ -178,7 +178,7 @@ type workunit struct {
 	est       float64  // rsc_fpops_est
 	flops     float64  // FLOPs the job really takes
 	reps      replicas // its results, in the order they were created
-	nError    int32
+	nError    int32    // client errors, which max_error_results limits (not aborts or time-outs)
 	canonical int32
 	credit    int32 // 1 + its row of credit per policy, once its canonical result is found; 0 before
 	nreps     uint8 // results in reps.in, while they fit

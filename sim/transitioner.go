@@ -96,42 +96,7 @@ func (s *Sim) timeout(ri int, gen uint32) {
 		return // cannot be while the bit is right (TestSlotCensus)
 	}
 	if !r.has(fOrphan) {
-		h := &s.hosts[r.host]
-		if r.st == stRunning && h.on {
-			r.ran += s.now - r.startedAt
-		}
-		if r.st == stRunning {
-			v := &s.versions[r.vid]
-			s.addEstimated(h, r.ran, r, v)
-			if v.Resource.IsGPU() {
-				h.gpuFree += v.GPUUsage
-			} else {
-				h.cpuFree += h.cpusUsed(v)
-			}
-		}
-		if r.st == stQueued || r.st == stRunning {
-			s.dropEstimate(h, r)
-		}
-		queued := r.st == stQueued
-		h.queue = remove(h.queue, int32(ri))
-		if queued {
-			s.queueWork(h, r, -1)
-		}
-		h.running = remove(h.running, int32(ri))
-		h.done = remove(h.done, int32(ri))
-		hv := &h.havs[r.vid]
-		q := s.cfg.Server.DailyResultQuota
-		if hv.mjd == 0 {
-			hv.mjd = q
-		}
-		hv.mjd = max(1, min(hv.mjd, q)-1)
-		hv.consecValid = 0
-		r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
-		if r.runTotal > 0 && jobDoesWork(&s.hosts[r.host], r) {
-			r.flopsDone = s.wu(r.wu).flops * min(r.ran/r.runTotal, 1)
-			r.set(fEnded, true)
-		}
-		s.startJobs(int(r.host))
+		s.dropTimedOut(int32(ri), r)
 	}
 	r.setOutcome(policy.NoReply)
 	r.receive(s.now)
@@ -143,9 +108,58 @@ func (s *Sim) timeout(ri int, gen uint32) {
 	if s.cfg.Tracer != nil {
 		s.cfg.Tracer.Reported(pv)
 	}
-	s.wu(r.wu).nError++
 	s.finish(int32(ri))
 	s.retry(r.wu)
+}
+
+// dropTimedOut takes a timed-out result off its host: the client stops
+// it (its device time is accounted), the host-version's quota falls and
+// its consecutive-valid count restarts, and the client fetches work if
+// its queue is short.
+func (s *Sim) dropTimedOut(ri int32, r *result) {
+	h := &s.hosts[r.host]
+	if r.st == stRunning && h.on {
+		r.ran += s.now - r.startedAt
+	}
+	if r.st == stRunning {
+		v := &s.versions[r.vid]
+		s.addEstimated(h, r.ran, r, v)
+		if v.Resource.IsGPU() {
+			h.gpuFree += v.GPUUsage
+		} else {
+			h.cpuFree += h.cpusUsed(v)
+		}
+	}
+	if r.st == stQueued || r.st == stRunning {
+		s.dropEstimate(h, r)
+	}
+	queued := r.st == stQueued
+	h.queue = remove(h.queue, ri)
+	if queued {
+		s.queueWork(h, r, -1)
+	}
+	h.running = remove(h.running, ri)
+	h.done = remove(h.done, ri)
+	hv := &h.havs[r.vid]
+	q := s.cfg.Server.DailyResultQuota
+	if hv.mjd == 0 {
+		hv.mjd = q
+	}
+	hv.mjd = max(1, min(hv.mjd, q)-1)
+	hv.consecValid = 0
+	r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}
+	if r.runTotal > 0 && jobDoesWork(&s.hosts[r.host], r) {
+		r.flopsDone = s.wu(r.wu).flops * min(r.ran/r.runTotal, 1)
+		r.set(fEnded, true)
+	}
+	s.startJobs(int(r.host))
+	// The client drops the job; with its queue short it asks for
+	// work. A host whose every job timed out would otherwise never
+	// call again (its calls come at a job's end).
+	if !h.contact && h.on {
+		h.contact = true
+		s.q.push(event{t: s.now, kind: evContact, a: r.host})
+	}
 }
 
 func remove(l []int32, x int32) []int32 {
@@ -166,7 +180,11 @@ func (s *Sim) retry(wi int32) {
 		s.maybeFree(wi)
 		return
 	}
-	if int(w.nError) >= a.MaxErrorResults || len(s.reps(w)) >= a.MaxTotalResults {
+	// As transitioner.cpp: more client errors than max_error_results
+	// fail the workunit; time-outs and aborts are no replies, and count
+	// only towards max_total_results, which fails it when another
+	// result is needed and none may be made.
+	if int(w.nError) > a.MaxErrorResults {
 		s.failWU(wi)
 		return
 	}
@@ -184,6 +202,10 @@ func (s *Sim) retry(wi int32) {
 		}
 	}
 	if alive < int(s.target(w)) {
+		if len(s.reps(w)) >= a.MaxTotalResults {
+			s.failWU(wi)
+			return
+		}
 		s.newResult(wi)
 	}
 }

@@ -123,3 +123,33 @@ func TestQueuedWorkKept(t *testing.T) {
 		t.Errorf("queued work drifted from the queue's sum by %.3g", o.worst)
 	}
 }
+
+// TestHostCallsAgainAfterTimeouts: a client whose jobs all time out (a
+// one-day deadline behind three days of work, the server's deadline
+// check off) drops them, and with its queue empty asks for more; before,
+// its calls came only at a job's end, so it never called again.
+func TestHostCallsAgainAfterTimeouts(t *testing.T) {
+	t.Parallel()
+	s, err := scenarios.Load("long-jobs.yaml", []byte(longJobs), []string{"policies=[v1peak]", "server.ignore_delay_bound=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := world.Config(s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	cfg.Policies = []policy.Policy{rec}
+	sim.New(cfg).Run(nil)
+	late := 0
+	for _, r := range rec.sent {
+		if r.SentTime > 1.5*86400 {
+			late++
+		}
+	}
+	// 100 one-core hosts run 3 jobs a day each: 10 days bring thousands.
+	t.Logf("%d results sent, %d after day 1.5", len(rec.sent), late)
+	if late < 1000 {
+		t.Errorf("%d results sent after day 1.5, want the hosts to keep asking", late)
+	}
+}

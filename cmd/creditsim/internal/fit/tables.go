@@ -257,7 +257,7 @@ func (t *tableFit) result(set *tables.Set, r *tables.Result) error {
 	case r.Outcome == tables.OutcomeNoReply:
 		t.p.TimedOut++
 		return nil
-	case r.Outcome == tables.OutcomeClientError && r.ExitStatus == errAbortedViaGUI:
+	case r.Outcome == tables.OutcomeClientError && r.ExitStatus == tables.ExitAbortedViaGUI:
 		t.p.Aborted++
 		return nil
 	case r.Outcome == tables.OutcomeClientError:
@@ -278,9 +278,6 @@ func (t *tableFit) result(set *tables.Set, r *tables.Result) error {
 	}
 	return nil
 }
-
-// errAbortedViaGUI is the exit status of a result the volunteer aborted.
-const errAbortedViaGUI = -221
 
 // version is the fitted version of result r of app a: its app_version
 // row's, or for an anonymous-platform result (a negative ID) one per

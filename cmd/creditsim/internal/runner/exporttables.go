@@ -180,7 +180,7 @@ func (e *tableExport) versionID(r *replay.Row) int64 {
 }
 
 // outcomeCodes are BOINC's result.outcome codes (an abort is a client
-// error with exit status ERR_ABORTED_VIA_GUI, -221).
+// error with exit status EXIT_ABORTED_VIA_GUI, 203, lib/error_numbers.h).
 var outcomeCodes = map[policy.Outcome]int64{policy.Success: tables.OutcomeSuccess, policy.ClientError: tables.OutcomeClientError,
 	policy.Aborted: tables.OutcomeClientError, policy.NoReply: tables.OutcomeNoReply}
 
@@ -195,7 +195,7 @@ func (e *tableExport) result(r *replay.Row, credit float64, wus map[int64]*table
 	if r.ReportedSeq > 0 {
 		out.ServerState, out.Outcome = tables.ServerOver, outcomeCodes[r.Outcome]
 		if r.Outcome == policy.Aborted {
-			out.ExitStatus = -221
+			out.ExitStatus = tables.ExitAbortedViaGUI
 		}
 		if r.Outcome != policy.NoReply {
 			out.ReceivedTime = at(r.ReceivedTime)

@@ -118,8 +118,8 @@ func TestSleepers(t *testing.T) {
 		h0, h1 := float64(unchecked.Policies[p].Harm), float64(rechecked.Policies[p].Harm)
 		g1 := float64(rechecked.Policies[p].Gain["sleeper"])
 		t.Logf("%s: harm %.3g without re-checks, %.3g with 5%%; sleepers' gain %.3g", p, h0, h1, g1)
-		if !(h0 < 0.92) || !(h1 >= 0.95) || !(g1 <= 1.1) {
-			t.Errorf("%s: harm %.3g without re-checks (want below 0.92), %.3g with (want at least 0.95); sleepers' gain %.3g (want at most 1.1)", p, h0, h1, g1)
+		if !(h0 < 0.95) || !(h1 >= 0.95) || !(g1 <= 1.1) {
+			t.Errorf("%s: harm %.3g without re-checks (want below 0.95, the standard), %.3g with (want at least 0.95); sleepers' gain %.3g (want at most 1.1)", p, h0, h1, g1)
 		}
 	}
 }

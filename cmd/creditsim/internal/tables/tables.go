@@ -71,6 +71,11 @@ const (
 	OutcomeValidateError  = 6
 	OutcomeClientDetached = 7
 
+	// ExitAbortedViaGUI is the exit status of a result its volunteer
+	// aborted (EXIT_ABORTED_VIA_GUI, lib/error_numbers.h); BOINC's
+	// transitioner does not count it towards max_error_results.
+	ExitAbortedViaGUI = 203
+
 	ValidateInit    = 0
 	ValidateValid   = 1
 	ValidateInvalid = 2
