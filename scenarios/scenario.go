@@ -195,6 +195,20 @@ type Trust struct {
 	// week, for a check per result held. An untrusted host's escrow is
 	// still revoked whole.
 	Audit bool `yaml:"audit,omitempty"`
+	// AbortUntrusts: a result its host aborted takes the host's trust
+	// away, as an invalid one does (with escrow, what it holds is
+	// revoked). A host that aborts the jobs it does not want (cherry
+	// picking) then stays untrusted: paired with trusted hosts, it can
+	// no longer use up a workunit's max_total_results among its kind,
+	// and with escrow it is paid nothing. The price: a volunteer who
+	// aborts a job starts earning trust again.
+	AbortUntrusts bool `yaml:"abort_untrusts,omitempty"`
+	// UntrustedQuota, when above 0, is the most jobs a day per CPU (or
+	// GPU) the scheduler sends an untrusted host of a version, whatever
+	// its max_jobs_per_day: BOINC's quota doubles with each success, so a
+	// host that aborts most of what it gets keeps all of it. The price:
+	// a new honest host is held to it until trusted.
+	UntrustedQuota int `yaml:"untrusted_quota,omitempty"`
 }
 
 // DefaultEscrowLimit is the most results a host holds in escrow when the
@@ -426,13 +440,16 @@ func (t Trust) validate(k param.Check) {
 		k.Fail("escrow_limit", t.EscrowLimit, fmt.Sprintf("must be 0 (the default, %d) to 100000", DefaultEscrowLimit))
 	}
 	k.DurationRange("hold_trusted", t.HoldTrusted, 0, 365*param.Day)
+	if t.UntrustedQuota < 0 || t.UntrustedQuota > 100000 {
+		k.Fail("untrusted_quota", t.UntrustedQuota, "must be 0 (no cap) to 100000 jobs a day per CPU")
+	}
 	if t.Audit && !t.Escrow {
 		k.Fail("audit", t.Audit, "checks what a host holds in escrow: needs escrow: true")
 	}
 	if t.HoldTrusted > 0 && !t.Escrow {
 		k.Fail("hold_trusted", t.HoldTrusted, "holds trusted hosts' credit in escrow: needs escrow: true")
 	}
-	if t.Confirmations == 0 && (t.CheckRate > 0 || t.RecheckRate > 0 || t.PairUntrusted || t.Escrow || t.EscrowLimit > 0) {
+	if t.Confirmations == 0 && (t.CheckRate > 0 || t.RecheckRate > 0 || t.PairUntrusted || t.Escrow || t.EscrowLimit > 0 || t.AbortUntrusts || t.UntrustedQuota != 0) {
 		k.Fail("confirmations", t.Confirmations, "is 0, so trust is off and its other options do nothing: give confirmations (e.g. 10)")
 	}
 }

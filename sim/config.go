@@ -59,6 +59,10 @@ type Trust struct {
 	// Audit checks what a host holds when one of its results is found
 	// wrong, revoking only the wrong ones (else all are revoked).
 	Audit bool
+	// AbortUntrusts takes a host's trust away when it aborts a result.
+	AbortUntrusts bool
+	// UntrustedQuota caps an untrusted host's max_jobs_per_day (0: no cap).
+	UntrustedQuota int
 }
 
 // Config is one replication of a scenario.

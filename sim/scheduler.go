@@ -132,7 +132,11 @@ func (s *Sim) usable(h *hostState, vid int, gpu bool) bool {
 // gpu_multiplier when set, except that 1 stays 1.
 func (s *Sim) dailyLimit(i int, vid int) int {
 	hv := &s.hosts[i].havs[vid]
-	if hv.mjd == 1 {
+	mjd := hv.mjd
+	if t := &s.cfg.Server.Trust; t.UntrustedQuota > 0 && t.Confirmations > 0 && !s.hosts[i].trusted {
+		mjd = min(mjd, t.UntrustedQuota)
+	}
+	if mjd == 1 {
 		return 1
 	}
 	hr := &s.reported[i]
@@ -143,7 +147,7 @@ func (s *Sim) dailyLimit(i int, vid int) int {
 			n *= m
 		}
 	}
-	return hv.mjd * n
+	return mjd * n
 }
 
 // effectiveCPUs is effective_ncpus (get_job_limits, sched_send.cpp): the
@@ -385,6 +389,13 @@ func (s *Sim) report(ri int32) {
 		// an error towards max_error_results (transitioner.cpp).
 		if r.outcome() == policy.ClientError {
 			w.nError++
+		}
+		if r.outcome() == policy.Aborted && s.cfg.Server.Trust.AbortUntrusts {
+			// Only results sent after the abort count towards trust
+			// again: a picker holds many short jobs it kept, and would be
+			// trusted again as soon as ten of those were validated.
+			s.untrust(int(r.host))
+			h.untrustedAt = s.now
 		}
 	}
 	r.view.HAV = policy.HAVState{ConsecutiveValid: policy.Count32(hv.consecValid), MaxJobsPerDay: policy.Count32(hv.mjd)}

@@ -269,10 +269,12 @@ type hostState struct {
 	// the results this identity has reported.
 	successor int32
 	reportedN int32
-	// Server trust (Server.Trust): confirmed results in a row, and when
-	// the server first trusted the host (0: never); trusted is beside on.
-	confirmed  int32
-	firstTrust float64
+	// Server trust (Server.Trust): confirmed results in a row, when the
+	// server first trusted the host (0: never) and when it last took its
+	// trust away for an abort; trusted is beside on.
+	confirmed   int32
+	firstTrust  float64
+	untrustedAt float64
 	// onTime is the time the host has been on before its current period,
 	// which began at onSince if it is on (OnFraction).
 	onTime, onSince float64

@@ -61,8 +61,9 @@ func (s *Sim) vouched(w *workunit, best uint32) bool {
 // confirm updates trust after w's validation: a valid result is
 // confirmed when the project checked its group or a trusted host of
 // another user returned a valid result of it, and Confirmations
-// confirmed results in a row make its host trusted; an invalid result
-// takes its host's trust away.
+// confirmed results in a row make its host trusted (with AbortUntrusts,
+// only results sent after its last abort count); an invalid result takes
+// its host's trust away.
 func (s *Sim) confirm(w *workunit, checked bool) {
 	for _, ri := range s.reps(w) {
 		r := s.res(ri)
@@ -74,7 +75,7 @@ func (s *Sim) confirm(w *workunit, checked bool) {
 			s.untrust(int(r.host))
 			continue
 		}
-		if h.trusted || !(checked || s.trustedOther(w, ri)) {
+		if h.trusted || r.sentTime < h.untrustedAt || !(checked || s.trustedOther(w, ri)) {
 			continue
 		}
 		h.confirmed++

@@ -39,12 +39,16 @@ var serverDefences = []struct {
 		func(t scenarios.Trust) bool { return t.HoldTrusted > 0 }},
 	{"audit", "server.trust.audit=false", "a caught trusted host's held results are checked, only the wrong ones revoked",
 		func(t scenarios.Trust) bool { return t.Audit }},
-	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s, audit: false}",
+	{"abort_untrusts", "server.trust.abort_untrusts=false", "a host that aborts a result loses the server's trust",
+		func(t scenarios.Trust) bool { return t.AbortUntrusts }},
+	{"untrusted_quota", "server.trust.untrusted_quota=0", "an untrusted host gets at most this many jobs a day per CPU",
+		func(t scenarios.Trust) bool { return t.UntrustedQuota > 0 }},
+	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s, audit: false, abort_untrusts: %T, untrusted_quota: %U}",
 		"an untrusted host's credit waits until the server trusts it", func(t scenarios.Trust) bool { return t.Escrow }},
 }
 
 // trustOff switches server trust off altogether.
-const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s, audit: false}"
+const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s, audit: false, abort_untrusts: false, untrusted_quota: 0}"
 
 // ServerPlan returns the configurations of a server ablation of s: as
 // configured, then one per defence it has on with that defence off,
@@ -59,7 +63,7 @@ func ServerPlan(s *scenarios.Scenario) ([]ServerConfig, error) {
 	// Escrow off takes hold_trusted with it (which needs it): its
 	// override restates the rest of the scenario's trust.
 	fill := strings.NewReplacer("%C", fmt.Sprint(t.Confirmations), "%R", fmt.Sprint(t.CheckRate),
-		"%Q", fmt.Sprint(t.RecheckRate), "%P", fmt.Sprint(t.PairUntrusted))
+		"%Q", fmt.Sprint(t.RecheckRate), "%P", fmt.Sprint(t.PairUntrusted), "%T", fmt.Sprint(t.AbortUntrusts), "%U", fmt.Sprint(t.UntrustedQuota))
 	for _, d := range serverDefences {
 		if d.on(t) {
 			out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: fill.Replace(d.option), Doc: d.doc})
