@@ -43,15 +43,21 @@ func runRecorded(t *testing.T, overrides ...string) (*sim.Sim, *recorder) {
 
 func runScenario(t *testing.T, s *scenarios.Scenario) (*sim.Sim, *recorder) {
 	t.Helper()
+	rec := &recorder{}
+	return runWith(t, s, rec), rec
+}
+
+// runWith runs replication 0 of s with p as its only policy.
+func runWith(t *testing.T, s *scenarios.Scenario, p policy.Policy) *sim.Sim {
+	t.Helper()
 	cfg, err := world.Config(s, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{}
-	cfg.Policies = []policy.Policy{rec}
+	cfg.Policies = []policy.Policy{p}
 	x := sim.New(cfg)
 	x.Run(nil)
-	return x, rec
+	return x
 }
 
 // TestDailyQuotaThrottlesFailingHosts: with every job ending in a client

@@ -5,8 +5,6 @@ import (
 
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/scenarios"
-	"github.com/creditsim/creditsim/sim"
-	"github.com/creditsim/creditsim/world"
 )
 
 // fateRecorder counts, per workunit, the results sent and how reported
@@ -68,13 +66,8 @@ func TestErrorLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := world.Config(s, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rec := &fateRecorder{}
-	cfg.Policies = []policy.Policy{rec}
-	sim.New(cfg).Run(nil)
+	runWith(t, s, rec)
 	threeErrors, manyNoReplies := 0, 0
 	for id, w := range rec.wus {
 		if w.sent > 8 {

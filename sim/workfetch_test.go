@@ -134,13 +134,7 @@ func TestHostCallsAgainAfterTimeouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := world.Config(s, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &recorder{}
-	cfg.Policies = []policy.Policy{rec}
-	sim.New(cfg).Run(nil)
+	_, rec := runScenario(t, s)
 	late := 0
 	for _, r := range rec.sent {
 		if r.SentTime > 1.5*86400 {

@@ -184,15 +184,7 @@ func TestAbortUntrusts(t *testing.T) {
 			"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
 			"server.trust.pair_untrusted=true", "server.trust.escrow=true",
 			"hosts.agents=[{kind: runtime_inflation, share: 0.055, k: 30, and: {kind: cherry_picker, threshold: 252s}}]"}
-		sc, err := scenarios.Open("job-size-variance", append(base, sets...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		oc, err := Run(sc, Options{NoPlots: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return oc.Summary
+		return builtinSummary(t, "job-size-variance", append(base, sets...)...)
 	}
 	const pair = "runtime_inflation+cherry_picker"
 	off, on := s(), s("server.trust.abort_untrusts=true")
@@ -229,7 +221,14 @@ func TestAbortUntrusts(t *testing.T) {
 // summary.
 func baselineSummary(t *testing.T, sets ...string) *results.Summary {
 	t.Helper()
-	s, err := scenarios.Open("baseline", sets)
+	return builtinSummary(t, "baseline", sets...)
+}
+
+// builtinSummary runs the built-in name with sets (no plots) and returns
+// its summary.
+func builtinSummary(t *testing.T, name string, sets ...string) *results.Summary {
+	t.Helper()
+	s, err := scenarios.Open(name, sets)
 	if err != nil {
 		t.Fatal(err)
 	}
