@@ -89,6 +89,7 @@ type Config struct {
 	GPUOnlyFactor    float64 // the server's 0.1
 	MedianHosts      bool    // PFCmean(V) = median over hosts of PFCmean(H, V)
 	HostQuantile     float64 // the quantile median_hosts takes (0.5: the median)
+	QuantileTrusted  bool    // only hosts the trust gate trusts count towards it
 	Timing           Timing
 	AVCache          AVCache
 	HostNorm         bool
@@ -138,6 +139,7 @@ func (c *Config) decls() []policy.Decl {
 		policy.Float(&c.GPUOnlyFactor, "gpu_only_factor", 0.1, policy.Positive, "the server's DEFAULT_GPU_SCALE"),
 		policy.Bool(&c.MedianHosts, "median_hosts", false, "PFCmean(V) = median over hosts of PFCmean(H, V) (the CreditNew design page's proposal against cheating hosts)"),
 		policy.Float(&c.HostQuantile, "host_quantile", 0.5, policy.NonNegative, "with median_hosts: the quantile of the host averages taken instead of the median (0 to 1)"),
+		policy.Bool(&c.QuantileTrusted, "quantile_trusted", false, "with median_hosts and host_trust (else nothing): only hosts the trust gate trusts count towards the quantile"),
 		policy.Choice(&c.Timing, "timing", TimingBatched, "batched: version samples fold in at the end of a validator pass, scales change at feeder ticks (600 s, server); continuous: at once (designs)", TimingBatched, TimingContinuous),
 		policy.Choice(&c.AVCache, "av_cache", AVCacheValidator, "validator: credit uses the validator's cached copy of each version's pfc_scale, read when it first meets the version and re-read only when it writes the version's statistics after a pass and finds the feeder changed the scale by more than 1e-6 (the server); fresh: a new scale is used from the next feeder tick (the designs); no effect with timing: continuous", AVCacheValidator, AVCacheFresh),
 		policy.Bool(&c.HostNorm, "host_norm", true, "Scale(H) = PFCmean(V) / PFCmean(H, V)"),

@@ -1,6 +1,7 @@
 package v3pfc
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -419,5 +420,48 @@ func TestUntrustedReplicaLimit(t *testing.T) {
 			t.Errorf("%s, size %g x, benchmark %g x: pair %g, trusted alone %g (ratio %g), want %g to %g",
 				c.limit, c.size, c.inflate, pair, alone, r, c.lo, c.hi)
 		}
+	}
+}
+
+// TestQuantileTrusted: with quantile_trusted, a version's lower quartile
+// of host means is taken over the hosts the trust gate trusts (here the
+// server's trust), so untrusted hosts whose means are low (cherry pickers
+// keep the short jobs) cannot pull it down for everyone; without it they
+// do.
+func TestQuantileTrusted(t *testing.T) {
+	median := func(opts policy.Options) (got, trusted float64) {
+		p := newPolicy(t, "v3pfc", opts)
+		for step := range 40 {
+			for h := range p.world.MaxHosts {
+				// Hosts 0 to 6 trusted, runtimes 2000 to 3200 s; 7 to 9
+				// untrusted, a hundredth of that.
+				e := 2000 + 200*float64(h)
+				if h >= 7 {
+					e /= 100
+				}
+				r := result(h, 0, e, 4e9, float64(step))
+				r.ServerTrusted = h < 7
+				o := result((h+1)%p.world.MaxHosts, 0, 2500, 4e9, float64(step))
+				o.ServerTrusted = (h+1)%p.world.MaxHosts < 7
+				validate(p, float64(step), r, o)
+			}
+		}
+		p.Tick(policy.Tick{Kind: policy.FeederTick, Time: 100})
+		var xs []float64
+		for h := range 7 {
+			if n, avg := p.c.hostMean(p.hav(h, 0)); n >= p.c.HostSamples && avg > 0 {
+				xs = append(xs, avg)
+			}
+		}
+		return p.vers[0].Median, quantile(xs, 0.25)
+	}
+	base := policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "trust_from": "server"}
+	all, _ := median(base)
+	with := policy.Options{"quantile_trusted": "true"}
+	maps.Copy(with, base)
+	got, want := median(with)
+	t.Logf("lower quartile of host means: %.4g over every host, %.4g over trusted hosts (a scan gives %.4g)", all, got, want)
+	if math.Float64bits(got) != math.Float64bits(want) || !(all < 0.8*want) {
+		t.Errorf("quartile %v over trusted hosts, want %v (a scan); over all %v, want well below", got, want, all)
 	}
 }

@@ -151,11 +151,18 @@ func (p *Policy) confirm(v *policy.Validation) {
 		for _, r := range v.Valid {
 			if c := &p.confirmed[r.HostID]; *c < math.MaxInt32 {
 				*c++
+				if float64(*c) == p.c.HostTrust {
+					p.trustChanged(int(r.HostID))
+				}
 			}
 		}
 	}
 	for _, r := range v.Invalid {
+		was := p.trusted(int(r.HostID))
 		p.confirmed[r.HostID] = 0
+		if was && !p.trusted(int(r.HostID)) {
+			p.trustChanged(int(r.HostID))
+		}
 	}
 }
 
@@ -202,8 +209,9 @@ func (p *Policy) job(r *policy.Result) Job {
 // hostTrusted reports whether r's host is trusted, first noting the
 // server's trust the result carries (trust_from: server).
 func (p *Policy) hostTrusted(r *policy.Result) bool {
-	if uint(r.HostID) < uint(len(p.srvTrusted)) {
+	if uint(r.HostID) < uint(len(p.srvTrusted)) && p.srvTrusted[r.HostID] != r.ServerTrusted {
 		p.srvTrusted[r.HostID] = r.ServerTrusted
+		p.trustChanged(int(r.HostID))
 	}
 	return p.trusted(int(r.HostID))
 }
@@ -317,10 +325,21 @@ func (p *Policy) noteMean(host, vid int) {
 		return
 	}
 	x := 0.0
-	if n, avg := p.c.hostMean(p.hav(host, vid)); n >= p.c.HostSamples && avg > 0 {
+	if n, avg := p.c.hostMean(p.hav(host, vid)); n >= p.c.HostSamples && avg > 0 && (!p.c.QuantileTrusted || p.trusted(host)) {
 		x = avg
 	}
 	p.means[vid*p.world.MaxHosts+host] = x
+}
+
+// trustChanged re-notes a host's means for the quantile when the trust
+// gate's verdict on it changes (quantile_trusted).
+func (p *Policy) trustChanged(host int) {
+	if !p.c.QuantileTrusted {
+		return
+	}
+	for vid := range p.vers {
+		p.noteMean(host, vid)
+	}
 }
 
 // Validated computes every valid result's claim and combines them.
