@@ -424,12 +424,12 @@ func TestUntrustedReplicaLimit(t *testing.T) {
 }
 
 // TestQuantileTrusted: with quantile_trusted, a version's lower quartile
-// of host means is taken over the hosts the trust gate trusts (here the
-// server's trust), so untrusted hosts whose means are low (cherry pickers
-// keep the short jobs) cannot pull it down for everyone; without it they
-// do.
+// of host means is taken over the hosts the server trusts, so untrusted
+// hosts whose means are low (cherry pickers keep the short jobs) cannot
+// pull it down for everyone; without it they do. Where the server trusts
+// no host, every host counts.
 func TestQuantileTrusted(t *testing.T) {
-	median := func(opts policy.Options) (got, trusted float64) {
+	median := func(opts policy.Options, server bool) (got, trusted float64) {
 		p := newPolicy(t, "v3pfc", opts)
 		for step := range 40 {
 			for h := range p.world.MaxHosts {
@@ -440,9 +440,9 @@ func TestQuantileTrusted(t *testing.T) {
 					e /= 100
 				}
 				r := result(h, 0, e, 4e9, float64(step))
-				r.ServerTrusted = h < 7
+				r.ServerTrusted = server && h < 7
 				o := result((h+1)%p.world.MaxHosts, 0, 2500, 4e9, float64(step))
-				o.ServerTrusted = (h+1)%p.world.MaxHosts < 7
+				o.ServerTrusted = server && (h+1)%p.world.MaxHosts < 7
 				validate(p, float64(step), r, o)
 			}
 		}
@@ -455,11 +455,15 @@ func TestQuantileTrusted(t *testing.T) {
 		}
 		return p.vers[0].Median, quantile(xs, 0.25)
 	}
-	base := policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_trust": "20", "trust_from": "server"}
-	all, _ := median(base)
+	base := policy.Options{"median_hosts": "true", "host_quantile": "0.25"}
+	all, _ := median(base, true)
 	with := policy.Options{"quantile_trusted": "true"}
 	maps.Copy(with, base)
-	got, want := median(with)
+	got, want := median(with, true)
+	// Where the server trusts no host (no server trust), every host counts.
+	if none, _ := median(with, false); math.Float64bits(none) != math.Float64bits(all) {
+		t.Errorf("quartile %v with no host trusted, want %v (every host)", none, all)
+	}
 	t.Logf("lower quartile of host means: %.4g over every host, %.4g over trusted hosts (a scan gives %.4g)", all, got, want)
 	if math.Float64bits(got) != math.Float64bits(want) || !(all < 0.8*want) {
 		t.Errorf("quartile %v over trusted hosts, want %v (a scan); over all %v, want well below", got, want, all)

@@ -71,8 +71,12 @@ type Policy struct {
 	// replica confirmed (host_trust).
 	confirmed []int32
 	// srvTrusted holds, per host, the server's trust as the last result
-	// shown said (trust_from: server).
-	srvTrusted []bool
+	// shown said (trust_from: server, quantile_trusted), and nSrvTrusted
+	// how many are; trustedMeans is the feeder's masked copy of a
+	// version's means (quantile_trusted).
+	srvTrusted   []bool
+	nSrvTrusted  int
+	trustedMeans []float64
 }
 
 // New returns an instance configured by opts.
@@ -116,7 +120,8 @@ func (p *Policy) Init(w *policy.World) {
 	if p.c.HostTrust > 0 {
 		p.confirmed = make([]int32, w.MaxHosts)
 	}
-	if p.c.HostTrust > 0 && p.c.TrustFrom == TrustServer {
+	p.nSrvTrusted = 0
+	if p.c.HostTrust > 0 && p.c.TrustFrom == TrustServer || p.c.MedianHosts && p.c.QuantileTrusted {
 		p.srvTrusted = make([]bool, w.MaxHosts)
 	}
 }
@@ -151,18 +156,11 @@ func (p *Policy) confirm(v *policy.Validation) {
 		for _, r := range v.Valid {
 			if c := &p.confirmed[r.HostID]; *c < math.MaxInt32 {
 				*c++
-				if float64(*c) == p.c.HostTrust {
-					p.trustChanged(int(r.HostID))
-				}
 			}
 		}
 	}
 	for _, r := range v.Invalid {
-		was := p.trusted(int(r.HostID))
 		p.confirmed[r.HostID] = 0
-		if was && !p.trusted(int(r.HostID)) {
-			p.trustChanged(int(r.HostID))
-		}
 	}
 }
 
@@ -209,11 +207,21 @@ func (p *Policy) job(r *policy.Result) Job {
 // hostTrusted reports whether r's host is trusted, first noting the
 // server's trust the result carries (trust_from: server).
 func (p *Policy) hostTrusted(r *policy.Result) bool {
-	if uint(r.HostID) < uint(len(p.srvTrusted)) && p.srvTrusted[r.HostID] != r.ServerTrusted {
-		p.srvTrusted[r.HostID] = r.ServerTrusted
-		p.trustChanged(int(r.HostID))
-	}
+	p.noteServerTrust(r)
 	return p.trusted(int(r.HostID))
+}
+
+// noteServerTrust records the server's trust in r's host as r shows it.
+func (p *Policy) noteServerTrust(r *policy.Result) {
+	if uint(r.HostID) >= uint(len(p.srvTrusted)) || p.srvTrusted[r.HostID] == r.ServerTrusted {
+		return
+	}
+	p.srvTrusted[r.HostID] = r.ServerTrusted
+	if r.ServerTrusted {
+		p.nSrvTrusted++
+	} else {
+		p.nSrvTrusted--
+	}
 }
 
 // anchored reports whether untrusted claims in valid are capped by a
@@ -325,21 +333,10 @@ func (p *Policy) noteMean(host, vid int) {
 		return
 	}
 	x := 0.0
-	if n, avg := p.c.hostMean(p.hav(host, vid)); n >= p.c.HostSamples && avg > 0 && (!p.c.QuantileTrusted || p.trusted(host)) {
+	if n, avg := p.c.hostMean(p.hav(host, vid)); n >= p.c.HostSamples && avg > 0 {
 		x = avg
 	}
 	p.means[vid*p.world.MaxHosts+host] = x
-}
-
-// trustChanged re-notes a host's means for the quantile when the trust
-// gate's verdict on it changes (quantile_trusted).
-func (p *Policy) trustChanged(host int) {
-	if !p.c.QuantileTrusted {
-		return
-	}
-	for vid := range p.vers {
-		p.noteMean(host, vid)
-	}
 }
 
 // Validated computes every valid result's claim and combines them.
@@ -349,6 +346,9 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 	anchored := p.anchored(val.Valid)
 	var j0 Job
 	for k, r := range val.Valid {
+		if p.c.QuantileTrusted {
+			p.noteServerTrust(r)
+		}
 		j := p.job(r)
 		j.Anchored = anchored && !j.Trusted
 		if k == 0 {
@@ -461,7 +461,19 @@ func (p *Policy) medians() {
 	}
 	for vid := range p.vers {
 		v := &p.vers[vid]
-		v.Median = p.quantileOf(p.means[vid*n:vid*n+n], v.Median, &p.medWidth[vid])
+		xs := p.means[vid*n : vid*n+n]
+		if p.c.QuantileTrusted && p.nSrvTrusted > 0 {
+			// Only hosts the server trusts; where it trusts none (no
+			// server trust), every host.
+			p.trustedMeans = append(p.trustedMeans[:0], xs...)
+			for h, ok := range p.srvTrusted {
+				if !ok {
+					p.trustedMeans[h] = 0
+				}
+			}
+			xs = p.trustedMeans
+		}
+		v.Median = p.quantileOf(xs, v.Median, &p.medWidth[vid])
 	}
 }
 

@@ -202,12 +202,15 @@ func TestAbortUntrusts(t *testing.T) {
 			t.Errorf("%s with abort_untrusts: gain %.3g, want about 0 (never trusted, escrow revoked)", p, g)
 		}
 	}
-	// Honest accounts keep 95% under CreditNew; under v4trust less (0.90
-	// to 0.93 at 300 hosts): the pickers leave honest hosts uneven job
-	// mixes, which spread their means, and its lower-quartile mean then
-	// pays the typical host less. So the bound here is 0.9.
-	if h0, h1 := float64(on.Policies["v3pfc-boinc"].Harm), float64(on.Policies["v4trust"].Harm); !(h0 >= 0.95) || !(h1 >= 0.9) {
-		t.Errorf("harm with abort_untrusts: %.3g (v3pfc-boinc, want at least 0.95), %.3g (v4trust, want at least 0.9)", h0, h1)
+	// Honest accounts keep 95%. Under v4trust only because its quartile
+	// of host means is over the hosts the server trusts (quantile_trusted):
+	// the pickers' own means, from the tiny jobs they keep, are far below
+	// everyone's and pulled an all-host quartile down (to 0.90-0.93 of
+	// the twin's credit at 300 hosts).
+	for _, p := range []string{"v3pfc-boinc", "v4trust"} {
+		if h := float64(on.Policies[p].Harm); !(h >= 0.95) {
+			t.Errorf("%s: harm %.3g with abort_untrusts, want at least 0.95", p, h)
+		}
 	}
 	a0, a1 := on.Outcomes["aborted"], quota.Outcomes["aborted"]
 	t.Logf("aborted share of counted results: %.3g, %.3g with the quota; honest days to trust %.3g, %.3g", a0, a1,
