@@ -194,13 +194,7 @@ func runCounting(t *testing.T, yaml string, sets ...string) (*sim.Sim, *outcomeC
 		t.Fatal(err)
 	}
 	o := &outcomeCount{n: map[[2]int]int{}, reply: map[replyKey]replySum{}}
-	cfg, err := world.Config(s, 0, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := sim.New(cfg)
-	x.Run(nil)
-	return x, o
+	return runObserved(t, s, o), o
 }
 
 // longJobs: one-core hosts that are always on and want three days of

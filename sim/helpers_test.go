@@ -48,3 +48,15 @@ func baselineConfig(tb testing.TB, set []string, obs sim.Observer) *sim.Config {
 	}
 	return cfg
 }
+
+// runObserved runs replication 0 of s with obs as its observer.
+func runObserved(tb testing.TB, s *scenarios.Scenario, obs sim.Observer) *sim.Sim {
+	tb.Helper()
+	cfg, err := world.Config(s, 0, obs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x := sim.New(cfg)
+	x.Run(nil)
+	return x
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
-	"github.com/creditsim/creditsim/world"
 )
 
 // busyObserver sums the device time of the results that ended within
@@ -67,11 +66,7 @@ func TestNoIdleCPUsWithWorkToFetch(t *testing.T) {
 	}
 	from, to := float64(s.Warmup), float64(s.Duration)-3*86400
 	o := &busyObserver{from: from, to: to}
-	cfg, err := world.Config(s, 0, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim.New(cfg).Run(nil)
+	runObserved(t, s, o)
 	busy := o.deviceSeconds / (40 * 8 * (to - from))
 	t.Logf("CPUs busy %.4f of the time work is sent", busy)
 	if !(busy > 0.99) {
@@ -110,11 +105,7 @@ func TestQueuedWorkKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := &driftObserver{}
-	cfg, err := world.Config(s, 0, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim.New(cfg).Run(nil)
+	runObserved(t, s, o)
 	t.Logf("largest drift at a day's end: %.3g; at most %d jobs queued; %d timed out", o.worst, o.queued, o.timedOut)
 	if o.queued == 0 || o.timedOut == 0 {
 		t.Error("no job queued at a day's end, or none timed out: the check saw nothing")
