@@ -90,6 +90,8 @@ type Config struct {
 	MedianHosts      bool    // PFCmean(V) = median over hosts of PFCmean(H, V)
 	HostQuantile     float64 // the quantile median_hosts takes (0.5: the median)
 	QuantileTrusted  bool    // only hosts the server trusts count towards it
+	QuantileTenure   float64 // days: only hosts whose results span that long count
+	QuantilePresent  float64 // days: and whose last report is no older
 	Timing           Timing
 	AVCache          AVCache
 	HostNorm         bool
@@ -140,6 +142,8 @@ func (c *Config) decls() []policy.Decl {
 		policy.Bool(&c.MedianHosts, "median_hosts", false, "PFCmean(V) = median over hosts of PFCmean(H, V) (the CreditNew design page's proposal against cheating hosts)"),
 		policy.Float(&c.HostQuantile, "host_quantile", 0.5, policy.NonNegative, "with median_hosts: the quantile of the host averages taken instead of the median (0 to 1)"),
 		policy.Bool(&c.QuantileTrusted, "quantile_trusted", false, "with median_hosts: only hosts the server trusts (server.trust) count towards the quantile, so hosts that abort or fake, which it does not trust, cannot move it (hosts that keep only short jobs would pull a low quantile down for everyone); where the server trusts no host, all count"),
+		policy.Float(&c.QuantileTenure, "quantile_tenure", 0, policy.NonNegative, "with median_hosts, in days: a host counts towards the quantile only once its validated results span that long (first sent to last reported) and while it is present (quantile_present), so an identity that lives less than that never counts and one account counts about once whatever its identities (0 = every host, gone or not)"),
+		policy.Float(&c.QuantilePresent, "quantile_present", 2, policy.Positive, "with quantile_tenure, in days: a host counts only while its last validated result was reported no longer ago than this (results wait for their replicas, so less than the delay to validation drops present hosts)"),
 		policy.Choice(&c.Timing, "timing", TimingBatched, "batched: version samples fold in at the end of a validator pass, scales change at feeder ticks (600 s, server); continuous: at once (designs)", TimingBatched, TimingContinuous),
 		policy.Choice(&c.AVCache, "av_cache", AVCacheValidator, "validator: credit uses the validator's cached copy of each version's pfc_scale, read when it first meets the version and re-read only when it writes the version's statistics after a pass and finds the feeder changed the scale by more than 1e-6 (the server); fresh: a new scale is used from the next feeder tick (the designs); no effect with timing: continuous", AVCacheValidator, AVCacheFresh),
 		policy.Bool(&c.HostNorm, "host_norm", true, "Scale(H) = PFCmean(V) / PFCmean(H, V)"),
@@ -176,8 +180,8 @@ func parse(opts policy.Options) (*Config, error) {
 var Presets = []*policy.Preset{
 	{Name: "v4trust", Kind: "v3pfc", Standard: true,
 		UseWhen: "replicated jobs, to study trust before scale (a fourth system, not in BOINC)",
-		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means (of the hosts the server trusts, where it trusts any), a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, a claim is the host's reported peak x its runtime, not the speed the server caps at send, and an untrusted host's claim is at most a trusted replica's where the quorum holds one (else the version mean host's for the job's estimate)",
-		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "quantile_trusted": "true", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported", "untrusted_limit": "replica"}},
+		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means (of the hosts the server trusts, where it trusts any, and present a week or more), a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, a claim is the host's reported peak x its runtime, not the speed the server caps at send, and an untrusted host's claim is at most a trusted replica's where the quorum holds one (else the version mean host's for the job's estimate)",
+		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "quantile_trusted": "true", "quantile_tenure": "7", "quantile_present": "2", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported", "untrusted_limit": "replica"}},
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		UseWhen: "the server's default when apps cannot count FLOPs; replicate jobs against fakes",
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD)",
@@ -221,6 +225,7 @@ var mechanisms = []policy.Mechanism{
 	{Name: "failed_benchmark", Doc: "the failed-benchmark substitution", Option: "failed_benchmark", Off: string(FailedNone)},
 	{Name: "median_hosts", Doc: "the median of hosts for a version's mean", Option: "median_hosts", Off: "false"},
 	{Name: "quantile_trusted", Doc: "only hosts the server trusts in the quantile of hosts for a version's mean", Option: "quantile_trusted", Off: "false"},
+	{Name: "quantile_tenure", Doc: "only hosts of a week's standing, still present, in the quantile of hosts for a version's mean", Option: "quantile_tenure", Off: "0"},
 	{Name: "one_time", Doc: "the one-time-cheat guard", Option: "one_time", Off: string(OneTimeNone)},
 	{Name: "cherry", Doc: "the cherry-picking guard", Option: "cherry", Off: string(CherryNone)},
 	{Name: "host_trust", Doc: "the trust gate: no scale above untrusted_cap until replicas confirm the host", Option: "host_trust", Off: "0"},

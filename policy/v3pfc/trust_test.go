@@ -383,7 +383,7 @@ func BenchmarkQuantileOf(b *testing.B) {
 func TestUntrustedReplicaLimit(t *testing.T) {
 	credit := func(limit string, size, inflate float64) (pair, alone float64) {
 		p := newPolicy(t, "v4trust", policy.Options{"timing": "continuous", "version_samples": "10",
-			"trust_from": "server", "untrusted_limit": limit})
+			"trust_from": "server", "untrusted_limit": limit, "quantile_tenure": "0"}) // the quantile over every host: these span seconds
 		p.Init(&policy.World{Apps: p.world.Apps, Versions: p.world.Versions, MaxHosts: 20})
 		trusted := func(h int, elapsed float64) *policy.Result {
 			r := result(h, 0, elapsed, 4e9, 0)
@@ -467,5 +467,60 @@ func TestQuantileTrusted(t *testing.T) {
 	t.Logf("lower quartile of host means: %.4g over every host, %.4g over trusted hosts (a scan gives %.4g)", all, got, want)
 	if math.Float64bits(got) != math.Float64bits(want) || !(all < 0.8*want) {
 		t.Errorf("quartile %v over trusted hosts, want %v (a scan); over all %v, want well below", got, want, all)
+	}
+}
+
+// TestQuantileTenure: quantile_tenure counts a host only once its
+// results span the tenure and while it is present, so short-lived
+// identities never count and a departed host stops counting.
+func TestQuantileTenure(t *testing.T) {
+	const day = policy.SecondsPerDay
+	// Each host's results: runtime e, sent every 0.1 day over [from, to).
+	type host struct{ e, from, to float64 }
+	hosts := make([]host, 10)
+	for h := range 7 { // established hosts, present throughout
+		hosts[h] = host{2000 + 200*float64(h), 0, 20}
+	}
+	hosts[7] = host{25000, 0, 1}   // an identity that lived a day, gone since
+	hosts[8] = host{25000, 18, 20} // a new identity, two days old
+	hosts[9] = host{30000, 0, 20}  // an inflator on one identity: counts as one host
+	median := func(opts policy.Options, now float64) float64 {
+		p := newPolicy(t, "v3pfc", opts)
+		for step := 0.0; step < 20; step += 0.1 {
+			for h, x := range hosts {
+				if step >= x.from && step < x.to && step*day < now {
+					validate(p, step*day+x.e, result(h, 0, x.e, 4e9, step*day))
+				}
+			}
+		}
+		p.Tick(policy.Tick{Kind: policy.FeederTick, Time: now})
+		return p.vers[0].Median
+	}
+	scan := func(counted ...int) float64 {
+		var xs []float64
+		for _, h := range counted {
+			xs = append(xs, hosts[h].e*4e9/est)
+		}
+		return quantile(xs, 0.25)
+	}
+	base := policy.Options{"median_hosts": "true", "host_quantile": "0.25", "host_samples": "5"}
+	with := maps.Clone(base)
+	with["quantile_tenure"] = "7"
+	for _, c := range []struct {
+		name string
+		opts policy.Options
+		now  float64
+		want float64
+	}{
+		{"no tenure: every host, gone or not", base, 20 * day, scan(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{"tenure 7 d: established hosts, the inflator once", with, 20 * day, scan(0, 1, 2, 3, 4, 5, 6, 9)},
+		// On day 1.6 the tenure asked is 0.8 days: every host that has
+		// spanned that long and was seen within 2 days.
+		{"first days: half the time run", with, 1.6 * day, scan(0, 1, 2, 3, 4, 5, 6, 7, 9)},
+	} {
+		// Host means are exact here: every sample of a host is the same.
+		if got := median(c.opts, c.now); !near(got, c.want, 1e-12) {
+			t.Errorf("%s: quartile %.6g, want %.6g", c.name, got, c.want)
+		}
 	}
 }

@@ -77,7 +77,15 @@ type Policy struct {
 	srvTrusted   []bool
 	nSrvTrusted  int
 	trustedMeans []float64
+	// seen holds, per host, the span of its results validated so far
+	// (quantile_tenure).
+	seen []hostSeen
 }
+
+// hostSeen is a host's span: the earliest send and the latest report
+// among its validated results, in seconds plus 1 (0: none yet); float32
+// keeps it 8 bytes a host, exact to a second over a year.
+type hostSeen struct{ first, last float32 }
 
 // New returns an instance configured by opts.
 func New(opts policy.Options) (policy.Policy, error) {
@@ -121,6 +129,10 @@ func (p *Policy) Init(w *policy.World) {
 		p.confirmed = make([]int32, w.MaxHosts)
 	}
 	p.nSrvTrusted = 0
+	p.seen = nil
+	if p.c.MedianHosts && p.c.QuantileTenure > 0 {
+		p.seen = make([]hostSeen, w.MaxHosts)
+	}
 	if p.c.HostTrust > 0 && p.c.TrustFrom == TrustServer || p.c.MedianHosts && p.c.QuantileTrusted {
 		p.srvTrusted = make([]bool, w.MaxHosts)
 	}
@@ -349,6 +361,9 @@ func (p *Policy) Validated(val *policy.Validation) float64 {
 		if p.c.QuantileTrusted {
 			p.noteServerTrust(r)
 		}
+		if p.seen != nil {
+			p.noteSeen(r)
+		}
 		j := p.job(r)
 		j.Anchored = anchored && !j.Trusted
 		if k == 0 {
@@ -438,7 +453,7 @@ func (p *Policy) Tick(t policy.Tick) {
 		}
 	case policy.FeederTick:
 		if p.c.MedianHosts {
-			p.medians()
+			p.medians(t.Time)
 		}
 		if p.c.Timing == TimingBatched {
 			for i := range p.apps {
@@ -452,28 +467,65 @@ func (p *Policy) Tick(t policy.Tick) {
 	}
 }
 
+// noteSeen widens the span of valid result r's host to cover r.
+func (p *Policy) noteSeen(r *policy.Result) {
+	if uint(r.HostID) >= uint(len(p.seen)) {
+		return
+	}
+	s := &p.seen[r.HostID]
+	if sent := float32(r.SentTime + 1); s.first == 0 || sent < s.first {
+		s.first = sent
+	}
+	s.last = max(s.last, float32(r.ReceivedTime+1))
+}
+
 // medians sets each version's median of host averages over hosts with
-// enough samples.
-func (p *Policy) medians() {
+// enough samples (and, with quantile_trusted and quantile_tenure, over
+// the hosts they admit) at time now.
+func (p *Policy) medians(now float64) {
 	n := p.world.MaxHosts
 	if len(p.medWidth) != len(p.vers) {
 		p.medWidth = make([]float64, len(p.vers))
 	}
+	// Only hosts the server trusts; where it trusts none (no server
+	// trust), every host.
+	byTrust := p.c.QuantileTrusted && p.nSrvTrusted > 0
 	for vid := range p.vers {
 		v := &p.vers[vid]
 		xs := p.means[vid*n : vid*n+n]
-		if p.c.QuantileTrusted && p.nSrvTrusted > 0 {
-			// Only hosts the server trusts; where it trusts none (no
-			// server trust), every host.
+		if byTrust || p.seen != nil {
 			p.trustedMeans = append(p.trustedMeans[:0], xs...)
-			for h, ok := range p.srvTrusted {
-				if !ok {
-					p.trustedMeans[h] = 0
+			if byTrust {
+				for h, ok := range p.srvTrusted {
+					if !ok {
+						p.trustedMeans[h] = 0
+					}
 				}
+			}
+			if p.seen != nil {
+				p.maskTenure(p.trustedMeans, now)
 			}
 			xs = p.trustedMeans
 		}
 		v.Median = p.quantileOf(xs, v.Median, &p.medWidth[vid])
+	}
+}
+
+// maskTenure zeroes the means of hosts quantile_tenure does not admit at
+// now: those whose validated results span less than the tenure (from
+// the first one's send to the last one's report) and those whose last
+// report is older than quantile_present. An identity shorter-lived than
+// the tenure never counts. In a run's first days the tenure asked is
+// half the time run, so that the initial hosts, which all arrive at the
+// start, count from the first ticks.
+func (p *Policy) maskTenure(xs []float64, now float64) {
+	tenure := float32(min(p.c.QuantileTenure*policy.SecondsPerDay, (now-p.world.Start)/2))
+	since := float32(now + 1 - p.c.QuantilePresent*policy.SecondsPerDay)
+	for h := range xs {
+		s := p.seen[h]
+		if s.first == 0 || s.last-s.first < tenure || s.last < since {
+			xs[h] = 0
+		}
 	}
 }
 

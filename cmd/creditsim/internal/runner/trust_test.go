@@ -220,6 +220,44 @@ func TestAbortUntrusts(t *testing.T) {
 	}
 }
 
+// TestQuantileTenure: accounts that take a new identity every half day
+// with benchmarks inflated 10 x leave a trail of identities whose host
+// means, ten times everyone's, stayed in v4trust's quartile of host
+// means after they were gone and outvoted the honest hosts: every
+// version's quartile, and everyone's pay per FLOP, went up. With
+// quantile_tenure only hosts present a week or more count: honest hosts
+// are paid per FLOP as in the world without the churners.
+func TestQuantileTenure(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	s := func(agents string) *results.Summary {
+		return builtinSummary(t, "multi-project", "hosts.initial=300", "replications=1",
+			"policies=[v4trust, {name: v4trust-no-tenure, base: v4trust, options: {quantile_tenure: 0}}]",
+			"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
+			"server.trust.pair_untrusted=true", "server.trust.escrow=true", "server.trust.abort_untrusts=true",
+			"hosts.agents="+agents)
+	}
+	run := s("[{kind: benchmark_inflation, share: 0.08, k: 10, and: {kind: new_identity, every: 12h}}]")
+	clean := s("[]")
+	const pair = "benchmark_inflation+new_identity"
+	for _, p := range []string{"v4trust", "v4trust-no-tenure"} {
+		t.Logf("%s: honest G/D %.4g (%.4g without the churners), churners' gain %.3g, harm %.3g", p,
+			float64(run.Policies[p].HonestRatio), float64(clean.Policies[p].HonestRatio), float64(run.Policies[p].Gain[pair]), float64(run.Policies[p].Harm))
+	}
+	// Per FLOP, so that what the churners cost honest hosts in work (the
+	// replicas they take and drop; harm 0.92 here) is left out.
+	perFLOP := func(p string) float64 { return float64(run.Policies[p].HonestRatio / clean.Policies[p].HonestRatio) }
+	if r := perFLOP("v4trust-no-tenure"); !(r > 1.08) {
+		t.Errorf("without quantile_tenure: honest pay per FLOP %.3g x the clean world's; the churners do not raise it, so the test shows nothing", r)
+	}
+	if r := perFLOP("v4trust"); !(r >= 0.98 && r <= 1.02) {
+		t.Errorf("with quantile_tenure: honest pay per FLOP %.3g x the clean world's, want 0.98 to 1.02", r)
+	}
+	if g := float64(run.Policies["v4trust"].Gain[pair]); !(g <= 1.1) {
+		t.Errorf("with quantile_tenure: churners' gain %.3g, want at most 1.1", g)
+	}
+}
+
 // baselineSummary runs the baseline with sets (no plots) and returns its
 // summary.
 func baselineSummary(t *testing.T, sets ...string) *results.Summary {
