@@ -106,8 +106,9 @@ type Config struct {
 	ProbationCapsOne bool // an error caps Scale(H) at 1 ("max the scale factor with 1")
 	// HostTrust is the run of replica-confirmed valid results a host
 	// needs before its scale may exceed UntrustedCap (0: no gate).
-	HostTrust    float64
-	UntrustedCap float64
+	HostTrust       float64
+	TrustPerVersion bool // trusted only on versions where the host has a scale
+	UntrustedCap    float64
 	// UntrustedLimit is what an unscaled untrusted claim is capped
 	// against: the version mean host's claim for the job's estimate, or
 	// a trusted replica's claim where the quorum holds one.
@@ -159,6 +160,7 @@ func (c *Config) decls() []policy.Decl {
 		policy.Float(&c.HostTrust, "host_trust", 0, policy.NonNegative, "a host's scale (and an anonymous claim's host factor) may exceed untrusted_cap only after this many valid results in a row that another host's replica confirmed; an invalid, error, abort or timeout starts the count again; until the host has samples for a scale, an untrusted claim is at most untrusted_cap x the version mean's claim for the job; 0 = no gate (CreditNew)"),
 		policy.Choice(&c.TrustFrom, "trust_from", TrustOwn, "with host_trust: own (the policy counts the host's replica-confirmed results, which colluders earn from one another) or server (the server's own trust, server.trust, built only from the project's checks and trusted hosts of other users)", TrustOwn, TrustServer),
 		policy.Choice(&c.UntrustedLimit, "untrusted_limit", LimitEstimate, "with host_trust, what an untrusted host's claim is capped against: estimate (untrusted_cap x the version mean host's claim for the job's rsc_fpops_est, a flat amount per job where estimates do not follow job sizes) or replica (where the quorum holds a trusted host's result, untrusted_cap x the largest trusted claim, which follows the job's true size; else as estimate)", LimitEstimate, LimitReplica),
+		policy.Bool(&c.TrustPerVersion, "trust_per_version", false, "with host_trust: a trusted host counts as untrusted on a version until it has host_samples samples there; else, trusted on one version and without a scale on another, its claims there are neither scaled nor capped (a benchmark inflator trusted on one app is paid its inflated claims on another it seldom runs)"),
 		policy.Float(&c.UntrustedCap, "untrusted_cap", 1.1, policy.Positive, "the cap on an untrusted host's scale (host_trust > 0); 1.1 is the CreditNew design page's bound on what cheating may earn"),
 	}
 }
@@ -180,8 +182,8 @@ func parse(opts policy.Options) (*Config, error) {
 var Presets = []*policy.Preset{
 	{Name: "v4trust", Kind: "v3pfc", Standard: true,
 		UseWhen: "replicated jobs, to study trust before scale (a fourth system, not in BOINC)",
-		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means (of the hosts the server trusts, where it trusts any, and present a week or more), a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, a claim is the host's reported peak x its runtime, not the speed the server caps at send, and an untrusted host's claim is at most a trusted replica's where the quorum holds one (else the version mean host's for the job's estimate)",
-		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "quantile_trusted": "true", "quantile_tenure": "7", "quantile_present": "2", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported", "untrusted_limit": "replica"}},
+		Doc:     "the fourth system (trust before scale): CreditNew as the server runs it, except that a version's mean is the lower quartile of its hosts' means (of the hosts the server trusts, where it trusts any, and present a week or more), a host's scale may raise its claims only once replicas from other hosts confirmed its last 20 results in a row, and then at most 1.5 x, a claim is the host's reported peak x its runtime, not the speed the server caps at send, an untrusted host's claim is at most a trusted replica's where the quorum holds one (else the version mean host's for the job's estimate), and a host is trusted on a version only once it has a scale there",
+		Options: policy.Options{"median_hosts": "true", "host_quantile": "0.25", "quantile_trusted": "true", "quantile_tenure": "7", "quantile_present": "2", "host_trust": "20", "untrusted_cap": "1", "host_cap": "1.5", "peak": "reported", "untrusted_limit": "replica", "trust_per_version": "true"}},
 	{Name: "v3pfc-boinc", Kind: "v3pfc", Standard: true,
 		UseWhen: "the server's default when apps cannot count FLOPs; replicate jobs against fakes",
 		Doc:     "CreditNew as BOINC's server code does it today (HEAD)",
@@ -229,5 +231,6 @@ var mechanisms = []policy.Mechanism{
 	{Name: "one_time", Doc: "the one-time-cheat guard", Option: "one_time", Off: string(OneTimeNone)},
 	{Name: "cherry", Doc: "the cherry-picking guard", Option: "cherry", Off: string(CherryNone)},
 	{Name: "host_trust", Doc: "the trust gate: no scale above untrusted_cap until replicas confirm the host", Option: "host_trust", Off: "0"},
+	{Name: "trust_per_version", Doc: "trust on a version only once the host has a scale there", Option: "trust_per_version", Off: "false"},
 	{Name: "untrusted_limit", Doc: "an untrusted claim capped by a trusted replica's, not by the version mean's for the estimate", Option: "untrusted_limit", Off: string(LimitEstimate)},
 }

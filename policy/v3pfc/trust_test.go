@@ -524,3 +524,55 @@ func TestQuantileTenure(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustPerVersion: a host trusted for its results on one app and
+// with no scale yet on another it seldom runs had its inflated claims
+// there paid whole (no scale to lower them, no cap as it is trusted);
+// with trust_per_version it counts as untrusted there until it has a
+// scale, and a trusted replica's claim caps its own.
+func TestTrustPerVersion(t *testing.T) {
+	credit := func(perVersion string) (pair, alone float64) {
+		p := newPolicy(t, "v4trust", policy.Options{"timing": "continuous", "version_samples": "10",
+			"trust_from": "server", "quantile_tenure": "0", "trust_per_version": perVersion})
+		p.Init(&policy.World{
+			Apps: []policy.App{{ID: 0, Name: "a", MinQuorum: 1, TargetNResults: 1, DelayBound: 86400},
+				{ID: 1, Name: "b", MinQuorum: 2, TargetNResults: 2, DelayBound: 86400}},
+			Versions: []policy.AppVersion{{ID: 0, AppID: 0, Name: "cpu", Resource: policy.CPU, CPUUsage: 1},
+				{ID: 1, AppID: 1, Name: "cpu", Resource: policy.CPU, CPUUsage: 1}},
+			MaxHosts: 20,
+		})
+		res := func(h, vid int, flops float64) *policy.Result {
+			r := result(h, vid, 2500, flops, 0)
+			r.AppID, r.ServerTrusted = int32(vid), true
+			return r
+		}
+		val := func(rs ...*policy.Result) float64 {
+			return p.Validated(&policy.Validation{Time: 1e5, AppID: int(rs[0].AppID), RscFpopsEst: est, RscFpopsBound: 10 * est, Valid: rs})
+		}
+		// Hosts 0 to 11 run both apps honestly; host 12, its benchmark
+		// 27 x, runs app a only, where its scale takes the inflation out.
+		for range 30 {
+			for h := range 12 {
+				val(res(h, 0, 4e9))
+				val(res(h, 1, 4e9))
+			}
+			val(res(12, 0, 27*4e9))
+			p.Tick(policy.Tick{Kind: policy.FeederTick, Time: 1e5})
+		}
+		alone = val(res(1, 1, 4e9), res(2, 1, 4e9))
+		pair = val(res(12, 1, 27*4e9), res(0, 1, 4e9))
+		return pair, alone
+	}
+	for _, c := range []struct {
+		perVersion string
+		lo, hi     float64 // the pair's credit over two honest hosts'
+	}{
+		{"false", 1.05, 2}, // the inflated claim raises the pair's credit (pegged weighs it down)
+		{"true", 1, 1},     // capped at the trusted replica's claim
+	} {
+		pair, alone := credit(c.perVersion)
+		if r := pair / alone; !(r >= c.lo*(1-1e-9) && r <= c.hi*(1+1e-9)) {
+			t.Errorf("trust_per_version %s: inflator's pair %g, honest pair %g (ratio %g), want %g to %g", c.perVersion, pair, alone, r, c.lo, c.hi)
+		}
+	}
+}

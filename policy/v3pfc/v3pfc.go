@@ -216,11 +216,21 @@ func (p *Policy) job(r *policy.Result) Job {
 	}
 }
 
-// hostTrusted reports whether r's host is trusted, first noting the
-// server's trust the result carries (trust_from: server).
+// hostTrusted reports whether r's host is trusted (with trust_per_version,
+// on r's version), first noting the server's trust the result carries
+// (trust_from: server).
 func (p *Policy) hostTrusted(r *policy.Result) bool {
 	p.noteServerTrust(r)
-	return p.trusted(int(r.HostID))
+	if !p.trusted(int(r.HostID)) {
+		return false
+	}
+	if p.c.HostTrust > 0 && p.c.TrustPerVersion {
+		// Until the host has a scale on this version, nothing bounds
+		// its claims there but the untrusted caps.
+		n, _ := p.c.hostMean(p.hav(int(r.HostID), int(r.VersionID)))
+		return n >= p.c.HostSamples
+	}
+	return true
 }
 
 // noteServerTrust records the server's trust in r's host as r shows it.
