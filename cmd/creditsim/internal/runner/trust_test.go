@@ -258,6 +258,38 @@ func TestQuantileTenure(t *testing.T) {
 	}
 }
 
+// TestUntrustedQuotaHoldsChurners: a new host record starts a fresh
+// day's quota, so in version-rollout, where a GPU does a job in about a
+// minute and honest GPU hosts reach their daily quota, accounts that
+// take a new identity every 3 hours get a day's quota each time and do
+// much more work than their machines do honestly: a gain no credit rule
+// can take away, since the work is real. untrusted_quota holds an
+// untrusted host (every new identity) to a few jobs a day per GPU.
+func TestUntrustedQuotaHoldsChurners(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	s := func(sets ...string) *results.Summary {
+		base := []string{"hosts.initial=300", "replications=1", "policies=[v4trust]",
+			"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
+			"server.trust.pair_untrusted=true", "server.trust.escrow=true", "server.trust.abort_untrusts=true",
+			"hosts.agents=[{kind: new_identity, share: 0.05, every: 3h}]"}
+		return builtinSummary(t, "version-rollout", append(base, sets...)...)
+	}
+	off, on := s(), s("server.trust.untrusted_quota=30")
+	g0, g1 := float64(off.Policies["v4trust"].Gain["new_identity"]), float64(on.Policies["v4trust"].Gain["new_identity"])
+	t.Logf("churners' gain %.3g without the quota, %.3g with it; honest harm %.3g and %.3g", g0, g1,
+		float64(off.Policies["v4trust"].Harm), float64(on.Policies["v4trust"].Harm))
+	if !(g0 > 1.2) {
+		t.Errorf("without untrusted_quota: churners' gain %.3g; the fresh quotas do not pay, so the test shows nothing", g0)
+	}
+	if !(g1 <= 1.1) {
+		t.Errorf("with untrusted_quota 30: churners' gain %.3g, want at most 1.1", g1)
+	}
+	if h := float64(on.Policies["v4trust"].Harm); !(h >= 0.95) {
+		t.Errorf("with untrusted_quota 30: honest harm %.3g, want at least 0.95", h)
+	}
+}
+
 // baselineSummary runs the baseline with sets (no plots) and returns its
 // summary.
 func baselineSummary(t *testing.T, sets ...string) *results.Summary {
