@@ -13,16 +13,9 @@ import (
 // applied, the results collector attached as its observer.
 func newBaseline(tb testing.TB, set []string) *sim.Sim {
 	tb.Helper()
-	s, err := scenarios.Open("baseline", set)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	s := openBaseline(tb, set)
 	col := results.NewCollector(world.Window(s), s.ReferenceScale, len(s.Policies))
-	cfg, err := world.Config(s, 0, col)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	x := sim.New(cfg)
+	x := sim.New(replicaConfig(tb, s, col))
 	col.Attach(x)
 	return x
 }
@@ -38,25 +31,33 @@ func newObserved(tb testing.TB, set []string, obs sim.Observer) *sim.Sim {
 // applied and obs as its observer.
 func baselineConfig(tb testing.TB, set []string, obs sim.Observer) *sim.Config {
 	tb.Helper()
-	s, err := scenarios.Open("baseline", set)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cfg, err := world.Config(s, 0, obs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cfg
+	return replicaConfig(tb, openBaseline(tb, set), obs)
 }
 
 // runObserved runs replication 0 of s with obs as its observer.
 func runObserved(tb testing.TB, s *scenarios.Scenario, obs sim.Observer) *sim.Sim {
 	tb.Helper()
+	x := sim.New(replicaConfig(tb, s, obs))
+	x.Run(nil)
+	return x
+}
+
+// openBaseline is the baseline scenario with set applied.
+func openBaseline(tb testing.TB, set []string) *scenarios.Scenario {
+	tb.Helper()
+	s, err := scenarios.Open("baseline", set)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// replicaConfig is replication 0 of s with obs as its observer.
+func replicaConfig(tb testing.TB, s *scenarios.Scenario, obs sim.Observer) *sim.Config {
+	tb.Helper()
 	cfg, err := world.Config(s, 0, obs)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	x := sim.New(cfg)
-	x.Run(nil)
-	return x
+	return cfg
 }

@@ -72,11 +72,14 @@ type Policy struct {
 	confirmed []int32
 	// srvTrusted holds, per host, the server's trust as the last result
 	// shown said (trust_from: server, quantile_trusted), and nSrvTrusted
-	// how many are; trustedMeans is the feeder's masked copy of a
-	// version's means (quantile_trusted).
-	srvTrusted   []bool
-	nSrvTrusted  int
-	trustedMeans []float64
+	// how many are.
+	srvTrusted  []bool
+	nSrvTrusted int
+	// admit is the feeder's per-host answer to whether a host's means
+	// count towards the quantile (quantile_trusted, quantile_tenure), and
+	// maskedMeans a version's means with the others zeroed.
+	admit       []bool
+	maskedMeans []float64
 	// seen holds, per host, the span of its results validated so far
 	// (quantile_tenure).
 	seen []hostSeen
@@ -498,46 +501,55 @@ func (p *Policy) medians(now float64) {
 	if len(p.medWidth) != len(p.vers) {
 		p.medWidth = make([]float64, len(p.vers))
 	}
-	// Only hosts the server trusts; where it trusts none (no server
-	// trust), every host.
-	byTrust := p.c.QuantileTrusted && p.nSrvTrusted > 0
+	admit := p.admitted(now)
 	for vid := range p.vers {
 		v := &p.vers[vid]
 		xs := p.means[vid*n : vid*n+n]
-		if byTrust || p.seen != nil {
-			p.trustedMeans = append(p.trustedMeans[:0], xs...)
-			if byTrust {
-				for h, ok := range p.srvTrusted {
-					if !ok {
-						p.trustedMeans[h] = 0
-					}
+		if admit != nil {
+			p.maskedMeans = append(p.maskedMeans[:0], xs...)
+			for h, ok := range admit {
+				if !ok {
+					p.maskedMeans[h] = 0
 				}
 			}
-			if p.seen != nil {
-				p.maskTenure(p.trustedMeans, now)
-			}
-			xs = p.trustedMeans
+			xs = p.maskedMeans
 		}
 		v.Median = p.quantileOf(xs, v.Median, &p.medWidth[vid])
 	}
 }
 
-// maskTenure zeroes the means of hosts quantile_tenure does not admit at
-// now: those whose validated results span less than the tenure (from
-// the first one's send to the last one's report) and those whose last
-// report is older than quantile_present. An identity shorter-lived than
-// the tenure never counts. In a run's first days the tenure asked is
-// half the time run, so that the initial hosts, which all arrive at the
-// start, count from the first ticks.
-func (p *Policy) maskTenure(xs []float64, now float64) {
-	tenure := float32(min(p.c.QuantileTenure*policy.SecondsPerDay, (now-p.world.Start)/2))
-	since := float32(now + 1 - p.c.QuantilePresent*policy.SecondsPerDay)
-	for h := range xs {
-		s := p.seen[h]
-		if s.first == 0 || s.last-s.first < tenure || s.last < since {
-			xs[h] = 0
+// admitted returns, per host, whether its means count towards the
+// quantile at now, or nil when every host's do. quantile_trusted admits
+// the hosts the server trusts (every host where it trusts none: no
+// server trust); quantile_tenure those whose validated results span the
+// tenure (from the first one's send to the last one's report) and whose
+// last report is no older than quantile_present, so an identity
+// shorter-lived than the tenure never counts. In a run's first days the
+// tenure asked is half the time run, so that the initial hosts, which
+// all arrive at the start, count from the first ticks.
+func (p *Policy) admitted(now float64) []bool {
+	byTrust := p.c.QuantileTrusted && p.nSrvTrusted > 0
+	if !byTrust && p.seen == nil {
+		return nil
+	}
+	p.admit = p.admit[:0]
+	if byTrust {
+		p.admit = append(p.admit, p.srvTrusted...)
+	} else {
+		for range p.world.MaxHosts {
+			p.admit = append(p.admit, true)
 		}
 	}
+	if p.seen != nil {
+		tenure := float32(min(p.c.QuantileTenure*policy.SecondsPerDay, (now-p.world.Start)/2))
+		since := float32(now + 1 - p.c.QuantilePresent*policy.SecondsPerDay)
+		for h, s := range p.seen {
+			if s.first == 0 || s.last-s.first < tenure || s.last < since {
+				p.admit[h] = false
+			}
+		}
+	}
+	return p.admit
 }
 
 // Windows around the last median: the first is this wide; one that

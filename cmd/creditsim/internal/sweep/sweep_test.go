@@ -577,6 +577,9 @@ func TestFrontierSweep(t *testing.T) {
 	if d := cost(5) - cost(0); !(d > 0.5 && d < 1.5) {
 		t.Errorf("the defended server costs %.3g jobs a workunit more than BOINC's, want about one", d)
 	}
+	if days := sums[5].Price["honest_days_to_trust"]; !(days > 0.5 && days < 2) {
+		t.Errorf("the defended server trusts a new honest host after %.3g days, want about one", days)
+	}
 	for i := range sums {
 		if g := gain(i, "v1peak", "benchmark_inflation"); !(g > 1.5) {
 			t.Errorf("point %d: the first system's benchmark inflators gain %.3g, want about 2", i, g)
