@@ -29,7 +29,8 @@ func FuzzLoad(f *testing.F) {
 		"hosts.cpu.whetstone_gflops=1e300", "seed=-.inf", "seed=18446744073709551616", "reference_scale=.inf",
 		"hosts.platforms=[{name: linux, share: 0.7}, {name: windows, share: 0.5}]", "name=../../x",
 		"policies=[{name: ../../../x}]", "hosts.lifetime={dist: choice, values: [1d, 2d], weights: [1]}",
-		"hosts.cpu.cores={dist: normal, mean: 4, sd: 1, max: .nan}", "projects[9].name=x", "hosts.agents[0]=x"} {
+		"hosts.cpu.cores={dist: normal, mean: 4, sd: 1, max: .nan}", "projects[9].name=x", "hosts.agents[0]=x",
+		"hosts.error_rate=0", "projects[0].apps[0].size_error.cv=0", "hosts.cpu.cores.weights=null"} {
 		f.Add(base, set)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, set string) {

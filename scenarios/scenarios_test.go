@@ -58,22 +58,49 @@ func TestOverrides(t *testing.T) {
 	}
 }
 
+// TestResolvedRoundTrip: the resolved scenario a run writes loads back
+// to the same scenario, including values that equal no default: a zero
+// where the default is not (a resolved distribution leaves zeros out, and
+// a mapping naming its kind is complete) and weights taken away.
 func TestResolvedRoundTrip(t *testing.T) {
-	s, err := Open("baseline", nil)
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, set string
+		check     func(*Scenario) float64
+		want      float64
+	}{
+		{"baseline", "", nil, 0},
+		{"baseline", "hosts.error_rate=0", func(s *Scenario) float64 { return float64(s.Hosts.ErrorRate.Mean) }, 0},
+		{"baseline", "hosts.invalid_rate=0", func(s *Scenario) float64 { return float64(s.Hosts.InvalidRate.Mean) }, 0},
+		{"baseline", "projects[0].apps[0].versions[0].efficiency.cv=0",
+			func(s *Scenario) float64 { return s.Projects[0].Apps[0].Versions[0].Efficiency.CV }, 0},
+		{"mt-idle", "hosts.cpu.cores.weights=null", func(s *Scenario) float64 { return float64(len(s.Hosts.CPU.Cores.Weights)) }, 0},
 	}
-	b, sum, err := Resolved(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, err := Load("resolved.yaml", b, nil)
-	if err != nil {
-		t.Fatalf("resolved scenario does not load: %v", err)
-	}
-	b2, sum2, _ := Resolved(s2)
-	if sum != sum2 || string(b) != string(b2) {
-		t.Error("resolving twice changes the scenario")
+	for _, c := range cases {
+		var sets []string
+		if c.set != "" {
+			sets = []string{c.set}
+		}
+		s, err := Open(c.name, sets)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.name, c.set, err)
+		}
+		b, sum, err := Resolved(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2, err := Load("resolved.yaml", b, nil)
+		if err != nil {
+			t.Fatalf("%s %s: resolved scenario does not load: %v", c.name, c.set, err)
+		}
+		b2, sum2, _ := Resolved(s2)
+		if sum != sum2 || string(b) != string(b2) {
+			t.Errorf("%s %s: resolving twice changes the scenario", c.name, c.set)
+		}
+		if c.check != nil {
+			if got := c.check(s2); got != c.want {
+				t.Errorf("%s %s: reloaded value %v, want %v", c.name, c.set, got, c.want)
+			}
+		}
 	}
 }
 

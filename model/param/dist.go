@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,60 @@ func (d *Dist) UnmarshalYAML(n *yaml.Node) error {
 		d.Kind = "const"
 	}
 	return nil
+}
+
+// kindParams are the parameters each kind reads.
+var kindParams = map[string][]string{
+	"const":       {"mean"},
+	"normal":      {"mean", "cv", "sd"},
+	"lognormal":   {"mean", "cv"},
+	"uniform":     {"min", "max"},
+	"exponential": {"mean"},
+	"weibull":     {"shape", "scale"},
+	"choice":      {"values", "weights"},
+}
+
+// MarshalYAML writes the parameters its kind reads even when they are 0
+// or empty, and any other that is set. Decoding merges a mapping of the
+// default's kind over the default, so a 0 left out would load back as
+// the default's value (error_rate 0 as 0.02): written, the scenario a
+// run resolves loads back to itself.
+func (d Dist) MarshalYAML() (any, error) {
+	uses := func(name string) bool { return slices.Contains(kindParams[d.Kind], name) }
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	var err error
+	add := func(key string, v any, flow bool) {
+		var vn yaml.Node
+		if err == nil {
+			err = vn.Encode(v)
+		}
+		if flow {
+			vn.Style = yaml.FlowStyle
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, &vn)
+	}
+	add("dist", d.Kind, false)
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"mean", float64(d.Mean)}, {"cv", d.CV}, {"sd", float64(d.SD)}, {"shape", d.Shape}, {"scale", float64(d.Scale)}} {
+		if f.v != 0 || uses(f.name) {
+			add(f.name, f.v, false)
+		}
+	}
+	if d.Min != nil {
+		add("min", float64(*d.Min), false)
+	}
+	if d.Max != nil {
+		add("max", float64(*d.Max), false)
+	}
+	if len(d.Values) > 0 || uses("values") {
+		add("values", d.Values, true)
+	}
+	if len(d.Weights) > 0 || uses("weights") {
+		add("weights", d.Weights, true)
+	}
+	return n, err
 }
 
 // Validate checks that the parameters fit the kind.

@@ -3,8 +3,11 @@ package param
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -90,6 +93,41 @@ func TestDistValidate(t *testing.T) {
 		c.d.Validate(k)
 		if len(k.Errors()) != c.errs {
 			t.Errorf("%+v: %v", c.d, k.Errors())
+		}
+	}
+}
+
+// TestDistRoundTripOverDefault: a distribution written and read back
+// over the default it was decoded over is itself, though decoding merges
+// a mapping of the default's kind over the default: the parameters a kind
+// reads are written even when 0 or empty.
+func TestDistRoundTripOverDefault(t *testing.T) {
+	choice := Dist{Kind: "choice", Values: []Num{1, 2, 4}, Weights: []float64{1, 2, 1}}
+	cases := []struct {
+		name      string
+		def, dist Dist
+	}{
+		{"const 0 over 0.02", Const(0.02), Const(0)},
+		{"normal cv 0 over cv 0.3", Dist{Kind: "normal", Mean: 4, CV: 0.3}, Dist{Kind: "normal", Mean: 4}},
+		{"lognormal cv 0, max kept", Dist{Kind: "lognormal", Mean: 0.5, CV: 0.2, Max: Ptr(1)}, Dist{Kind: "lognormal", Mean: 0.5, Max: Ptr(1)}},
+		{"choice without weights", choice, Dist{Kind: "choice", Values: []Num{1, 2}}},
+		{"weibull over const", Const(1), Dist{Kind: "weibull", Shape: 2, Scale: 3}},
+		{"a parameter the kind does not read", Const(1), Dist{Kind: "const", Mean: 2, CV: 0.5}},
+	}
+	for _, c := range cases {
+		b, err := yaml.Marshal(c.dist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := c.def
+		if err := yaml.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%s: %v\n%s", c.name, err, b)
+		}
+		if len(got.Weights) == 0 && len(c.dist.Weights) == 0 {
+			got.Weights = c.dist.Weights // written [] reads back empty, not nil
+		}
+		if !reflect.DeepEqual(got, c.dist) {
+			t.Errorf("%s: wrote\n%sread back %+v, want %+v", c.name, b, got, c.dist)
 		}
 	}
 }
