@@ -284,6 +284,33 @@ func TestQuartileHoldsAQuarter(t *testing.T) {
 	}
 }
 
+// TestTrustFromServerWhereSentOnce: where every job is sent once no
+// replica confirms a result, so v4trust's own trust never comes and its
+// untrusted cap keeps efficient hosts from being raised: it spreads
+// honest hosts wider than CreditNew. With the project checking results
+// (server.trust) and v4trust reading the server's trust (trust_from:
+// server), hosts are trusted and the spread is CreditNew's.
+func TestTrustFromServerWhereSentOnce(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	sum := builtinSummary(t, "one-time-cheat", "hosts.initial=300", "replications=1",
+		"policies=[v3pfc-boinc, v4trust, {name: v4trust-server, base: v4trust, options: {trust_from: server}}]",
+		"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
+		"server.trust.pair_untrusted=true", "server.trust.escrow=true", "server.trust.abort_untrusts=true",
+		"server.trust.untrusted_quota=30")
+	cv := func(p string) float64 { return float64(sum.Policies[p].HostNeutralityCV) }
+	t.Logf("host CV: CreditNew %.3g, v4trust %.3g, reading the server's trust %.3g", cv("v3pfc-boinc"), cv("v4trust"), cv("v4trust-server"))
+	if r := cv("v4trust") / cv("v3pfc-boinc"); !(r > 1.15) {
+		t.Errorf("v4trust's own trust: host CV %.3g x CreditNew's; want above 1.15 (else there is nothing for the server's trust to fix)", r)
+	}
+	if r := cv("v4trust-server") / cv("v3pfc-boinc"); !(r <= 1.05) {
+		t.Errorf("trust_from server: host CV %.3g x CreditNew's, want at most 1.05", r)
+	}
+	if g := float64(sum.Policies["v4trust-server"].Gain["one_time_claim"]); !(g <= 1.1) {
+		t.Errorf("trust_from server: one-time claimers gain %.3g, want at most 1.1", g)
+	}
+}
+
 // TestUntrustedQuotaHoldsChurners: a new host record starts a fresh
 // day's quota, so in version-rollout, where a GPU does a job in about a
 // minute and honest GPU hosts reach their daily quota, accounts that
