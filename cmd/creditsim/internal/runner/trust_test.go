@@ -5,6 +5,7 @@ import (
 
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestServerTrust: colluding fakes with inflated benchmarks on 9% of
@@ -271,9 +272,7 @@ func TestQuartileHoldsAQuarter(t *testing.T) {
 	skipLong(t)
 	sum := builtinSummary(t, "multi-project", "hosts.initial=300", "replications=1",
 		"policies=[v4trust, {name: v4trust-median, base: v4trust, options: {host_quantile: 0.5}}]",
-		"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
-		"server.trust.pair_untrusted=true", "server.trust.escrow=true", "server.trust.abort_untrusts=true",
-		"server.trust.untrusted_quota=30", "hosts.agents=[{kind: benchmark_inflation, share: 0.25, k: 3}]")
+		defendedTrust(t), "hosts.agents=[{kind: benchmark_inflation, share: 0.25, k: 3}]")
 	gain := func(p string) float64 { return float64(sum.Policies[p].Gain["benchmark_inflation"]) }
 	t.Logf("inflators' gain: %.3g with the quartile, %.3g with the median", gain("v4trust"), gain("v4trust-median"))
 	if g := gain("v4trust-median"); !(g > 1.1) {
@@ -295,9 +294,7 @@ func TestTrustFromServerWhereSentOnce(t *testing.T) {
 	skipLong(t)
 	sum := builtinSummary(t, "one-time-cheat", "hosts.initial=300", "replications=1",
 		"policies=[v3pfc-boinc, v4trust, {name: v4trust-server, base: v4trust, options: {trust_from: server}}]",
-		"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
-		"server.trust.pair_untrusted=true", "server.trust.escrow=true", "server.trust.abort_untrusts=true",
-		"server.trust.untrusted_quota=30")
+		defendedTrust(t))
 	cv := func(p string) float64 { return float64(sum.Policies[p].HostNeutralityCV) }
 	t.Logf("host CV: CreditNew %.3g, v4trust %.3g, reading the server's trust %.3g", cv("v3pfc-boinc"), cv("v4trust"), cv("v4trust-server"))
 	if r := cv("v4trust") / cv("v3pfc-boinc"); !(r > 1.15) {
@@ -348,6 +345,21 @@ func TestUntrustedQuotaHoldsChurners(t *testing.T) {
 func baselineSummary(t *testing.T, sets ...string) *results.Summary {
 	t.Helper()
 	return builtinSummary(t, "baseline", sets...)
+}
+
+// defendedTrust is a --set giving a scenario the server's trust and
+// checks of the built-in defended.
+func defendedTrust(t *testing.T) string {
+	t.Helper()
+	s, err := scenarios.Open("defended", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := yaml.Marshal(s.Server.Trust)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "server.trust=" + string(b)
 }
 
 // builtinSummary runs the built-in name with sets (no plots) and returns
