@@ -209,6 +209,14 @@ type Trust struct {
 	// host that aborts most of what it gets keeps all of it. The price:
 	// a new honest host is held to it until trusted.
 	UntrustedQuota int `yaml:"untrusted_quota,omitempty"`
+	// QuotaTenure holds a host record to untrusted_quota for this long
+	// after it registers, trusted or not. A new identity starts a fresh
+	// day's quota, and where the project's checks trust it within
+	// minutes, that is max_jobs_per_day again: where honest hosts reach
+	// their daily quota, accounts that register anew several times a day
+	// did more work than their machines do honestly. The price: a new
+	// honest host is held to untrusted_quota for that long.
+	QuotaTenure param.Duration `yaml:"quota_tenure,omitempty"`
 }
 
 // DefaultEscrowLimit is the most results a host holds in escrow when the
@@ -442,6 +450,10 @@ func (t Trust) validate(k param.Check) {
 	k.DurationRange("hold_trusted", t.HoldTrusted, 0, 365*param.Day)
 	if t.UntrustedQuota < 0 || t.UntrustedQuota > 100000 {
 		k.Fail("untrusted_quota", t.UntrustedQuota, "must be 0 (no cap) to 100000 jobs a day per CPU")
+	}
+	k.DurationRange("quota_tenure", t.QuotaTenure, 0, 365*param.Day)
+	if t.QuotaTenure > 0 && t.UntrustedQuota == 0 {
+		k.Fail("quota_tenure", t.QuotaTenure, "holds a new host to untrusted_quota: give untrusted_quota (e.g. 30)")
 	}
 	if t.Audit && !t.Escrow {
 		k.Fail("audit", t.Audit, "checks what a host holds in escrow: needs escrow: true")

@@ -50,6 +50,8 @@ func TestOverrides(t *testing.T) {
 			"hosts.availability.on_period: 0.001s on average: periods must average at least 1s"},
 		{"projects[0].apps[0].delay_bound=1s", "projects[0].apps[0].delay_bound: 1s: must be between 1m and 365d"},
 		{"hosts.agents=[{kind: cherry_picker, threshold: 0.001s, share: 0.1}]", "hosts.agents[0].threshold: 0.001s: must be between 1s and 30d"},
+		{"server.trust={confirmations: 10, quota_tenure: 1d}", "server.trust.quota_tenure: 1d: holds a new host to untrusted_quota: give untrusted_quota"},
+		{"server.trust={confirmations: 10, untrusted_quota: 30, quota_tenure: 400d}", "server.trust.quota_tenure: 400d: must be between"},
 	} {
 		_, err := Open("baseline", []string{c.set, "server.max_jobs_in_progress=2"})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

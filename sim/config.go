@@ -63,6 +63,9 @@ type Trust struct {
 	AbortUntrusts bool
 	// UntrustedQuota caps an untrusted host's max_jobs_per_day (0: no cap).
 	UntrustedQuota int
+	// QuotaTenure holds a host to UntrustedQuota for this many seconds
+	// after it arrives, trusted or not (0: only while untrusted).
+	QuotaTenure float64
 }
 
 // Config is one replication of a scenario.

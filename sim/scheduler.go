@@ -129,11 +129,14 @@ func (s *Sim) usable(h *hostState, vid int, gpu bool) bool {
 // dailyLimit is the effective daily job limit of host i's (host,
 // version) row (scaled_max_jobs_per_day, sched_version.cpp):
 // max_jobs_per_day x the CPUs the host reports, or x its GPUs and
-// gpu_multiplier when set, except that 1 stays 1.
+// gpu_multiplier when set, except that 1 stays 1. With server trust's
+// untrusted_quota it is at most that for an untrusted host, and for any
+// host in its first quota_tenure.
 func (s *Sim) dailyLimit(i int, vid int) int {
 	hv := &s.hosts[i].havs[vid]
 	mjd := hv.mjd
-	if t := &s.cfg.Server.Trust; t.UntrustedQuota > 0 && t.Confirmations > 0 && !s.hosts[i].trusted {
+	if t := &s.cfg.Server.Trust; t.UntrustedQuota > 0 && t.Confirmations > 0 &&
+		(!s.hosts[i].trusted || s.now-s.hosts[i].h.Arrival < t.QuotaTenure) {
 		mjd = min(mjd, t.UntrustedQuota)
 	}
 	if mjd == 1 {

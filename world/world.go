@@ -65,5 +65,6 @@ func trust(t scenarios.Trust) sim.Trust {
 	}
 	return sim.Trust{Confirmations: t.Confirmations, CheckRate: t.CheckRate, RecheckRate: t.RecheckRate,
 		PairUntrusted: t.PairUntrusted, Escrow: t.Escrow, EscrowLimit: t.EscrowLimit, HoldTrusted: float64(t.HoldTrusted),
-		Audit: t.Audit, AbortUntrusts: t.AbortUntrusts, UntrustedQuota: t.UntrustedQuota}
+		Audit: t.Audit, AbortUntrusts: t.AbortUntrusts, UntrustedQuota: t.UntrustedQuota,
+		QuotaTenure: float64(t.QuotaTenure)}
 }

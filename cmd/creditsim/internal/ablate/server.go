@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/creditsim/creditsim/model/param"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
 	"github.com/creditsim/creditsim/scenarios"
@@ -41,14 +42,17 @@ var serverDefences = []struct {
 		func(t scenarios.Trust) bool { return t.Audit }},
 	{"abort_untrusts", "server.trust.abort_untrusts=false", "a host that aborts a result loses the server's trust",
 		func(t scenarios.Trust) bool { return t.AbortUntrusts }},
-	{"untrusted_quota", "server.trust.untrusted_quota=0", "an untrusted host gets at most this many jobs a day per CPU",
+	{"untrusted_quota", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: %E, escrow_limit: %L, hold_trusted: %H, audit: %A, abort_untrusts: %T, untrusted_quota: 0, quota_tenure: 0s}",
+		"an untrusted host gets at most this many jobs a day per CPU",
 		func(t scenarios.Trust) bool { return t.UntrustedQuota > 0 }},
-	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s, audit: false, abort_untrusts: %T, untrusted_quota: %U}",
+	{"quota_tenure", "server.trust.quota_tenure=0s", "a new host is held to untrusted_quota for a while, trusted or not",
+		func(t scenarios.Trust) bool { return t.QuotaTenure > 0 }},
+	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s, audit: false, abort_untrusts: %T, untrusted_quota: %U, quota_tenure: %D}",
 		"an untrusted host's credit waits until the server trusts it", func(t scenarios.Trust) bool { return t.Escrow }},
 }
 
 // trustOff switches server trust off altogether.
-const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s, audit: false, abort_untrusts: false, untrusted_quota: 0}"
+const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s, audit: false, abort_untrusts: false, untrusted_quota: 0, quota_tenure: 0s}"
 
 // ServerPlan returns the configurations of a server ablation of s: as
 // configured, then one per defence it has on with that defence off,
@@ -60,10 +64,12 @@ func ServerPlan(s *scenarios.Scenario) ([]ServerConfig, error) {
 		return nil, fmt.Errorf("--server: %s has no server defence on (server.trust.confirmations is 0); e.g. --set server.trust.confirmations=10 --set server.trust.check_rate=1 --set server.trust.pair_untrusted=true", s.Name)
 	}
 	out := []ServerConfig{{Name: "as configured", Doc: "the scenario's server"}}
-	// Escrow off takes hold_trusted with it (which needs it): its
-	// override restates the rest of the scenario's trust.
+	// Escrow off takes hold_trusted with it (which needs it), and the
+	// untrusted quota quota_tenure: their overrides restate the rest of
+	// the scenario's trust.
 	fill := strings.NewReplacer("%C", fmt.Sprint(t.Confirmations), "%R", fmt.Sprint(t.CheckRate),
-		"%Q", fmt.Sprint(t.RecheckRate), "%P", fmt.Sprint(t.PairUntrusted), "%T", fmt.Sprint(t.AbortUntrusts), "%U", fmt.Sprint(t.UntrustedQuota))
+		"%Q", fmt.Sprint(t.RecheckRate), "%P", fmt.Sprint(t.PairUntrusted), "%T", fmt.Sprint(t.AbortUntrusts), "%U", fmt.Sprint(t.UntrustedQuota), "%D", param.FormatDuration(float64(t.QuotaTenure)),
+		"%E", fmt.Sprint(t.Escrow), "%L", fmt.Sprint(t.EscrowLimit), "%H", param.FormatDuration(float64(t.HoldTrusted)), "%A", fmt.Sprint(t.Audit))
 	for _, d := range serverDefences {
 		if d.on(t) {
 			out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: fill.Replace(d.option), Doc: d.doc})

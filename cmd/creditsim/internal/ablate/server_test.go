@@ -19,6 +19,10 @@ func TestServerPlan(t *testing.T) {
 		{[]string{"server.trust.confirmations=10", "server.trust.check_rate=0.5", "server.trust.recheck_rate=0.01", "server.trust.pair_untrusted=true",
 			"server.trust.escrow=true", "server.trust.escrow_limit=100", "server.trust.hold_trusted=7d"},
 			[]string{"as configured", "no-pair_untrusted", "no-check_rate", "no-recheck_rate", "no-hold_trusted", "no-escrow", "no-trust"}},
+		{[]string{"server.trust={confirmations: 10, check_rate: 1, recheck_rate: 0.05, pair_untrusted: true, escrow: true, escrow_limit: 100, " +
+			"hold_trusted: 7d, audit: true, abort_untrusts: true, untrusted_quota: 30, quota_tenure: 1d}"},
+			[]string{"as configured", "no-pair_untrusted", "no-check_rate", "no-recheck_rate", "no-hold_trusted", "no-audit", "no-abort_untrusts",
+				"no-untrusted_quota", "no-quota_tenure", "no-escrow", "no-trust"}},
 	} {
 		s, err := scenarios.Open("baseline", c.sets)
 		if err != nil {
@@ -32,8 +36,19 @@ func TestServerPlan(t *testing.T) {
 		for _, cfg := range cfgs {
 			got = append(got, cfg.Name)
 			if cfg.Option != "" {
-				if _, err := scenarios.Open("baseline", append(c.sets, cfg.Option)); err != nil {
+				off, err := scenarios.Open("baseline", append(c.sets, cfg.Option))
+				if err != nil {
 					t.Errorf("%s: its override %q does not load: %v", cfg.Name, cfg.Option, err)
+					continue
+				}
+				// The quota off takes quota_tenure (which needs it) and
+				// nothing else with it.
+				if cfg.Name == "no-untrusted_quota" {
+					want := s.Server.Trust
+					want.UntrustedQuota, want.QuotaTenure = 0, 0
+					if off.Server.Trust != want {
+						t.Errorf("no-untrusted_quota: trust %+v, want %+v", off.Server.Trust, want)
+					}
 				}
 			}
 		}

@@ -340,6 +340,38 @@ func TestUntrustedQuotaHoldsChurners(t *testing.T) {
 	}
 }
 
+// TestQuotaTenureHoldsChurners: in one-time-cheat, where fast GPUs
+// finish a job in about a minute and honest GPU hosts reach their daily
+// quota, accounts that register anew every 7 hours (and report 8.8 x
+// their benchmarks) get a fresh day's quota each time; the project's
+// checks trust each new identity within minutes, so untrusted_quota
+// holds it only that long. They did about 1.5 x their machines' honest
+// work. quota_tenure holds every new host record to untrusted_quota for
+// its first day, trusted or not.
+func TestQuotaTenureHoldsChurners(t *testing.T) {
+	t.Parallel()
+	skipLong(t)
+	s := func(tenure string) *results.Summary {
+		return builtinSummary(t, "one-time-cheat", "hosts.initial=300", "replications=1", "policies=[v4trust]",
+			defendedTrust(t), "server.trust.untrusted_quota=30", "server.trust.quota_tenure="+tenure,
+			"hosts.agents=[{kind: new_identity, share: 0.0586, every: 7h, and: {kind: benchmark_inflation, k: 8.8}}]")
+	}
+	const pair = "new_identity+benchmark_inflation"
+	off, on := s("0s"), s("1d")
+	g0, g1 := float64(off.Policies["v4trust"].Gain[pair]), float64(on.Policies["v4trust"].Gain[pair])
+	t.Logf("churners' gain %.3g without quota_tenure, %.3g with a day of it; honest harm %.3g and %.3g", g0, g1,
+		float64(off.Policies["v4trust"].Harm), float64(on.Policies["v4trust"].Harm))
+	if !(g0 > 1.15) {
+		t.Errorf("without quota_tenure: churners' gain %.3g; the fresh quotas do not pay, so the test shows nothing", g0)
+	}
+	if !(g1 <= 1.1) {
+		t.Errorf("with quota_tenure 1d: churners' gain %.3g, want at most 1.1", g1)
+	}
+	if h := float64(on.Policies["v4trust"].Harm); !(h >= 0.95) {
+		t.Errorf("with quota_tenure 1d: honest harm %.3g, want at least 0.95", h)
+	}
+}
+
 // baselineSummary runs the baseline with sets (no plots) and returns its
 // summary.
 func baselineSummary(t *testing.T, sets ...string) *results.Summary {
