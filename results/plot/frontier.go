@@ -45,7 +45,7 @@ func Frontier(title string, pts []FrontierPoint, names []string) ([]byte, error)
 	}
 	span := max(xhi-xlo, 1)
 	edge := edgeMarks{lo: cheatLow, hi: cheatHigh}
-	lo, hi, err := frontierMarks(p, pts, names, span, &edge)
+	lo, hi, unbounded, err := frontierMarks(p, pts, names, span, &edge)
 	if err != nil {
 		return nil, err
 	}
@@ -68,21 +68,52 @@ func Frontier(title string, pts []FrontierPoint, names []string) ([]byte, error)
 	p.Add(bound)
 	p.Legend.Add("bound 1.1", bound)
 	p.X.Min, p.X.Max = max(0, xlo-0.15*span), xhi+0.15*span
-	p.Y.Tick.Marker = logTicks{}
+	p.Y.Tick.Marker = frontierTicks{unbounded: unbounded}
 	return renderSideLegend(p)
+}
+
+// unboundedRow is where the frontier draws gains above results.Unbounded
+// (a one-time claim paid): a row of their own, a decade above the edge
+// where finite gains beyond cheatHigh sit with their values, named once
+// on the axis rather than by each mark (neighbours' names would overlap).
+const unboundedRow = cheatHigh * 10
+
+// frontierTicks are logTicks up to cheatHigh, and "unbounded" at
+// unboundedRow when a gain is drawn there.
+type frontierTicks struct{ unbounded bool }
+
+// Ticks implements plot.Ticker.
+func (f frontierTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := logTicks{}.Ticks(min, max)
+	if !f.unbounded {
+		return ticks
+	}
+	var out []plot.Tick
+	for _, t := range ticks {
+		if t.Value <= cheatHigh {
+			out = append(out, t)
+		}
+	}
+	return append(out, plot.Tick{Value: unboundedRow, Label: "unbounded"})
 }
 
 // frontierMarks adds each policy's points, set a little to one side of
 // their configuration's price by the policy's place in names, and
-// returns the range of the gains drawn.
-func frontierMarks(p *plot.Plot, pts []FrontierPoint, names []string, span float64, edge *edgeMarks) (lo, hi float64, err error) {
+// returns the range of the gains drawn and whether any is drawn on
+// unboundedRow.
+func frontierMarks(p *plot.Plot, pts []FrontierPoint, names []string, span float64, edge *edgeMarks) (lo, hi float64, unbounded bool, err error) {
 	lo, hi = 0.5, 2.0
 	for k, name := range names {
 		var xy plotter.XYs
 		for _, pt := range pts {
 			if pt.Policy == name && results.Defined(pt.Cost) && results.Defined(pt.Gain) {
 				x := pt.Cost + 0.012*span*(float64(k)-float64(len(names)-1)/2)
-				y := edge.clamp(x, pt.Gain)
+				y := float64(unboundedRow)
+				if pt.Gain > results.Unbounded {
+					unbounded = true
+				} else {
+					y = edge.clamp(x, pt.Gain)
+				}
 				lo, hi = min(lo, y), max(hi, y)
 				xy = append(xy, plotter.XY{X: x, Y: y})
 			}
@@ -92,12 +123,12 @@ func frontierMarks(p *plot.Plot, pts []FrontierPoint, names []string, span float
 		}
 		sc, err := marks(xy, names, k, vg.Points(4))
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		p.Add(sc)
 		p.Legend.Add(name, sc)
 	}
-	return lo, hi, nil
+	return lo, hi, unbounded, nil
 }
 
 // configLines draws a dotted line at each configuration's price and its

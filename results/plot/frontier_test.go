@@ -27,3 +27,27 @@ func TestFrontier(t *testing.T) {
 		t.Errorf("nothing to draw: %d bytes, %v", len(b), err)
 	}
 }
+
+// TestFrontierTicks: gains past results.Unbounded get a row of their
+// own, named once on the axis; without them the axis is the log axis.
+func TestFrontierTicks(t *testing.T) {
+	for _, tc := range []struct {
+		unbounded bool
+		last      string
+		lastAt    float64
+	}{
+		{false, "100000", 1e5},
+		{true, "unbounded", unboundedRow},
+	} {
+		ticks := frontierTicks{unbounded: tc.unbounded}.Ticks(0.3, 2e5)
+		last := ticks[len(ticks)-1]
+		if last.Label != tc.last || last.Value != tc.lastAt {
+			t.Errorf("unbounded %v: last tick %q at %g, want %q at %g", tc.unbounded, last.Label, last.Value, tc.last, tc.lastAt)
+		}
+		for _, tk := range ticks[:len(ticks)-1] {
+			if tc.unbounded && tk.Value > cheatHigh {
+				t.Errorf("tick %q at %g lies between the edge and the unbounded row", tk.Label, tk.Value)
+			}
+		}
+	}
+}
