@@ -49,6 +49,10 @@ func TestOverrides(t *testing.T) {
 		{"hosts.availability={model: weibull, on_period: {dist: const, mean: 0.001}, off_period: {dist: const, mean: 1}}",
 			"hosts.availability.on_period: 0.001s on average: periods must average at least 1s"},
 		{"projects[0].apps[0].delay_bound=1s", "projects[0].apps[0].delay_bound: 1s: must be between 1m and 365d"},
+		// max_success_results: 0 (none), or between target_nresults and max_total_results, as BOINC's job creation.
+		{"projects[0].apps[0].max_success_results=1", "projects[0].apps[0].max_success_results: 1: must be at least target_nresults (BOINC raises it to that)"},
+		{"projects[0].apps[0].max_success_results=-1", "projects[0].apps[0].max_success_results: -1: must be at least target_nresults"},
+		{"projects[0].apps[0].max_success_results=9", "projects[0].apps[0].max_success_results: 9: must be at most max_total_results (BOINC refuses such a job)"},
 		{"hosts.agents=[{kind: cherry_picker, threshold: 0.001s, share: 0.1}]", "hosts.agents[0].threshold: 0.001s: must be between 1s and 30d"},
 		{"server.trust={confirmations: 10, quota_tenure: 1d}", "server.trust.quota_tenure: 1d: holds a new host to untrusted_quota: give untrusted_quota"},
 		{"server.trust={confirmations: 10, untrusted_quota: 30, quota_tenure: 400d}", "server.trust.quota_tenure: 400d: must be between"},

@@ -105,20 +105,29 @@ func (s *Sim) largestGroup(w *workunit) (best uint32, bestN, pending int) {
 
 // askForMore handles a quorum of successes without agreement: once no
 // result is still out, one more is made, or, at max_total_results, the
-// workunit fails with its reported results invalid.
+// workunit fails with its reported results invalid. As BOINC's validator
+// does, more disagreeing successes than max_success_results fail it at
+// once, whatever is still out.
 func (s *Sim) askForMore(wi int32) {
 	w := s.wu(wi)
-	alive := 0
+	a := s.apps[w.app].cfg
+	alive, viable := 0, 0
 	for _, ri := range s.reps(w) {
-		st := s.res(ri).st
-		if st == stUnsent || st == stQueued || st == stRunning || st == stDone {
+		r := s.res(ri)
+		switch r.st {
+		case stUnsent, stQueued, stRunning, stDone:
 			alive++
+		case stReported:
+			if r.outcome() == policy.Success {
+				viable++
+			}
 		}
 	}
-	if alive > 0 {
+	tooMany := a.MaxSuccessResults > 0 && viable > a.MaxSuccessResults
+	if alive > 0 && !tooMany {
 		return
 	}
-	if len(s.reps(w)) >= s.apps[w.app].cfg.MaxTotalResults {
+	if tooMany || len(s.reps(w)) >= a.MaxTotalResults {
 		for _, ri := range s.reps(w) {
 			if s.res(ri).st == stReported {
 				s.res(ri).setValidateState(policy.Invalid)

@@ -36,6 +36,10 @@ type App struct {
 	TargetNResults  int            `yaml:"target_nresults"`
 	MaxErrorResults int            `yaml:"max_error_results"`
 	MaxTotalResults int            `yaml:"max_total_results"`
+	// MaxSuccessResults fails a workunit whose successful results, more
+	// than this many, still do not agree (BOINC's validator); 0 leaves
+	// max_total_results the only limit.
+	MaxSuccessResults int `yaml:"max_success_results"`
 	// AdaptiveReplication sends a job once to a trusted host (10
 	// consecutive valid results, then with probability 1 - 1/n).
 	AdaptiveReplication bool      `yaml:"adaptive_replication"`
@@ -192,6 +196,12 @@ func (a *App) validate(k param.Check, platforms map[string]bool) {
 	}
 	if a.MaxTotalResults > 64 {
 		k.Fail("max_total_results", a.MaxTotalResults, "at most 64 results per workunit are modelled")
+	}
+	switch {
+	case a.MaxSuccessResults < 0 || a.MaxSuccessResults > 0 && a.MaxSuccessResults < a.TargetNResults:
+		k.Fail("max_success_results", a.MaxSuccessResults, "must be at least target_nresults (BOINC raises it to that), or 0 for no limit but max_total_results")
+	case a.MaxSuccessResults > a.MaxTotalResults:
+		k.Fail("max_success_results", a.MaxSuccessResults, "must be at most max_total_results (BOINC refuses such a job)")
 	}
 	if a.AdaptiveReplication && a.MinQuorum < 2 {
 		k.Fail("adaptive_replication", true, "needs min_quorum of at least 2 (it decides when to send a job once)")

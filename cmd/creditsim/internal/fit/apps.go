@@ -16,7 +16,7 @@ func (a *appFit) jobs(ws []*tables.Workunit) {
 	a.Workunits = len(ws)
 	est := make([]float64, 0, len(ws))
 	var bound, delay []float64
-	quorum, target, maxErr, maxTotal := map[float64]float64{}, map[float64]float64{}, map[float64]float64{}, map[float64]float64{}
+	quorum, target, maxErr, maxTotal, maxSucc := map[float64]float64{}, map[float64]float64{}, map[float64]float64{}, map[float64]float64{}, map[float64]float64{}
 	for _, w := range ws {
 		if w.RscFpopsEst > 0 {
 			est = append(est, w.RscFpopsEst)
@@ -31,11 +31,17 @@ func (a *appFit) jobs(ws []*tables.Workunit) {
 		target[float64(w.TargetNResults)]++
 		maxErr[float64(w.MaxErrorResults)]++
 		maxTotal[float64(w.MaxTotalResults)]++
+		maxSucc[float64(w.MaxSuccessResults)]++
 	}
 	a.Est, a.Classes = sizeClasses(est)
 	a.BoundFactor, a.DelayBound = median(bound), median(delay)
 	a.MinQuorum, a.TargetNResults = int(mode(quorum)), int(mode(target))
 	a.MaxErrorResults, a.MaxTotalResults = int(mode(maxErr)), int(mode(maxTotal))
+	// max_success_results is kept only where it binds, below
+	// max_total_results; BOINC raises it to target_nresults.
+	if ms := int(mode(maxSucc)); ms > 0 && ms < a.MaxTotalResults {
+		a.MaxSuccessResults = max(ms, a.TargetNResults)
+	}
 }
 
 // maxClasses is how many size classes an app's estimates are cut into.

@@ -227,6 +227,20 @@ func TestFitWorlds(t *testing.T) {
 			t.Errorf("the VM app's version: cpu_usage %g, CPU time fraction %g, efficiency %v; want 4, 0.1, 0.05", vm.CPUUsage, vm.CPUFrac, vm.Eff)
 		}
 	})
+	// The workunits' limits come back; max_success_results only where it
+	// binds (below max_total_results: the tables hold the total where the
+	// scenario set none, as BOINC's workunit always has one).
+	for _, c := range []struct{ success, want int }{{5, 5}, {0, 0}} {
+		t.Run(fmt.Sprintf("max_success_results=%d", c.success), func(t *testing.T) {
+			t.Parallel()
+			p := fitOf(t, "baseline", TableOptions{}, append(small, "projects[0].apps[0].max_error_results=4",
+				"projects[0].apps[0].max_total_results=7", fmt.Sprintf("projects[0].apps[0].max_success_results=%d", c.success))...)
+			a := p.Apps[0]
+			if a.MaxErrorResults != 4 || a.MaxTotalResults != 7 || a.MaxSuccessResults != c.want {
+				t.Errorf("max_error/total/success_results %d/%d/%d, want 4/7/%d", a.MaxErrorResults, a.MaxTotalResults, a.MaxSuccessResults, c.want)
+			}
+		})
+	}
 	t.Run("job-size-variance", func(t *testing.T) {
 		t.Parallel()
 		p := fitOf(t, "job-size-variance", TableOptions{}, small...)

@@ -64,6 +64,7 @@ type appFit struct {
 	BoundFactor, DelayBound          float64
 	MinQuorum, TargetNResults        int
 	MaxErrorResults, MaxTotalResults int
+	MaxSuccessResults                int // 0 where it does not bind
 	SizeErrorCV                      float64
 	Versions                         []*versionFit
 	CountsFlops                      bool

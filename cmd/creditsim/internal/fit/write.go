@@ -87,7 +87,7 @@ func (a *appFit) yaml() string {
 	for _, x := range []struct {
 		k string
 		v int
-	}{{"min_quorum", a.MinQuorum}, {"target_nresults", a.TargetNResults}, {"max_error_results", a.MaxErrorResults}, {"max_total_results", a.MaxTotalResults}} {
+	}{{"min_quorum", a.MinQuorum}, {"target_nresults", a.TargetNResults}, {"max_error_results", a.MaxErrorResults}, {"max_total_results", a.MaxTotalResults}, {"max_success_results", a.MaxSuccessResults}} {
 		if x.v > 0 {
 			f = append(f, fmt.Sprintf("%s: %d", x.k, x.v))
 		}

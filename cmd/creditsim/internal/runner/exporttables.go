@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -223,7 +224,9 @@ func (e *tableExport) result(r *replay.Row, credit float64, wus map[int64]*table
 			RscFpopsEst: r.RscFpopsEst, RscFpopsBound: r.RscFpopsBound, DelayBound: int64(a.DelayBound),
 			MinQuorum: int64(a.MinQuorum), TargetNResults: int64(a.TargetNResults)}
 		if c := e.appConfig(int(r.AppID)); c != nil {
-			w.MaxErrorResults, w.MaxTotalResults, w.MaxSuccessResults = int64(c.MaxErrorResults), int64(c.MaxTotalResults), int64(c.MaxTotalResults)
+			w.MaxErrorResults, w.MaxTotalResults = int64(c.MaxErrorResults), int64(c.MaxTotalResults)
+			// BOINC's workunit always has one; 0 here means none but the total.
+			w.MaxSuccessResults = int64(cmp.Or(c.MaxSuccessResults, c.MaxTotalResults))
 		}
 		wus[r.WorkunitID] = w
 	}
