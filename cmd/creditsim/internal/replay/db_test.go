@@ -101,11 +101,11 @@ func TestDatabase(t *testing.T) {
 		}
 		if !seenHost[r.HostID] {
 			seenHost[r.HostID] = true
-			mustExec(t, tx, "INSERT INTO host VALUES (?,?,?,?,?,?,?)", r.HostID, r.UserID, r.NCPUs, r.PFpops, r.PIops, r.NGPUs, r.GPUPeak)
+			mustExec(t, tx, "INSERT INTO host VALUES (?,?,?,?,?,?,?)", r.HostID, r.UserID, r.NCPUs, r.PFpops, r.PIops, r.NGPUs, r.GPUFpops)
 		}
 		fmt.Fprintf(&csv, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%v,%v,%v,%d,%v,%v,%d,%v,%v,%d,%v,%s,0,%v\n", r.ResultID, r.WorkunitID, r.AppID,
 			r.VersionID, r.HostID, r.UserID, r.TeamID, sent, recv, outcome[r.Outcome], int(r.ValidateState), r.ElapsedTime, r.CPUTime,
-			r.FlopsEstimate, b2i(r.RuntimeOutlier), r.RscFpopsEst, r.RscFpopsBound, r.NCPUs, r.PFpops, r.PIops, r.NGPUs, r.GPUPeak, pc, granted)
+			r.FlopsEstimate, b2i(r.RuntimeOutlier), r.RscFpopsEst, r.RscFpopsBound, r.NCPUs, r.PFpops, r.PIops, r.NGPUs, r.GPUFpops, pc, granted)
 		n++
 	}
 	mustExec(t, tx, "INSERT INTO app VALUES (0, 'science')")

@@ -119,5 +119,8 @@ func TestTraceRoundTripEveryEvent(t *testing.T) {
 	roundTrip(t, "cheaters", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
 	roundTrip(t, "cherry-picker", "hosts.initial=50", "duration=10d", "warmup=2d")
 	roundTrip(t, "gpu-mix", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
+	// Hosts with two GPUs: p_gpu_fpops is written as their sum and read
+	// back as one GPU's peak.
+	roundTrip(t, "gpu-mix", "hosts.initial=60", "duration=10d", "warmup=2d", "hosts.gpu.count={dist: const, mean: 2}")
 	roundTrip(t, "anonymous-platform", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
 }

@@ -32,7 +32,11 @@ type Row struct {
 	RuntimeOutlier                     bool
 	RscFpopsEst, RscFpopsBound         float64
 	NCPUs, NGPUs                       int
-	PFpops, PIops, GPUPeak             float64
+	// PFpops, PIops and GPUFpops are host.p_fpops, p_iops and
+	// p_gpu_fpops: the last is the peak of all the host's GPUs, as
+	// BOINC's scheduler sums them (handle_request.cpp); one GPU's is
+	// GPUFpops / NGPUs.
+	PFpops, PIops, GPUFpops float64
 	HAVConsecutiveValid, HAVMaxJobsDay int
 	PlanClass                          string
 	// Claimed and Granted are the project's claimed and granted credit.

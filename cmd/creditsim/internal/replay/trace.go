@@ -53,7 +53,10 @@ func (t *Tracer) row(r *policy.Result) *Row {
 func copyView(x *Row, r *policy.Result) {
 	x.ResultID, x.WorkunitID = r.ID, r.WorkunitID
 	x.AppID, x.VersionID, x.HostID, x.UserID, x.TeamID = int64(r.AppID), int64(r.VersionID), int64(r.HostID), int64(r.UserID), int64(r.TeamID)
-	x.NCPUs, x.PFpops, x.PIops, x.NGPUs, x.GPUPeak = int(r.HostNCPUs), r.HostPFpops, r.HostPIops, int(r.HostNGPUs), r.HostGPUPeak
+	x.NCPUs, x.PFpops, x.PIops, x.NGPUs = int(r.HostNCPUs), r.HostPFpops, r.HostPIops, int(r.HostNGPUs)
+	// p_gpu_fpops sums the host's GPUs, as BOINC's scheduler writes it;
+	// an absurd claimed peak stays finite.
+	x.GPUFpops = min(r.HostGPUPeak*float64(max(r.HostNGPUs, 1)), math.MaxFloat64)
 	x.SentTime, x.FlopsEstimate = r.SentTime, r.FlopsEstimate
 	x.RscFpopsEst, x.RscFpopsBound = r.RscFpopsEst, r.RscFpopsBound
 	x.ReceivedTime, x.Outcome, x.ValidateState = r.ReceivedTime, r.Outcome, r.ValidateState
@@ -199,7 +202,7 @@ func appendRow(line []byte, r *Row, outcome map[policy.Outcome]string, state map
 	line = appendInt(line, int64(r.NCPUs))
 	line = appendFloat(appendFloat(line, r.PFpops), r.PIops)
 	line = appendInt(line, int64(r.NGPUs))
-	line = appendFloat(line, r.GPUPeak)
+	line = appendFloat(line, r.GPUFpops)
 	line = appendInt(appendInt(line, int64(r.HAVConsecutiveValid)), int64(r.HAVMaxJobsDay))
 	return appendFloat(line, r.TrueFlops)
 }

@@ -143,11 +143,20 @@ func AnonymousResource(id int64) policy.Resource {
 	return policy.CPU
 }
 
+// gpuPeak is one GPU's peak FLOPS, which policies read (a GPU version's
+// peak is GPUs used x this): host.p_gpu_fpops over the host's GPUs.
+func gpuPeak(r *Row) float64 {
+	if r.NGPUs > 1 {
+		return r.GPUFpops / float64(r.NGPUs)
+	}
+	return r.GPUFpops
+}
+
 // view is the server's view of row i that policies receive.
 func view(r *Row, idx *index, i int) policy.Result {
 	return policy.Result{ID: r.ResultID, WorkunitID: r.WorkunitID, HostID: int32(idx.host[i]), UserID: int32(idx.user[i]), TeamID: int32(idx.team[i]),
 		AppID: int32(idx.app[i]), VersionID: int32(idx.version[i]),
-		HostNCPUs: policy.Count32(r.NCPUs), HostPFpops: r.PFpops, HostPIops: r.PIops, HostNGPUs: policy.Count32(r.NGPUs), HostGPUPeak: r.GPUPeak,
+		HostNCPUs: policy.Count32(r.NCPUs), HostPFpops: r.PFpops, HostPIops: r.PIops, HostNGPUs: policy.Count32(r.NGPUs), HostGPUPeak: gpuPeak(r),
 		SentTime: r.SentTime, ReceivedTime: r.ReceivedTime, FlopsEstimate: r.FlopsEstimate,
 		Outcome: r.Outcome, ValidateState: r.ValidateState, ElapsedTime: r.ElapsedTime, CPUTime: r.CPUTime,
 		CountedFlops: r.CountedFlops, OutputFlops: r.OutputFlops, RuntimeOutlier: r.RuntimeOutlier,
