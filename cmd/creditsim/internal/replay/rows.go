@@ -22,21 +22,21 @@ type Row struct {
 	// result-ID order (BOINC's validator query has no ORDER BY; reading
 	// a workunit's results through the result table's index on
 	// workunitid gives that order).
-	ValidatedRank                      int64
-	Outcome                            policy.Outcome
-	ValidateState                      policy.ValidateState
-	Late                               bool // validated after its workunit's canonical result
-	ElapsedTime, CPUTime               float64
-	FlopsEstimate                      float64
-	CountedFlops, OutputFlops          float64
-	RuntimeOutlier                     bool
-	RscFpopsEst, RscFpopsBound         float64
-	NCPUs, NGPUs                       int
+	ValidatedRank              int64
+	Outcome                    policy.Outcome
+	ValidateState              policy.ValidateState
+	Late                       bool // validated after its workunit's canonical result
+	ElapsedTime, CPUTime       float64
+	FlopsEstimate              float64
+	CountedFlops, OutputFlops  float64
+	RuntimeOutlier             bool
+	RscFpopsEst, RscFpopsBound float64
+	NCPUs, NGPUs               int
 	// PFpops, PIops and GPUFpops are host.p_fpops, p_iops and
 	// p_gpu_fpops: the last is the peak of all the host's GPUs, as
 	// BOINC's scheduler sums them (handle_request.cpp); one GPU's is
 	// GPUFpops / NGPUs.
-	PFpops, PIops, GPUFpops float64
+	PFpops, PIops, GPUFpops            float64
 	HAVConsecutiveValid, HAVMaxJobsDay int
 	PlanClass                          string
 	// Claimed and Granted are the project's claimed and granted credit.
