@@ -11,5 +11,5 @@
 // the same seeds; ServerCSV sets their figures and price side by side,
 // and ServerFrontier draws each policy's worst gain against the price.
 //
-// Imports (layer 10): model/param, policy, results, results/plot, scenarios.
+// Imports (layer 10): policy, results, results/plot, scenarios.
 package ablate

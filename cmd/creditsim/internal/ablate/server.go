@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/creditsim/creditsim/model/param"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
 	"github.com/creditsim/creditsim/scenarios"
+	"go.yaml.in/yaml/v3"
 )
 
 // ServerConfig is one server configuration of a server ablation: the
@@ -25,34 +25,37 @@ type ServerConfig struct {
 }
 
 // serverDefences are the server's defences a server ablation switches
-// off one at a time, in order, each with the override that does it.
+// off one at a time, in order: set is the override that does it where
+// one key does; otherwise off changes the trust, and the override
+// restates the whole of it (a mapping given to --set replaces
+// server.trust), so that escrow off takes hold_trusted and audit with it
+// (they need it) and untrusted_quota off takes quota_tenure.
 var serverDefences = []struct {
-	name, option, doc string
-	on                func(t scenarios.Trust) bool
+	name, set, doc string
+	on             func(t scenarios.Trust) bool
+	off            func(t *scenarios.Trust)
 }{
 	{"pair_untrusted", "server.trust.pair_untrusted=false", "an untrusted host's workunit goes on to trusted hosts only",
-		func(t scenarios.Trust) bool { return t.PairUntrusted }},
+		func(t scenarios.Trust) bool { return t.PairUntrusted }, nil},
 	{"check_rate", "server.trust.check_rate=0", "the project checks agreeing groups no trusted host is in",
-		func(t scenarios.Trust) bool { return t.CheckRate > 0 }},
+		func(t scenarios.Trust) bool { return t.CheckRate > 0 }, nil},
 	{"recheck_rate", "server.trust.recheck_rate=0", "the project checks groups a trusted host vouches for",
-		func(t scenarios.Trust) bool { return t.RecheckRate > 0 }},
+		func(t scenarios.Trust) bool { return t.RecheckRate > 0 }, nil},
 	{"hold_trusted", "server.trust.hold_trusted=0s", "a trusted host's credit is held a while, revoked if it is caught meanwhile",
-		func(t scenarios.Trust) bool { return t.HoldTrusted > 0 }},
+		func(t scenarios.Trust) bool { return t.HoldTrusted > 0 }, nil},
 	{"audit", "server.trust.audit=false", "a caught trusted host's held results are checked, only the wrong ones revoked",
-		func(t scenarios.Trust) bool { return t.Audit }},
+		func(t scenarios.Trust) bool { return t.Audit }, nil},
 	{"abort_untrusts", "server.trust.abort_untrusts=false", "a host that aborts a result loses the server's trust",
-		func(t scenarios.Trust) bool { return t.AbortUntrusts }},
-	{"untrusted_quota", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: %E, escrow_limit: %L, hold_trusted: %H, audit: %A, abort_untrusts: %T, untrusted_quota: 0, quota_tenure: 0s}",
-		"an untrusted host gets at most this many jobs a day per CPU",
-		func(t scenarios.Trust) bool { return t.UntrustedQuota > 0 }},
+		func(t scenarios.Trust) bool { return t.AbortUntrusts }, nil},
+	{"untrusted_quota", "", "an untrusted host gets at most this many jobs a day per CPU",
+		func(t scenarios.Trust) bool { return t.UntrustedQuota > 0 },
+		func(t *scenarios.Trust) { t.UntrustedQuota, t.QuotaTenure = 0, 0 }},
 	{"quota_tenure", "server.trust.quota_tenure=0s", "a new host is held to untrusted_quota for a while, trusted or not",
-		func(t scenarios.Trust) bool { return t.QuotaTenure > 0 }},
-	{"escrow", "server.trust={confirmations: %C, check_rate: %R, recheck_rate: %Q, pair_untrusted: %P, escrow: false, hold_trusted: 0s, audit: false, abort_untrusts: %T, untrusted_quota: %U, quota_tenure: %D}",
-		"an untrusted host's credit waits until the server trusts it", func(t scenarios.Trust) bool { return t.Escrow }},
+		func(t scenarios.Trust) bool { return t.QuotaTenure > 0 }, nil},
+	{"escrow", "", "an untrusted host's credit waits until the server trusts it",
+		func(t scenarios.Trust) bool { return t.Escrow },
+		func(t *scenarios.Trust) { t.Escrow, t.EscrowLimit, t.HoldTrusted, t.Audit = false, 0, 0, false }},
 }
-
-// trustOff switches server trust off altogether.
-const trustOff = "server.trust={confirmations: 0, check_rate: 0, recheck_rate: 0, pair_untrusted: false, escrow: false, escrow_limit: 0, hold_trusted: 0s, audit: false, abort_untrusts: false, untrusted_quota: 0, quota_tenure: 0s}"
 
 // ServerPlan returns the configurations of a server ablation of s: as
 // configured, then one per defence it has on with that defence off,
@@ -64,19 +67,42 @@ func ServerPlan(s *scenarios.Scenario) ([]ServerConfig, error) {
 		return nil, fmt.Errorf("--server: %s has no server defence on (server.trust.confirmations is 0); e.g. --set server.trust.confirmations=10 --set server.trust.check_rate=1 --set server.trust.pair_untrusted=true", s.Name)
 	}
 	out := []ServerConfig{{Name: "as configured", Doc: "the scenario's server"}}
-	// Escrow off takes hold_trusted with it (which needs it), and the
-	// untrusted quota quota_tenure: their overrides restate the rest of
-	// the scenario's trust.
-	fill := strings.NewReplacer("%C", fmt.Sprint(t.Confirmations), "%R", fmt.Sprint(t.CheckRate),
-		"%Q", fmt.Sprint(t.RecheckRate), "%P", fmt.Sprint(t.PairUntrusted), "%T", fmt.Sprint(t.AbortUntrusts), "%U", fmt.Sprint(t.UntrustedQuota), "%D", param.FormatDuration(float64(t.QuotaTenure)),
-		"%E", fmt.Sprint(t.Escrow), "%L", fmt.Sprint(t.EscrowLimit), "%H", param.FormatDuration(float64(t.HoldTrusted)), "%A", fmt.Sprint(t.Audit))
 	for _, d := range serverDefences {
-		if d.on(t) {
-			out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: fill.Replace(d.option), Doc: d.doc})
+		if !d.on(t) {
+			continue
 		}
+		set := d.set
+		if d.off != nil {
+			u := t
+			d.off(&u)
+			var err error
+			if set, err = trustOverride(u); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, ServerConfig{Name: "no-" + d.name, Mechanism: d.name, Option: set, Doc: d.doc})
 	}
-	return append(out, ServerConfig{Name: "no-trust", Mechanism: "trust", Option: trustOff,
+	off, err := trustOverride(scenarios.Trust{})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ServerConfig{Name: "no-trust", Mechanism: "trust", Option: off,
 		Doc: "the server keeps no trust of its own (BOINC's server)"}), nil
+}
+
+// trustOverride is the --set that makes the server's trust t, on one
+// line: every key, so that it reads whole in ablation.csv.
+func trustOverride(t scenarios.Trust) (string, error) {
+	var n yaml.Node
+	if err := n.Encode(t); err != nil {
+		return "", err
+	}
+	n.Style = yaml.FlowStyle
+	b, err := yaml.Marshal(&n)
+	if err != nil {
+		return "", err
+	}
+	return "server.trust=" + strings.TrimSpace(string(b)), nil
 }
 
 // ServerCSV is a server ablation's table: a row per configuration and

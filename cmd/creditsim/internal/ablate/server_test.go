@@ -11,6 +11,22 @@ import (
 // TestServerPlan: a configuration per defence the scenario has on, then
 // trust off altogether; none without server trust.
 func TestServerPlan(t *testing.T) {
+	offs := map[string]func(*scenarios.Trust){
+		"no-pair_untrusted": func(t *scenarios.Trust) { t.PairUntrusted = false },
+		"no-check_rate":     func(t *scenarios.Trust) { t.CheckRate = 0 },
+		"no-recheck_rate":   func(t *scenarios.Trust) { t.RecheckRate = 0 },
+		"no-hold_trusted":   func(t *scenarios.Trust) { t.HoldTrusted = 0 },
+		"no-audit":          func(t *scenarios.Trust) { t.Audit = false },
+		"no-abort_untrusts": func(t *scenarios.Trust) { t.AbortUntrusts = false },
+		"no-untrusted_quota": func(t *scenarios.Trust) {
+			t.UntrustedQuota, t.QuotaTenure = 0, 0
+		},
+		"no-quota_tenure": func(t *scenarios.Trust) { t.QuotaTenure = 0 },
+		"no-escrow": func(t *scenarios.Trust) {
+			t.Escrow, t.EscrowLimit, t.HoldTrusted, t.Audit = false, 0, 0, false
+		},
+		"no-trust": func(t *scenarios.Trust) { *t = scenarios.Trust{} },
+	}
 	for _, c := range []struct {
 		sets []string
 		want []string
@@ -41,14 +57,12 @@ func TestServerPlan(t *testing.T) {
 					t.Errorf("%s: its override %q does not load: %v", cfg.Name, cfg.Option, err)
 					continue
 				}
-				// The quota off takes quota_tenure (which needs it) and
-				// nothing else with it.
-				if cfg.Name == "no-untrusted_quota" {
-					want := s.Server.Trust
-					want.UntrustedQuota, want.QuotaTenure = 0, 0
-					if off.Server.Trust != want {
-						t.Errorf("no-untrusted_quota: trust %+v, want %+v", off.Server.Trust, want)
-					}
+				// Each override switches its defence off, with what needs
+				// it, and leaves the rest of the scenario's trust as it is.
+				want := s.Server.Trust
+				offs[cfg.Name](&want)
+				if off.Server.Trust != want {
+					t.Errorf("%s: trust %+v, want %+v", cfg.Name, off.Server.Trust, want)
 				}
 			}
 		}

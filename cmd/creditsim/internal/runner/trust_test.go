@@ -353,7 +353,7 @@ func TestQuotaTenureHoldsChurners(t *testing.T) {
 	skipLong(t)
 	s := func(tenure string) *results.Summary {
 		return builtinSummary(t, "one-time-cheat", "hosts.initial=300", "replications=1", "policies=[v4trust]",
-			defendedTrust(t), "server.trust.untrusted_quota=30", "server.trust.quota_tenure="+tenure,
+			defendedTrust(t), "server.trust.quota_tenure="+tenure,
 			"hosts.agents=[{kind: new_identity, share: 0.0586, every: 7h, and: {kind: benchmark_inflation, k: 8.8}}]")
 	}
 	const pair = "new_identity+benchmark_inflation"
