@@ -52,7 +52,7 @@ func TestMountPointRefused(t *testing.T) {
 	if mount == "" {
 		t.Skip("no mount point found to try")
 	}
-	if err := CheckOutDir(mount, true); !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "is a mount point") {
+	if err := CheckOutDir(mount, Replace{Force: true}); !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "is a mount point") {
 		t.Errorf("%s: %v, want it refused as a mount point", mount, err)
 	}
 	if isMountPoint(t.TempDir()) {

@@ -14,6 +14,17 @@ import (
 // ErrOutputExists: the output folder exists and --force was not given.
 var ErrOutputExists = errors.New("output folder exists and creditsim did not write it (use --force to replace it)")
 
+// Replace says which existing output folder a command may replace.
+// With Force, any folder the rule allows at all (CheckOutDir); without,
+// an empty folder, or one creditsim wrote for the same Key: the command
+// and the options that decide what the folder holds (e.g. "creditsim run
+// baseline --quick"), so a quick look never replaces a full run. An
+// empty Key accepts any folder creditsim wrote (a sweep's own points).
+type Replace struct {
+	Force bool
+	Key   string
+}
+
 // OutputError is an output location the rule refuses, --force or not;
 // errors.Is(err, ErrOutputExists) holds for it, so callers treat both as
 // bad input.
@@ -60,17 +71,35 @@ func track(dir string, on bool) {
 type OutDir struct {
 	final string
 	tmp   string
+	key   string // Replace.Key, written into Marker
 }
 
-// Marker is the file creditsim leaves in every run folder it writes: a
-// later run to the same place may replace such a folder without --force.
+// Marker is the file creditsim leaves in every run folder it writes. Its
+// first line names the command that wrote the folder (Replace.Key): the
+// same command may replace it without --force.
 const Marker = ".creditsim-output"
+
+// markerText is Marker's contents for key.
+func markerText(key string) string {
+	return "written by: " + key + "\nthe same command may replace this folder; any other needs --force\n"
+}
+
+// writtenBy is the key a Marker's contents name ("" for a folder an
+// older creditsim wrote, whose marker names none).
+func writtenBy(marker []byte) string {
+	first, _, _ := strings.Cut(string(marker), "\n")
+	key, ok := strings.CutPrefix(first, "written by: ")
+	if !ok {
+		return ""
+	}
+	return key
+}
 
 // NewOutDir prepares dir for a run's files (CheckOutDir says when an
 // existing path may be replaced); the files go to a temporary folder
 // beside it until Commit.
-func NewOutDir(dir string, force bool, protect ...string) (*OutDir, error) {
-	if err := CheckOutDir(dir, force, protect...); err != nil {
+func NewOutDir(dir string, r Replace, protect ...string) (*OutDir, error) {
+	if err := CheckOutDir(dir, r, protect...); err != nil {
 		return nil, err
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
@@ -93,7 +122,7 @@ func NewOutDir(dir string, force bool, protect ...string) (*OutDir, error) {
 		track(tmp, false)
 		return nil, err
 	}
-	return &OutDir{final: dir, tmp: tmp}, nil
+	return &OutDir{final: dir, tmp: tmp, key: r.Key}, nil
 }
 
 // TempMarker is the file creditsim puts in a temporary folder it makes,
@@ -128,11 +157,12 @@ func RemoveStaleTemps(parent, base string) {
 }
 
 // CheckOutDir applies the output rule: a path that does not exist, an
-// empty folder, or a folder creditsim wrote (it holds Marker) may be
-// used; any other folder only with force; and nothing, even with force,
-// that is not a folder, that is the current directory or a parent of it,
-// or that holds one of the protect paths (the input being run).
-func CheckOutDir(dir string, force bool, protect ...string) error {
+// empty folder, or a folder creditsim wrote for the same command (its
+// Marker names r.Key) may be used; any other folder only with r.Force;
+// and nothing, even with r.Force, that is not a folder, that is the
+// current directory or a parent of it, or that holds one of the protect
+// paths (the input being run).
+func CheckOutDir(dir string, r Replace, protect ...string) error {
 	fi, err := os.Stat(dir)
 	if os.IsNotExist(err) {
 		return nil
@@ -158,14 +188,26 @@ func CheckOutDir(dir string, force bool, protect ...string) error {
 			return Refused("%s holds %s, the input being run; creditsim never replaces it, even with --force", dir, p)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+	if r.Force {
 		return nil
+	}
+	if m, err := os.ReadFile(filepath.Join(dir, Marker)); err == nil {
+		by := writtenBy(m)
+		if r.Key == "" || by == r.Key {
+			return nil
+		}
+		if by == "" {
+			by = "an earlier creditsim"
+		} else {
+			by = "`" + by + "`"
+		}
+		return Refused("%s holds what %s wrote, and this is `%s`; give --force to replace it, or -o for another folder", dir, by, r.Key)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
-	if len(entries) > 0 && !force {
+	if len(entries) > 0 {
 		return fmt.Errorf("%s: %w", dir, ErrOutputExists)
 	}
 	return nil
@@ -204,7 +246,7 @@ func (o *OutDir) Stream(name string, fill func(w io.Writer) error) error {
 // Commit replaces the target folder with the written one, marked as
 // creditsim's.
 func (o *OutDir) Commit() error {
-	if err := o.Write(Marker, []byte("written by creditsim; a later run may replace this folder\n")); err != nil {
+	if err := o.Write(Marker, []byte(markerText(o.key))); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(o.tmp, TempMarker)); err != nil {

@@ -14,7 +14,7 @@ import (
 // folder leaves nothing behind.
 func TestOutDirStream(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	d, err := NewOutDir(dir, false)
+	d, err := NewOutDir(dir, Replace{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestOutDirStream(t *testing.T) {
 		t.Errorf("big.csv: %d bytes (%v), want %d", len(got), err, len(want))
 	}
 
-	d, err = NewOutDir(filepath.Join(t.TempDir(), "aborted"), false)
+	d, err = NewOutDir(filepath.Join(t.TempDir(), "aborted"), Replace{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestStaleTempsOnlyOurs(t *testing.T) {
 		mk(".other.tmp-123456", true),    // ours, but another place's
 	}
 	for _, base := range []string{"out", "[a-z]*", "*", ".*"} {
-		d, err := NewOutDir(filepath.Join(parent, base), true)
+		d, err := NewOutDir(filepath.Join(parent, base), Replace{Force: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestStaleTempsOnlyOurs(t *testing.T) {
 	}
 	// A committed folder holds the output marker, not the one of a run in
 	// progress.
-	d, err := NewOutDir(filepath.Join(parent, "done"), false)
+	d, err := NewOutDir(filepath.Join(parent, "done"), Replace{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,5 +134,55 @@ func TestWriteFileAtomicRegularOnly(t *testing.T) {
 	}
 	if err := WriteFileAtomic(plain, []byte("b")); err != nil {
 		t.Errorf("a regular file: %v", err)
+	}
+}
+
+// TestReplaceRule: without --force, a folder is replaced only when the
+// same command and options wrote it (its marker names the same key); a
+// quick look never replaces a full run, an older marker naming no
+// command needs --force, and an empty key (a sweep's points) takes any
+// folder creditsim wrote.
+func TestReplaceRule(t *testing.T) {
+	const full, quick = "creditsim run baseline", "creditsim run baseline --quick=true"
+	for _, c := range []struct {
+		name    string
+		written string // the key the folder was written for; "old" for an older marker
+		r       Replace
+		ok      bool
+	}{
+		{"same command", full, Replace{Key: full}, true},
+		{"other options", full, Replace{Key: quick}, false},
+		{"other options, forced", full, Replace{Key: quick, Force: true}, true},
+		{"older marker", "old", Replace{Key: full}, false},
+		{"older marker, forced", "old", Replace{Key: full, Force: true}, true},
+		{"any of creditsim's", full, Replace{}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			if c.written == "old" {
+				os.Mkdir(dir, 0o755)
+				os.WriteFile(filepath.Join(dir, Marker), []byte("written by creditsim; a later run may replace this folder\n"), 0o644)
+				os.WriteFile(filepath.Join(dir, "summary.json"), []byte("{}"), 0o644)
+			} else {
+				d, err := NewOutDir(dir, Replace{Key: c.written})
+				if err != nil {
+					t.Fatal(err)
+				}
+				d.Write("summary.json", []byte("{}"))
+				if err := d.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := CheckOutDir(dir, c.r)
+			if c.ok != (err == nil) {
+				t.Fatalf("CheckOutDir(%+v) on a folder written by %q: %v, want ok %v", c.r, c.written, err, c.ok)
+			}
+			if err != nil && (!errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "--force")) {
+				t.Errorf("refusal %q does not say --force or is not ErrOutputExists", err)
+			}
+			if err != nil && c.written != "old" && !strings.Contains(err.Error(), "`"+c.written+"`") {
+				t.Errorf("refusal %q does not name the command that wrote the folder", err)
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/scenarios"
 	"github.com/creditsim/creditsim/sim"
 )
@@ -151,9 +152,7 @@ func TestSlotCensus(t *testing.T) {
 // and the stores one by one. The worlds are BenchmarkScale's, sampled
 // the same way.
 func TestReadmeWorlds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the baseline world at 1,000 and 2,000 hosts for 30 and 90 days: full suite only")
-	}
+	longtest.Skip(t, "the baseline world at 1,000 and 2,000 hosts for 30 and 90 days")
 	readme, err := os.ReadFile("../docs/memory-and-speed.md")
 	if err != nil {
 		t.Fatal(err)

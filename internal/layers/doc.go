@@ -4,7 +4,7 @@
 // vocabulary:
 //
 //	0  boinc, boinc/rng, internal/hugepage, internal/prefetch, internal/suggest, internal/usage,
-//	   internal/layers, internal/docs (tests only)
+//	   internal/layers, internal/docs, internal/longtest (tests only)
 //	1  model/param, internal/chunked
 //	2  model/hosts, model/jobs, policy
 //	3  the credit systems (policy/...), scenarios

@@ -333,7 +333,7 @@ func TestAttack(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := Write(rep, dir, false); err != nil {
+	if err := Write(rep, dir, results.Replace{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"attack.json", "attack.html", "attack-v1peak.yaml", "attack-v3pfc-boinc.png"} {
@@ -347,13 +347,13 @@ func TestAttack(t *testing.T) {
 	}
 	// As for runs: creditsim's own folder is replaced, another is not
 	// without --force.
-	if err := Write(rep, dir, false); err != nil {
+	if err := Write(rep, dir, results.Replace{}); err != nil {
 		t.Errorf("re-writing the attack's own folder: %v", err)
 	}
 	foreign := filepath.Join(t.TempDir(), "mine")
 	os.MkdirAll(foreign, 0o755)
 	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
-	if err := Write(rep, foreign, false); err == nil {
+	if err := Write(rep, foreign, results.Replace{}); err == nil {
 		t.Error("writing into a folder creditsim did not write succeeded without force")
 	}
 }

@@ -15,13 +15,13 @@ import (
 // more than 1.1 times what honest work earns.
 const Bound = 1.1
 
-// Write writes the attack's outputs into dir (replaced only with force,
-// never a folder in protect), all or nothing: attack.json, for each
+// Write writes the attack's outputs into dir (an existing folder replaced
+// as r allows, never a folder in protect), all or nothing: attack.json, for each
 // policy attack-<policy>.yaml (the scenario that reproduces its worst
 // case with creditsim run) and attack-<policy>.png (its search), and
 // attack.html.
-func Write(rep *Report, dir string, force bool, protect ...string) error {
-	out, err := results.NewOutDir(dir, force, protect...)
+func Write(rep *Report, dir string, r results.Replace, protect ...string) error {
+	out, err := results.NewOutDir(dir, r, protect...)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/creditsim/creditsim/internal/longtest"
+	"github.com/creditsim/creditsim/results"
 )
 
 // TestShareScan: a share scan runs the search once per share, every
@@ -14,9 +17,7 @@ import (
 // smallest share whose confirmed worst gain is over the bound, as its
 // gains say; the outputs gain the scan's plot and table.
 func TestShareScan(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two tiny attacks")
-	}
+	longtest.Skip(t, "two tiny attacks")
 	t.Parallel()
 	opts := Options{Scenario: "cheaters", Sets: tiny, Budget: 16, Jobs: 2}
 	opts.ShareTwins()
@@ -65,7 +66,7 @@ func TestShareScan(t *testing.T) {
 	}
 	rep.Scan = sc
 	dir := filepath.Join(t.TempDir(), "att")
-	if err := Write(rep, dir, false); err != nil {
+	if err := Write(rep, dir, results.Replace{}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "attack-shares.png")); err != nil || fi.Size() < 1000 {
@@ -107,9 +108,7 @@ func TestShareScanInput(t *testing.T) {
 // interval: a project that checks one system is not told it is safer
 // than a joint search shows.
 func TestAloneFindsWhatJointFinds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two tiny attacks")
-	}
+	longtest.Skip(t, "two tiny attacks")
 	t.Parallel()
 	run := func(pols ...string) *Report {
 		r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, Policies: pols})

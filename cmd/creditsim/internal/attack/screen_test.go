@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/results"
 )
 
@@ -22,9 +23,7 @@ func pairKey(space string) string {
 // most profitable screened pair then runs alone; the report is the same
 // on 1 and 2 jobs; and a budget too small for the screen says so.
 func TestPairScreen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two tiny attacks of about 80 runs")
-	}
+	longtest.Skip(t, "two tiny attacks of about 80 runs")
 	t.Parallel()
 	st, err := prepare(Options{Scenario: "cheaters", Sets: tiny, Budget: MaxBudget})
 	if err != nil {

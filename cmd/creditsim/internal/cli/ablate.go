@@ -41,7 +41,7 @@ func newAblate(argv []string) *cobra.Command {
 	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/ablate-<scenario>-<policy>)")
 	f.IntVar(&fl.reps, "replications", 0, "replications (seeds)")
 	f.StringArrayVar(&fl.sets, "set", nil, "override a scenario field, path=value; repeatable")
-	f.BoolVar(&fl.force, "force", false, "replace an existing output folder")
+	f.BoolVar(&fl.force, "force", false, forceHelp)
 	f.BoolVar(&fl.noPlots, "no-plots", false, "skip the PNG plots and report.html")
 	f.IntVarP(&fl.workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
@@ -80,7 +80,7 @@ func (fl *ablateFlags) run(cmd *cobra.Command, args, argv []string) error {
 		return err
 	}
 	defer unlock()
-	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots,
+	opts := runner.Options{Out: dir, Force: fl.force, Key: outputKey(cmd, args), Workers: fl.workers, NoPlots: fl.noPlots,
 		CommandLine: append([]string{"creditsim"}, argv...),
 		Extra: func(sum *results.Summary, _ []string) (map[string][]byte, error) {
 			b, err := plan.CSV(sum)

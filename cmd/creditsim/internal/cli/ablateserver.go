@@ -89,7 +89,7 @@ func (fl *ablateFlags) finishServer(cmd *cobra.Command, s *scenarios.Scenario, d
 			return fail(cmd, ExitRun, "%v", err)
 		}
 	}
-	if err := writeServerAblation(dir, fl.force, arg, s.Name, cfgs, sums, names, frontier); err != nil {
+	if err := writeServerAblation(dir, replaceRule(cmd, cmd.Flags().Args(), fl.force), arg, s.Name, cfgs, sums, names, frontier); err != nil {
 		if errors.Is(err, runner.ErrOutputExists) {
 			return fail(cmd, ExitInput, "%v", err)
 		}
@@ -117,8 +117,8 @@ func configFile(c ablate.ServerConfig) string {
 
 // writeServerAblation writes ablation.csv, ablation.html, frontier.png
 // and each configuration's summary into dir, all or nothing.
-func writeServerAblation(dir string, force bool, input, scenario string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string, frontier []byte) error {
-	od, err := results.NewOutDir(dir, force, inputFiles(input)...)
+func writeServerAblation(dir string, rule results.Replace, input, scenario string, cfgs []ablate.ServerConfig, sums []*results.Summary, names []string, frontier []byte) error {
+	od, err := results.NewOutDir(dir, rule, inputFiles(input)...)
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func attackWhole(cmd *cobra.Command, opts attack.Options, a *attackFlags, dir st
 			return failAttack(cmd, err)
 		}
 	}
-	if err := attack.Write(rep, dir, a.force, protect...); err != nil {
+	if err := attack.Write(rep, dir, replaceRule(cmd, cmd.Flags().Args(), a.force), protect...); err != nil {
 		if errors.Is(err, runner.ErrOutputExists) {
 			return fail(cmd, ExitInput, "%v", err)
 		}
@@ -166,7 +166,7 @@ func newAttack() *cobra.Command {
 	f.IntVar(&a.confirm, "confirm", 3, "replications on fresh seeds confirming each worst case (at least 3)")
 	f.IntVar(&a.confirmTop, "confirm-top", attack.DefaultConfirmTop, "confirm each policy's this many most profitable candidates (and its best fixed setting) on fresh seeds; the worst there is reported")
 	f.IntVarP(&a.jobs, "jobs", "j", 0, "runs in parallel (default: all cores)")
-	f.BoolVar(&a.force, "force", false, "replace an existing output folder")
+	f.BoolVar(&a.force, "force", false, forceHelp)
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print nothing but errors")
 	f.Float64Var(&a.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a scenario estimated to send more results than this per run")
 	return cmd
@@ -201,7 +201,7 @@ func (a *attackFlags) run(cmd *cobra.Command, args []string) error {
 	// The shards' folders are inputs of the join: never replaced.
 	protect := append(inputFiles(arg), a.from...)
 	if n == 0 {
-		if err := results.CheckOutDir(dir, a.force, protect...); err != nil {
+		if err := results.CheckOutDir(dir, replaceRule(cmd, cmd.Flags().Args(), a.force), protect...); err != nil {
 			return fail(cmd, ExitInput, "%v", err)
 		}
 		unlock, err := lockPlace(cmd, dir)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -283,16 +284,16 @@ func newRun(argv []string) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args, argv) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/<scenario>)")
+	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/<scenario>, with --quick ./out/<scenario>-quick)")
 	f.Uint64Var(&fl.seed, "seed", 0, "master seed")
 	f.IntVar(&fl.reps, "replications", 0, "replications (seeds)")
 	f.StringVar(&fl.pols, "policies", "", "policy instances to run, comma-separated (default: the scenario's)")
 	f.StringArrayVar(&fl.sets, "set", nil, "override a scenario field, path=value; repeatable")
-	f.BoolVar(&fl.force, "force", false, "replace an existing output folder")
+	f.BoolVar(&fl.force, "force", false, forceHelp)
 	f.BoolVar(&fl.noPlots, "no-plots", false, "skip the PNG plots and report.html")
 	f.IntVarP(&fl.workers, "jobs", "j", 0, "replications in parallel (default: all cores)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
-	f.BoolVar(&fl.quick, "quick", false, "a first look: 300 hosts, one replication")
+	f.BoolVar(&fl.quick, "quick", false, "a first look: 300 hosts, one replication, into ./out/<scenario>-quick")
 	f.Float64Var(&fl.maxResults, "max-results", scenarios.DefaultMaxResults, "refuse a run estimated to send more results than this")
 	f.StringVar(&fl.trace, "trace", "", "write replication 1's results to this file in replay's CSV form (gzip-compressed if it ends in .gz)")
 	f.BoolVar(&fl.noTwin, "no-twin", false, "skip the honest twins (no gain or harm figures; about half the time with agents)")
@@ -325,13 +326,17 @@ func (fl *runFlags) run(cmd *cobra.Command, args, argv []string) error {
 	dir := fl.out
 	if dir == "" {
 		dir = filepath.Join("out", s.Name)
+		if fl.quick {
+			// A first look never takes the place of a full run.
+			dir += "-quick"
+		}
 	}
 	unlock, err := lockPlace(cmd, dir)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	opts := runner.Options{Out: dir, Force: fl.force, Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace, ExportStats: fl.stats, ExportTables: fl.tables,
+	opts := runner.Options{Out: dir, Force: fl.force, Key: outputKey(cmd, []string{cmp.Or(arg, "baseline")}), Workers: fl.workers, NoPlots: fl.noPlots, Trace: fl.trace, ExportStats: fl.stats, ExportTables: fl.tables,
 		CommandLine: append([]string{"creditsim"}, argv...), Protect: inputFiles(arg), NoTwin: fl.noTwin}
 	oc, err := runWithProgress(cmd, s, opts, fl.quiet)
 	if err != nil {

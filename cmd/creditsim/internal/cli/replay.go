@@ -206,7 +206,7 @@ func newReplay() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&fl.out, "out", "o", "", "output folder (default ./out/replay-<file>)")
 	f.StringVar(&fl.pols, "policies", "", "policy instances to run, comma-separated (default: every standard one the input can feed)")
-	f.BoolVar(&fl.force, "force", false, "replace an existing output folder")
+	f.BoolVar(&fl.force, "force", false, forceHelp)
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
 	f.StringVar(&fl.since, "since", "", "database: results received from this date or time on")
 	f.StringVar(&fl.until, "until", "", "database: results received before this date or time")
@@ -234,7 +234,7 @@ func (fl *replayFlags) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	defer unlock()
-	od, err := results.NewOutDir(dir, fl.force, file)
+	od, err := results.NewOutDir(dir, replaceRule(cmd, args, fl.force), file)
 	if err != nil {
 		return fail(cmd, ExitInput, "%v", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 )
@@ -66,9 +67,7 @@ func figuresOf(t *testing.T, dir string) worldFigures {
 // baseline (whose app counts its FLOPs: --counts-flops) and gpu-mix,
 // worlds whose true job sizes average their estimates.
 func TestTablesRoundTrip(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs of 300 hosts, 3 replications each: runs without -short (fit.txtar runs the CLI's round trip)")
-	}
+	longtest.Skip(t, "runs of 300 hosts, 3 replications each; fit.txtar runs the CLI's round trip")
 	n := roundTripHosts(t)
 	for _, c := range []struct {
 		scenario string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/policy"
 	_ "github.com/creditsim/creditsim/policy/all"
 	"github.com/creditsim/creditsim/scenarios"
@@ -115,6 +116,15 @@ func TestTraceRoundTrip(t *testing.T) {
 func TestTraceRoundTripEveryEvent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of simulation: runs without -short")
+	}
+	if !longtest.Enabled() {
+		// Every kind of event happens in these smaller worlds too; the
+		// long checks replay the larger ones.
+		roundTrip(t, "cheaters", "hosts.initial=50", "hosts.arrivals_per_day=2", "duration=10d", "warmup=2d")
+		roundTrip(t, "cherry-picker", "hosts.initial=20", "duration=6d", "warmup=1d")
+		roundTrip(t, "gpu-mix", "hosts.initial=40", "hosts.gpu.count={dist: const, mean: 2}", "duration=10d", "warmup=2d")
+		roundTrip(t, "anonymous-platform", "hosts.initial=50", "hosts.arrivals_per_day=2", "duration=10d", "warmup=2d")
+		return
 	}
 	roundTrip(t, "cheaters", "hosts.initial=120", "hosts.arrivals_per_day=4", "duration=14d", "warmup=3d")
 	roundTrip(t, "cherry-picker", "hosts.initial=50", "duration=10d", "warmup=2d")

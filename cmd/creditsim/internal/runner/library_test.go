@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/results/plot"
@@ -37,9 +38,7 @@ const (
 // --figures` prints; -update rewrites that table.
 func TestLibrary(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs every built-in scenario")
-	}
+	longtest.Skip(t, "every built-in world at the claim size")
 	for _, n := range scenarios.Names() {
 		s, err := scenarios.Open(n, nil)
 		if err != nil {
@@ -71,9 +70,7 @@ func TestLibrary(t *testing.T) {
 // and docs/verdict.png is its picture; -update rewrites both.
 func TestVerdict(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs every built-in scenario")
-	}
+	longtest.Skip(t, "every built-in world at the claim size")
 	v, err := LibraryVerdict(runtime.GOMAXPROCS(0), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -142,9 +139,7 @@ func embedded(t *testing.T, path, begin, end, want string) {
 // it).
 func TestLibraryIntervals(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs every built-in scenario")
-	}
+	longtest.Skip(t, "every built-in world, 3 replications")
 	for _, n := range scenarios.Names() {
 		t.Run(n, func(t *testing.T) {
 			t.Parallel()

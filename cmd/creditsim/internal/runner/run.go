@@ -35,9 +35,13 @@ const Version = "creditsim 0.1.0"
 
 // Options control a run.
 type Options struct {
-	Out     string // output folder
-	Force   bool   // replace an existing output folder
-	Workers int    // parallel replications; 0 = GOMAXPROCS
+	Out   string // output folder
+	Force bool   // replace an existing output folder
+	// Key names the command and options that write Out (results.Replace):
+	// a folder written for the same Key is replaced without Force; ""
+	// replaces any folder creditsim wrote.
+	Key     string
+	Workers int // parallel replications; 0 = GOMAXPROCS
 	// Progress, if set, is called with the fraction of simulated time done
 	// over all replications (0..1) and how many replications are done.
 	Progress func(fraction float64, done, total int)
@@ -168,7 +172,7 @@ func writeExports(s *scenarios.Scenario, opts Options, tracer *replay.Tracer, fi
 // anything runs.
 func checkPlaces(s *scenarios.Scenario, opts Options) error {
 	if opts.Out != "" {
-		if err := results.CheckOutDir(opts.Out, opts.Force, opts.Protect...); err != nil {
+		if err := results.CheckOutDir(opts.Out, results.Replace{Force: opts.Force, Key: opts.Key}, opts.Protect...); err != nil {
 			return err
 		}
 		if err := results.CheckRoom(opts.Out, outputBytes(s, opts)); err != nil {
@@ -397,7 +401,7 @@ func means(reps []results.Figures) map[string]results.Num {
 // it into place: tables, plots and report, summary.json, the caller's
 // extra files, run-info.json. Nothing is left behind on an error.
 func writeOutputs(s *scenarios.Scenario, opts Options, resolved []byte, sm *simulation, oc *Outcome, start time.Time) error {
-	dir, err := results.NewOutDir(opts.Out, opts.Force, opts.Protect...)
+	dir, err := results.NewOutDir(opts.Out, results.Replace{Force: opts.Force, Key: opts.Key}, opts.Protect...)
 	if err != nil {
 		return err
 	}

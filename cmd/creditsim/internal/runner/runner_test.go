@@ -136,7 +136,7 @@ func readOutputs(t *testing.T, dir string) map[string][]byte {
 // whatever GOMAXPROCS and the number of parallel replications, their
 // honest twins (the scenario has agents) included.
 func TestDeterminism(t *testing.T) {
-	size := []string{"hosts.initial=150", "duration=14d", "warmup=2d", "replications=3"}
+	size := []string{"hosts.initial=80", "duration=14d", "warmup=2d", "replications=3"}
 	if testing.Short() {
 		size = []string{"hosts.initial=30", "duration=10d", "warmup=2d", "replications=2"}
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
 	"go.yaml.in/yaml/v3"
@@ -230,7 +231,7 @@ func TestAbortUntrusts(t *testing.T) {
 // are paid per FLOP as in the world without the churners.
 func TestQuantileTenure(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	s := func(agents string) *results.Summary {
 		return builtinSummary(t, "multi-project", "hosts.initial=300", "replications=1",
 			"policies=[v4trust, {name: v4trust-no-tenure, base: v4trust, options: {quantile_tenure: 0}}]",
@@ -269,7 +270,7 @@ func TestQuantileTenure(t *testing.T) {
 // 33rd, within it.
 func TestQuartileHoldsAQuarter(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "multi-project at 300 hosts, 2 replications")
 	sum := builtinSummary(t, "multi-project", "hosts.initial=300", "replications=1",
 		"policies=[v4trust, {name: v4trust-median, base: v4trust, options: {host_quantile: 0.5}}]",
 		defendedTrust(t), "hosts.agents=[{kind: benchmark_inflation, share: 0.25, k: 3}]")
@@ -291,7 +292,7 @@ func TestQuartileHoldsAQuarter(t *testing.T) {
 // server), hosts are trusted and the spread is CreditNew's.
 func TestTrustFromServerWhereSentOnce(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "two worlds, 300 hosts, 2 replications")
 	sum := builtinSummary(t, "one-time-cheat", "hosts.initial=300", "replications=1",
 		"policies=[v3pfc-boinc, v4trust, {name: v4trust-server, base: v4trust, options: {trust_from: server}}]",
 		defendedTrust(t))
@@ -317,7 +318,7 @@ func TestTrustFromServerWhereSentOnce(t *testing.T) {
 // untrusted host (every new identity) to a few jobs a day per GPU.
 func TestUntrustedQuotaHoldsChurners(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "one-time-cheat, 300 hosts, with and without the quota")
 	s := func(sets ...string) *results.Summary {
 		base := []string{"hosts.initial=300", "replications=1", "policies=[v4trust]",
 			"server.trust.confirmations=10", "server.trust.check_rate=1", "server.trust.recheck_rate=0.05",
@@ -350,7 +351,7 @@ func TestUntrustedQuotaHoldsChurners(t *testing.T) {
 // its first day, trusted or not.
 func TestQuotaTenureHoldsChurners(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "one-time-cheat, 300 hosts, with and without the tenure")
 	s := func(tenure string) *results.Summary {
 		return builtinSummary(t, "one-time-cheat", "hosts.initial=300", "replications=1", "policies=[v4trust]",
 			defendedTrust(t), "server.trust.quota_tenure="+tenure,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/longtest"
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 )
 
@@ -49,7 +50,7 @@ func gpuScenario(quorum string) string {
 // average rises and its scale falls, so the ratio comes back near 1.
 func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
 		"policies=[v3pfc-boinc, {name: no-host-norm, base: v3pfc-boinc, options: {host_norm: false}}]")
@@ -66,7 +67,7 @@ func TestHostNormalisationDefeatsGPUPeakInflation(t *testing.T) {
 // FLOP. Cross-version normalisation brings the ratio near 1.
 func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, gpuScenario("2"),
 		"policies=[v3pfc-boinc, {name: no-version-norm, base: v3pfc-boinc, options: {version_norm: \"off\"}}]")
 	with := float64(oc.Summary.Policies["v3pfc-boinc"].DeviceNeutrality)
@@ -88,7 +89,7 @@ func TestVersionNormalisationGivesDeviceNeutrality(t *testing.T) {
 // once, hosts leave probation one delay bound after their first job.
 func TestProbationRearmOnBusyHosts(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, gpuScenario("2"),
 		"policies=[{name: once, base: v3pfc-design-v29, options: {cherry: probation}},"+
 			" {name: every-send, base: v3pfc-design-v29, options: {cherry: probation, probation_rearm: every_send}},"+
@@ -108,7 +109,7 @@ func TestProbationRearmOnBusyHosts(t *testing.T) {
 // not, so honest hosts' credit stays nearer to the cheat-free value.
 func TestMedianHostsResistsInflators(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	pols := "policies=[v3pfc-boinc, {name: median, base: v3pfc-boinc, options: {median_hosts: true}}]"
 	clean := runScenario(t, gpuScenario("1"), pols)
 	dirty := runScenario(t, gpuScenario("1"), pols, "hosts.agents=[{kind: benchmark_inflation, share: 0.3, k: 5}]")
@@ -171,7 +172,7 @@ projects:
 // with a CPU version, and the two projects pay alike (near 1).
 func TestGPUOnlyApps(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, twoProjects,
 		"policies=[v3pfc-boinc, {name: central, base: v3pfc-boinc, options: {gpu_only: central}}]")
 	factor := float64(oc.Summary.Policies["v3pfc-boinc"].ProjectNeutrality)
@@ -203,7 +204,7 @@ func TestGPUOnlyApps(t *testing.T) {
 // to), and the cheat ratio is astronomical but finite.
 func TestOneTimeClaims(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: one_time_claim, share: 0.05, channel: gpu_peak, claim: 1e304, at: 6d}]",
 		"policies=[v3pfc-boinc, v3pfc-design-v29, v3pfc-design-v2, {name: unchecked, base: v3pfc-boinc, options: {sanity: none, max_granted_credit: 0}}]")
@@ -281,7 +282,7 @@ func TestCherryPicking(t *testing.T) {
 // claim.
 func TestReplicaRules(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, gpuScenario("2"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 10}]",
 		"policies=[{name: pegged, base: v3pfc-boinc, options: {host_norm: false}},"+
@@ -324,7 +325,7 @@ func TestPeakSource(t *testing.T) {
 // with no cap (v2) it is paid in full.
 func TestHostScaleCap(t *testing.T) {
 	t.Parallel()
-	skipLong(t)
+	longtest.Skip(t, "a world at the size of its claim")
 	oc := runScenario(t, gpuScenario("1"),
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 0.05}]",
 		"policies=[v3pfc-boinc, {name: no-cap, base: v3pfc-boinc, options: {host_cap: 0}}]")

@@ -162,7 +162,7 @@ func runPoints(sw *Sweep, opts Options, todo []Point, jobs int, oc *Outcome) err
 func prepare(sw *Sweep, opts Options, sharded bool) error {
 	// Never a file, the current directory or a folder holding the input,
 	// whatever the flags; the rest of the rule is below.
-	if err := results.CheckOutDir(opts.Out, true, opts.Protect...); err != nil {
+	if err := results.CheckOutDir(opts.Out, results.Replace{Force: true}, opts.Protect...); err != nil {
 		return err
 	}
 	old, err := os.ReadFile(filepath.Join(opts.Out, manifestFile))
@@ -280,7 +280,7 @@ func runPoint(sw *Sweep, pt Point, out string, slots chan struct{}) (int64, erro
 	if err != nil {
 		return 0, err
 	}
-	dir, err := results.NewOutDir(filepath.Join(out, "points", pt.ID()), true)
+	dir, err := results.NewOutDir(filepath.Join(out, "points", pt.ID()), results.Replace{Force: true})
 	if err != nil {
 		return 0, err
 	}
@@ -415,7 +415,7 @@ func copyPoint(from, to string) error {
 	if err != nil {
 		return err
 	}
-	dir, err := results.NewOutDir(to, true)
+	dir, err := results.NewOutDir(to, results.Replace{Force: true})
 	if err != nil {
 		return err
 	}

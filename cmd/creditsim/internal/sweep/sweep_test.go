@@ -17,6 +17,7 @@ import (
 	_ "github.com/creditsim/creditsim/policy/all" // every credit system
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
+	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/results"
 )
 
@@ -357,9 +358,7 @@ func TestShippedSweepsLoad(t *testing.T) {
 // near 1, and honest G/D under CreditNew rises with the inflators' share
 // while the fourth system's stays flat.
 func TestGPUInflatorsClaim(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs two points of a sweep")
-	}
+	longtest.Skip(t, "two points of the shipped sweep")
 	sw, err := Load(filepath.Join("..", "..", "..", "..", "scenarios", "sweeps", "gpu-inflators.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -530,9 +529,7 @@ func TestMergeRefusesTampering(t *testing.T) {
 // post-assigned credit hold the bound with honest harm of at most 5%;
 // the first system's benchmark inflators gain under every server.
 func TestFrontierSweep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("seven servers on a world of 200 hosts")
-	}
+	longtest.Skip(t, "seven servers on a world of 200 hosts")
 	t.Parallel()
 	text, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "scenarios", "sweeps", "frontier.yaml"))
 	if err != nil {
