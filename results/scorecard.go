@@ -120,6 +120,10 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 // Defined reports whether x is a value: neither NaN nor infinite.
 func Defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// WorstGain is the largest gain of a cheating kind in m
+// (failed_benchmark, a fault, apart) and its kind; NaN and "" for none.
+func WorstGain(m map[string]Num) (float64, string) { return worstCheat(m) }
+
 // worstCheat is the largest gain of a cheating kind (failed_benchmark, a
 // fault, apart) and its kind.
 func worstCheat(m map[string]Num) (float64, string) {

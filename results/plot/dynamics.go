@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/creditsim/creditsim/boinc"
+	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -45,8 +46,15 @@ func ordinalSuffix(n int) string {
 // dynamics draws policy k's state over replication 1 as stacked panels
 // sharing the day axis: scales and factors, PFC averages, the sample
 // hosts' Scale(H), and the sample hosts' credit per job. Panels with no
-// data are left out; nil when none has any.
-func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
+// data are left out; nil when none has any. The hosts drawn are the
+// honest sample hosts and the one of the behaviour worst gains most
+// under the policy (worst, "" for none): ten behaviours' hosts in one
+// panel cannot be told apart. The caption says which panels it has.
+func dynamics(c *results.Collector, k int, name, worst string) (png []byte, caption string, err error) {
+	shown := func(h int) bool {
+		key := hosts.SampleKey(c.Host(h))
+		return key == hosts.SampleHonestCPU || key == hosts.SampleHonestGPU || key == worst
+	}
 	const (
 		scales = iota
 		averages
@@ -73,6 +81,11 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 			if g.Value == 0 || math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
 				continue
 			}
+			if host, _, ok := hostGauge(g.Name); ok {
+				if h, err := strconv.Atoi(host); err == nil && h < c.NumHosts() && !shown(h) {
+					continue
+				}
+			}
 			if _, ok := series[panel][g.Name]; !ok {
 				order[panel] = append(order[panel], g.Name)
 			}
@@ -80,36 +93,51 @@ func dynamics(c *results.Collector, k int, name string) ([]byte, error) {
 		}
 	}
 	titles := [nGauges]string{"scales and calibration factors (1 = unscaled)", "PFC averages, PFC / E(J)", "sample hosts' Scale(H)"}
+	says := [nGauges]string{
+		"the policy's scales and calibration factors per app version, Scale(V) and the like (1 = unscaled; flat once settled)",
+		"CreditNew's running averages of PFC / E(J) per version and min_avg_pfc per app, which version normalisation divides by",
+		"the sample hosts' host scale Scale(H) per version, once host normalisation applies (1 = unscaled)",
+	}
 	var panels []*plot.Plot
+	var parts []string
 	for i := range series {
 		if len(order[i]) == 0 {
 			continue
 		}
 		p, err := gaugePanel(c, titles[i], series[i], order[i], i == hostScales)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		panels = append(panels, p)
+		parts = append(parts, says[i])
 	}
-	jobs, err := jobPanel(c, k)
+	jobs, err := jobPanel(c, k, shown)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if jobs != nil {
 		panels = append(panels, jobs)
+		parts = append(parts, "every valid job of the sample hosts: its granted credit (coloured by host) beside its deserved credit D (grey); coloured dots on the grey ones mean G = D")
 	}
 	if len(panels) == 0 {
-		return nil, nil
+		return nil, "", nil
 	}
+	hostsShown := "the honest sample hosts"
+	if worst != "" {
+		hostsShown += " and the sample host of " + worst + ", the behaviour that gains most under " + name
+	}
+	caption = fmt.Sprintf("Replication 1 of %s day by day, in %d panel(s), top to bottom: %s. Hosts drawn: %s. The dotted lines mark the end of the warm-up and the day the server stops sending work.",
+		name, len(panels), strings.Join(parts, "; "), hostsShown)
 	panels[0].Title.Text = name + ": " + panels[0].Title.Text
 	last := float64(days[len(days)-1].Day)
 	for _, p := range panels {
 		p.X.Min, p.X.Max = 0, last
 	}
 	if err := markDays(panels, c.Window()); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return stack(panels)
+	png, err = stack(panels)
+	return png, caption, err
 }
 
 // logWhenWide gives panel p a log Y axis when the named series' values
@@ -149,7 +177,7 @@ func gaugePanel(c *results.Collector, title string, series map[string]plotter.XY
 		}
 		l.Color = seriesColor(j)
 		l.Dashes = plotutil.Dashes(j / len(plotutil.DefaultColors))
-		label := n
+		label, short := n, n
 		if host, version, ok := hostGauge(n); ok {
 			// One colour per host, one dash pattern per version.
 			if _, seen := hostColour[host]; !seen {
@@ -161,6 +189,7 @@ func gaugePanel(c *results.Collector, title string, series map[string]plotter.XY
 			l.Color = seriesColor(hostColour[host])
 			l.Dashes = plotutil.Dashes(versionDash[version])
 			label = "host " + host + ", " + version
+			short = label
 			if h, err := strconv.Atoi(host); err == nil && h < c.NumHosts() {
 				label = sampleLabel(c, h) + ", " + version
 			}
@@ -175,7 +204,7 @@ func gaugePanel(c *results.Collector, title string, series map[string]plotter.XY
 				break
 			}
 		}
-		labels = append(labels, label)
+		labels = append(labels, short)
 		p.Add(l)
 		p.Legend.Add(label, l)
 	}
@@ -189,7 +218,7 @@ func gaugePanel(c *results.Collector, title string, series map[string]plotter.XY
 // under policy k against the day it was granted, one colour per host,
 // over the job's deserved credit in grey. The Y axis is logarithmic when
 // the credits span more than 30 x.
-func jobPanel(c *results.Collector, k int) (*plot.Plot, error) {
+func jobPanel(c *results.Collector, k int, shown func(h int) bool) (*plot.Plot, error) {
 	jobs, granted := c.SampleJobList(k)
 	if len(jobs) == 0 {
 		return nil, nil
@@ -202,8 +231,15 @@ func jobPanel(c *results.Collector, k int) (*plot.Plot, error) {
 	// Thousands of dots read as well as all of them, and gonum's glyph
 	// padding costs time and memory per dot: past maxJobDots, every
 	// stride-th job is drawn (sample-jobs.csv has them all).
-	stride := jobStride(len(jobs))
-	for i := 0; i < len(jobs); i += stride {
+	var keep []int
+	for i, j := range jobs {
+		if shown(j.Host) {
+			keep = append(keep, i)
+		}
+	}
+	stride := jobStride(len(keep))
+	for n := 0; n < len(keep); n += stride {
+		i := keep[n]
 		j := jobs[i]
 		g := granted[i]
 		if !seen[j.Host] {

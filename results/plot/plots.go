@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -110,19 +112,19 @@ func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plo
 		return nil, err
 	}
 	for k, name := range names {
-		png, err := dynamics(cols[0], k, name)
+		_, worst := results.WorstGain(s.Policies[name].Gain)
+		png, caption, err := dynamics(cols[0], k, name, worst)
 		if err != nil {
 			return nil, fmt.Errorf("dynamics-%s.png: %w", name, err)
 		}
 		if png != nil {
-			out = append(out, Plot{File: "dynamics-" + name + ".png", Title: "Dynamics: " + name, PNG: png,
-				Caption: "Replication 1 day by day, in panels: the policy's scales and calibration factors (Scale(V) per version; 1 = unscaled); CreditNew's averages PFC/E(J) per version and min_avg_pfc per app; the sample hosts' Scale(H) once host scaling applies; and every valid job of the sample hosts, its granted credit (coloured) beside its deserved credit D (grey). Flat lines mean the scales have settled; coloured dots on the grey ones mean G = D."})
+			out = append(out, Plot{File: "dynamics-" + name + ".png", Title: "Dynamics: " + name, PNG: png, Caption: caption})
 		}
-		p, err = racPlot(cols[0], k, name)
-		if err := addWith(renderSideLegend, "rac-"+name+".png", "RAC: "+name,
-			"Recent average credit of the sample hosts of replication 1, converted to GFLOPS at the policy's scale (RAC / scale), against each host's true average GFLOPS over the counted window (dashed). RAC tracks true speed when the lines meet.",
-			p, err); err != nil {
-			return nil, err
+		if png, err := racPlot(cols[0], k, name); err != nil {
+			return nil, fmt.Errorf("rac-%s.png: %w", name, err)
+		} else if png != nil {
+			out = append(out, Plot{File: "rac-" + name + ".png", Title: "RAC: " + name, PNG: png,
+				Caption: "One panel per sample host of replication 1: its recent average credit (RAC) under " + name + " converted to GFLOPS at the policy's scale (RAC / scale, solid), against the host's true average GFLOPS over the counted window (dashed); the bottom row, labelled \"no credit\", is RAC 0 (before the host's first credit). RAC tracks true speed where the lines meet. The dotted lines mark the end of the warm-up and the day the server stops sending work."})
 		}
 	}
 	return out, nil
@@ -299,7 +301,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 				}
 			}
 		}
-		if len(out) >= 3 {
+		if len(out) >= 5 {
 			return out
 		}
 	}
@@ -310,9 +312,20 @@ func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.P
 	p := newPlot(title, "", yLabel)
 	r := newGDRange(pts)
 	any := false
+	// Hosts off the axis' range still count in their box's quartiles
+	// (drawn at the edge), but are not drawn as a pile of circles there:
+	// their number is written at the edge instead.
+	var below, above plotter.XYLabels
 	for k := range names {
 		var v plotter.Values
+		lo, hi := 0, 0
 		for _, h := range pts[k] {
+			switch {
+			case h.gd < r.lo:
+				lo++
+			case h.gd > r.hi:
+				hi++
+			}
 			v = append(v, r.clamp(h.gd))
 		}
 		if len(v) == 0 {
@@ -322,15 +335,40 @@ func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.P
 		if err != nil {
 			return nil, err
 		}
+		b.Outside = slices.DeleteFunc(b.Outside, func(i int) bool { return v[i] <= r.lo || v[i] >= r.hi })
 		b.FillColor = lighter(policyColor(names, k))
 		p.Add(b)
+		if lo > 0 {
+			below.XYs = append(below.XYs, plotter.XY{X: float64(k), Y: r.lo})
+			below.Labels = append(below.Labels, fmt.Sprintf("%d below", lo))
+		}
+		if hi > 0 {
+			above.XYs = append(above.XYs, plotter.XY{X: float64(k), Y: r.hi})
+			above.Labels = append(above.Labels, fmt.Sprintf("%d above", hi))
+		}
 		any = true
 	}
 	if !any {
 		return nil, nil
 	}
+	for _, l := range []struct {
+		xy plotter.XYLabels
+		y  draw.YAlignment
+	}{{below, draw.YTop}, {above, draw.YBottom}} {
+		if len(l.xy.XYs) == 0 {
+			continue
+		}
+		labels, err := newLabels(l.xy, 8, draw.XCenter, l.y)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(labels)
+	}
 	p.NominalX(names...)
 	r.apply(p)
+	if r.off > 0 {
+		p.Title.Text = strings.Replace(p.Title.Text, "drawn at the edge", "counted at the edge", 1)
+	}
 	return p, nil
 }
 
@@ -468,8 +506,10 @@ func efficiencyTiles(pts [][]hostPoint, names []string) ([]byte, error) {
 // efficiencyPanel is policy k's panel: its hosts' G/D on the shared log
 // range r against their efficiency, from 0 to a little past effMax.
 func efficiencyPanel(xy plotter.XYs, names []string, k int, r *gdRange, effMax float64) (*plot.Plot, error) {
-	p := newPlot(names[k], "", "")
+	p := newPlot(names[k], "efficiency", "G/D")
 	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.X.Label.TextStyle.Font.Size = vg.Points(9)
+	p.Y.Label.TextStyle.Font.Size = vg.Points(9)
 	sc, err := marks(xy, names, k, vg.Points(1.3))
 	if err != nil {
 		return nil, err
@@ -485,9 +525,13 @@ func efficiencyPanel(xy plotter.XYs, names []string, k int, r *gdRange, effMax f
 // tiles draws panels four to a row under one title, aligned on a grid,
 // as PNG bytes.
 func tiles(panels []*plot.Plot, title string) ([]byte, error) {
-	const cols = 4
+	return tilesOf(panels, title, 4)
+}
+
+// tilesOf draws panels cols to a row under one title.
+func tilesOf(panels []*plot.Plot, title string, cols int) ([]byte, error) {
 	rows := (len(panels) + cols - 1) / cols
-	height := vg.Points(36) + vg.Length(rows)*vg.Inch*1.9
+	height := vg.Points(36) + vg.Length(rows)*vg.Inch*1.9*4/vg.Length(max(cols, 3))
 	c, err := draw.NewFormattedCanvas(plotW+2*vg.Inch, height, "png")
 	if err != nil {
 		return nil, err
@@ -649,7 +693,9 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	p := newPlot("Cheat resistance: each kind's gain over the honest twin", "", "gain (1 = gained nothing)")
 	p.Y.Scale = plot.LogScale{}
 	lo, hi := 0.5, 2.0
-	step := 0.7 / float64(len(names))
+	// Each policy has its own place in a behaviour's band, so that equal
+	// gains stand side by side rather than on one another.
+	step := 0.84 / float64(len(names))
 	edge := edgeMarks{lo: cheatLow, hi: cheatHigh}
 	for k, name := range names {
 		ps := s.Policies[name]
@@ -676,9 +722,19 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 		}
 		sc.GlyphStyle.Color = policyColor(names, k)
 		sc.GlyphStyle.Shape = policyShape(names, k)
-		sc.GlyphStyle.Radius = vg.Points(4)
+		sc.GlyphStyle.Radius = vg.Points(3)
 		p.Add(sc)
 		p.Legend.Add(name, sc)
+	}
+	// Faint lines between the behaviours' bands.
+	for i := 1; i < len(kinds); i++ {
+		x := float64(i) - 0.5
+		sep, err := plotter.NewLine(plotter.XYs{{X: x, Y: cheatLow / 10}, {X: x, Y: cheatHigh * 10}})
+		if err != nil {
+			return nil, err
+		}
+		sep.Color = color.Gray{Y: 225}
+		p.Add(sep)
 	}
 	if err := edge.add(p); err != nil {
 		return nil, err
@@ -737,66 +793,114 @@ func (decadeTicks) Ticks(min, max float64) []plot.Tick {
 	return out
 }
 
-// racPlot draws the sample hosts' RAC in GFLOPS at the policy's scale
-// against their true GFLOPS, on a log axis: a fake host's RAC may be a
-// hundred times an honest one's, which a linear axis flattens.
-func racPlot(c *results.Collector, k int, name string) (*plot.Plot, error) {
+// racPlot draws, one small panel per sample host (so that a host's RAC
+// and its true speed are read together), the host's RAC in GFLOPS at
+// the policy's scale against its true average GFLOPS (dashed), on one
+// log axis for all panels: a fake host's RAC may be a hundred times an
+// honest one's, which a linear axis flattens. RAC 0 (before a host's
+// first credit, or when it never gets any) is drawn on the axis' lowest
+// row, labelled "no credit", not as a value.
+func racPlot(c *results.Collector, k int, name string) ([]byte, error) {
 	sample := c.Sim().SampleHosts()
 	days := c.Days()
 	if len(sample) == 0 || len(days) == 0 {
 		return nil, nil
 	}
 	scale := c.Sim().Policies()[k].Scale()
-	p := newPlot("RAC of sample hosts under "+name, "day", "GFLOPS (RAC / scale), log scale")
-	// The floor: a tenth of the slowest true speed (or of the smallest
-	// RAC once it is positive); RAC below it, as at the start, is drawn
-	// on it.
-	floor, top := math.Inf(1), 0.0
+	low, top := math.Inf(1), 0.0
 	for j, h := range sample {
 		if t := c.TrueGFLOPS(h); t > 0 && !math.IsInf(t, 0) {
-			floor, top = min(floor, t/10), max(top, t)
+			low, top = min(low, t), max(top, t)
 		}
 		for _, d := range days {
 			if v := d.RAC[k][j] / scale; v > 0 && !math.IsInf(v, 0) {
-				floor, top = min(floor, v), max(top, v)
+				low, top = min(low, v), max(top, v)
 			}
 		}
 	}
-	if math.IsInf(floor, 1) {
+	if math.IsInf(low, 1) {
 		return nil, nil // nothing positive to draw
 	}
-	floor = max(floor, top*1e-6)
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = logTicks{}
-	p.Y.Min, p.Y.Max = floor, top*1.5
+	// The "no credit" row sits a step below the smallest value drawn.
+	low = max(low, top*1e-6)
+	floor := low / 3
+	ticks := noCreditTicks{floor: floor}
+	var panels []*plot.Plot
 	dashes := []vg.Length{vg.Points(4), vg.Points(3)}
 	for j, h := range sample {
+		p := newPlot(sampleLabel(c, h), "day", "GFLOPS")
+		p.Title.TextStyle.Font.Size = vg.Points(10)
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = ticks
+		p.Y.Min, p.Y.Max = floor/1.4, top*1.5
 		var xy plotter.XYs
 		for _, d := range days {
-			xy = append(xy, plotter.XY{X: float64(d.Day), Y: min(max(d.RAC[k][j]/scale, floor), p.Y.Max)})
+			v := d.RAC[k][j] / scale
+			if !(v > 0) || math.IsInf(v, 0) {
+				v = floor
+			}
+			xy = append(xy, plotter.XY{X: float64(d.Day), Y: min(max(v, floor), p.Y.Max)})
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return nil, err
 		}
-		l.Color = seriesColor(j)
+		l.Color = policyColor([]string{name}, 0)
+		l.Width = vg.Points(1.3)
 		p.Add(l)
-		p.Legend.Add(sampleLabel(c, h), l)
-		if truth := c.TrueGFLOPS(h); truth > 0 && !math.IsInf(truth, 0) {
-			f := plotter.NewFunction(func(float64) float64 { return truth })
-			f.Color = seriesColor(j)
-			f.Dashes = dashes
+		truth := c.TrueGFLOPS(h)
+		var f *plotter.Function
+		if truth > 0 && !math.IsInf(truth, 0) {
+			f = plotter.NewFunction(func(float64) float64 { return truth })
+			f.Color, f.Dashes = color.Gray{Y: 60}, dashes
 			p.Add(f)
 		}
+		if j == 0 {
+			p.Legend.Add("RAC / scale", l)
+			if f != nil {
+				p.Legend.Add("true GFLOPS", f)
+			}
+			p.Legend.TextStyle.Font.Size = vg.Points(8)
+		}
+		p.X.Min, p.X.Max = 0, float64(days[len(days)-1].Day)
+		panels = append(panels, p)
 	}
-	key := plotter.NewFunction(func(float64) float64 { return math.NaN() })
-	key.Color, key.Dashes = color.Gray{Y: 60}, dashes
-	p.Legend.Add("dashed: the host's true GFLOPS", key)
-	p.X.Min, p.X.Max = 0, float64(days[len(days)-1].Day)
-	if err := markDays([]*plot.Plot{p}, c.Window()); err != nil {
-		return nil, err
+	win := c.Window()
+	title := fmt.Sprintf("%s: RAC / %g of the sample hosts (solid) against their true GFLOPS (dashed)", name, scale)
+	for _, p := range panels {
+		if err := dayLines(p, win); err != nil {
+			return nil, err
+		}
 	}
-	return p, nil
+	return tilesOf(panels, title, min(3, len(panels)))
+}
+
+// noCreditTicks are a log axis' ticks with the lowest row, where RAC 0
+// is drawn, labelled "no credit".
+type noCreditTicks struct{ floor float64 }
+
+// Ticks implements plot.Ticker.
+func (t noCreditTicks) Ticks(lo, hi float64) []plot.Tick {
+	out := (logTicks{}).Ticks(t.floor*1.6, hi)
+	return append(out, plot.Tick{Value: t.floor, Label: "no credit"})
+}
+
+// dayLines marks, on a day axis, where the warm-up ends and where the
+// server stops sending work, unnamed (the figure's title names them).
+func dayLines(p *plot.Plot, win results.Window) error {
+	for j, day := range []float64{win.From / boinc.SecondsPerDay, win.To / boinc.SecondsPerDay} {
+		if day <= p.X.Min || day >= p.X.Max {
+			continue
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: day, Y: p.Y.Min}, {X: day, Y: p.Y.Max}})
+		if err != nil {
+			return err
+		}
+		l.Color = color.Gray{Y: 150}
+		l.Dashes = []vg.Length{vg.Points(2), vg.Points(2 + 2*float64(j))}
+		p.Add(l)
+	}
+	return nil
 }
 
 // swatch is a legend entry filled with one colour.
