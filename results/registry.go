@@ -111,8 +111,8 @@ func (f *Figure) Format(x float64) string {
 
 // Flagged reports whether x is past the figure's bound.
 func (f *Figure) Flagged(x float64) bool {
-	if f.Bound == 0 || !Defined(x) {
-		return false
+	if f.Bound == 0 || math.IsNaN(x) {
+		return false // an infinite value is past any bound
 	}
 	if f.Direction == Neutral {
 		return x < 1/f.Bound || x > f.Bound
@@ -297,6 +297,42 @@ func Definition(name string) string {
 		}
 	}
 	return ""
+}
+
+// Term is a figure's name as a reader meets it and what it means.
+type Term = struct{ Name, Text string }
+
+// GlossaryOf is Glossary less the figures s does not have: a figure no
+// policy has a value of, a family with no member, the price where no
+// defence ran. A report defines only what it shows.
+func GlossaryOf(s *Summary) []Term {
+	has := map[string]bool{}
+	for _, ps := range s.Policies {
+		for k, v := range ps.Flat() {
+			if !math.IsNaN(float64(v)) {
+				f, _, _ := Lookup(k)
+				if f != nil {
+					has[f.Name] = true
+				}
+			}
+		}
+	}
+	has["outcomes"] = len(s.Outcomes) > 0
+	has["price"] = len(s.Price) > 0
+	has["runtime_estimate_error"] = !math.IsNaN(float64(s.RuntimeEstimateError))
+	var out []Term
+	all := Glossary()
+	for i, f := range Registry {
+		if has[f.Name] {
+			out = append(out, all[i])
+		}
+	}
+	for _, d := range RunDefinitions {
+		if has[d.Name] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Glossary is the report's list of definitions: every registered figure

@@ -23,6 +23,12 @@ type Scorecard struct {
 	Short   int
 	// Replications is how many replications the figures come from.
 	Replications int
+	// Shown are the columns some row has a value in, in order; the
+	// others are said once in NotMeasured ("cheat resistance: not
+	// measured: no cheaters in this world") instead of a column of
+	// dashes.
+	Shown       []int
+	NotMeasured []string
 }
 
 // Score columns, in the scorecard's order.
@@ -77,6 +83,41 @@ type ScoreRow struct {
 	AccountNoise float64
 }
 
+// Holds is the one judgement of the bound that every printer uses (the
+// terminal, report.html, sweep, verdict, README): a system holds the
+// bound when every behaviour's gain over the honest twin is at most
+// CheatBound and so is its worst account's gain, unless that is no more
+// than what honest accounts reach by chance at its rank
+// (account_gain_noise). Measured is false where no gain is defined (no
+// cheaters, or no twin). Harm is judged apart (Flag[ColHarm]).
+func (r *ScoreRow) Holds() (holds, measured bool) {
+	if math.IsNaN(r.Values[ColGain]) {
+		return false, false
+	}
+	return !r.Flag[ColGain] && !r.Flag[ColAccountGain], true
+}
+
+// Breach says why a row fails the bound ("worst gain 5.4, forged_output"
+// or "worst account's gain 1.45, above its noise 1.21"); "" when it
+// holds or is not measured.
+func (r *ScoreRow) Breach() string {
+	if ok, measured := r.Holds(); ok || !measured {
+		return ""
+	}
+	var why []string
+	if r.Flag[ColGain] {
+		why = append(why, fmt.Sprintf("worst gain %s, %s", FormatScore(r.Values[ColGain]), r.GainKind))
+	}
+	if r.Flag[ColAccountGain] {
+		w := fmt.Sprintf("worst account's gain %s", FormatScore(r.Values[ColAccountGain]))
+		if Defined(r.AccountNoise) {
+			w += fmt.Sprintf(", above the %s honest accounts reach by chance", FormatScore(r.AccountNoise))
+		}
+		why = append(why, w)
+	}
+	return strings.Join(why, "; ")
+}
+
 // NewScorecard builds the scorecard of a summary, rows in names' order.
 func NewScorecard(s *Summary, names []string) *Scorecard {
 	sc := &Scorecard{Replications: s.Replications}
@@ -114,7 +155,49 @@ func NewScorecard(s *Summary, names []string) *Scorecard {
 		}
 	}
 	sc.Verdict = sc.verdict(s)
+	sc.Shown, sc.NotMeasured = sc.measured(s)
 	return sc
+}
+
+// measured returns the columns some row has a value in, and a sentence
+// for each group of the others saying why it is not measured.
+func (sc *Scorecard) measured(s *Summary) ([]int, []string) {
+	var shown []int
+	missing := map[int]bool{}
+	for c := 0; c < NumScoreColumns; c++ {
+		any := false
+		for _, r := range sc.Rows {
+			if !math.IsNaN(r.Values[c]) {
+				any = true
+			}
+		}
+		if any || len(sc.Rows) == 0 {
+			shown = append(shown, c)
+		} else {
+			missing[c] = true
+		}
+	}
+	var notes []string
+	if missing[ColDevice] {
+		notes = append(notes, "device neutrality: not measured: no app has both CPU and GPU results counted in this world")
+	}
+	if missing[ColProject] {
+		notes = append(notes, "project neutrality: not measured: one project in this world")
+	}
+	if missing[ColGain] || missing[ColAccountGain] || missing[ColHarm] {
+		why := "no cheaters in this world"
+		switch s.Twin {
+		case "skipped (--no-twin)":
+			why = "the honest twins were skipped (--no-twin)"
+		case "ran":
+			why = "no behaviour's gain could be computed"
+		}
+		notes = append(notes, "cheat resistance (gain, worst account's gain, harm): not measured: "+why)
+	}
+	if missing[ColHostCV] {
+		notes = append(notes, "host spread: not measured: no honest host with 10 counted results")
+	}
+	return shown, notes
 }
 
 // Defined reports whether x is a value: neither NaN nor infinite.
@@ -190,12 +273,6 @@ func (sc *Scorecard) verdict(s *Summary) []string {
 		out = append(out, least)
 	}
 	sc.Short = len(out)
-	switch {
-	case s.Twin == "skipped (--no-twin)":
-		out = append(out, "Cheat resistance not measured: the honest twins were skipped (--no-twin).")
-	case s.Twin != "ran":
-		out = append(out, "No agents in this world: cheat resistance is not measured (worst_account_ratio here is host spread, not cheating).")
-	}
 	out = append(out, sc.kindLines(s)...)
 	for _, row := range sc.Rows {
 		if o := s.Policies[row.Policy].Oracle; o != "" {
@@ -247,7 +324,62 @@ func (sc *Scorecard) fairestLine(s *Summary) string {
 			line += "; " + p + " needs " + n
 		}
 	}
-	return line + "."
+	return line + sc.fairestCaveats(fairest, s, "here") + "."
+}
+
+// fairestCaveats is what the fairest line must say in the same
+// sentence about the systems it names: which fail the bound (and why),
+// which are oracles, and then the fairest system that holds the bound,
+// if another does.
+func (sc *Scorecard) fairestCaveats(fairest []string, s *Summary, where string) string {
+	named := map[string]bool{}
+	out := ""
+	for _, p := range fairest {
+		named[p] = true
+		r := sc.row(p)
+		if r == nil {
+			continue
+		}
+		if b := r.Breach(); b != "" {
+			out += fmt.Sprintf("; %s fails the 1.1 bound %s (%s)", p, where, b)
+		}
+		if o := s.Policies[p].Oracle; o != "" {
+			out += fmt.Sprintf("; %s is an oracle %s", p, where)
+		}
+	}
+	if out == "" {
+		return ""
+	}
+	// The fairest system that holds the bound and is no oracle.
+	best, bd := -1, math.Inf(1)
+	for i := range sc.Rows {
+		r := &sc.Rows[i]
+		if ok, _ := r.Holds(); !ok || named[r.Policy] || s.Policies[r.Policy].Oracle != "" {
+			continue
+		}
+		if d, c := fairness(r); c >= 0 && d < bd {
+			best, bd = i, d
+		}
+	}
+	if best >= 0 {
+		r := &sc.Rows[best]
+		_, c := fairness(r)
+		out += fmt.Sprintf("; the fairest that holds it: %s (%s %s)", r.Policy, ScoreColumns[c].Name, FormatScore(r.Values[c]))
+		if n := s.Policies[r.Policy].Requires; n != "" {
+			out += ", which needs " + n
+		}
+	}
+	return out
+}
+
+// row is the row of policy p, nil if none.
+func (sc *Scorecard) row(p string) *ScoreRow {
+	for i := range sc.Rows {
+		if sc.Rows[i].Policy == p {
+			return &sc.Rows[i]
+		}
+	}
+	return nil
 }
 
 // kindLines say for each cheating kind present which systems hold it to
@@ -349,7 +481,7 @@ func (sc *Scorecard) cheatSummary(where string, label func(i int) string) string
 		if math.IsNaN(g) {
 			continue
 		}
-		if g <= CheatBound {
+		if ok, _ := r.Holds(); ok {
 			held = append(held, r.Policy)
 		}
 		switch {
@@ -363,9 +495,9 @@ func (sc *Scorecard) cheatSummary(where string, label func(i int) string) string
 	case len(least) == 0:
 		return ""
 	case len(held) > 0:
-		return fmt.Sprintf("Every behaviour %s is held to the 1.1 bound (gain over the honest twin) by %s.", where, andList(held))
+		return fmt.Sprintf("Every behaviour %s is held to the 1.1 bound (gain over the honest twin, and the worst account's beyond chance) by %s.", where, andList(held))
 	}
-	return fmt.Sprintf("No system holds every behaviour %s to the 1.1 bound (gain over the honest twin); the least cheatable: %s.", where, andList(least))
+	return fmt.Sprintf("No system holds every behaviour %s to the 1.1 bound (gain over the honest twin, and the worst account's beyond chance); the least cheatable: %s.", where, andList(least))
 }
 
 // Text writes the scorecard for a terminal: best values marked *, values
@@ -376,14 +508,14 @@ func (sc *Scorecard) Text() string {
 	b.WriteString("the honest twin above 1.1, the one bound for every kind; an account's gain also above what\n")
 	b.WriteString("honest accounts reach by chance at its rank, account_gain_noise)\n")
 	head := []string{"policy"}
-	for _, c := range ScoreColumns {
-		head = append(head, c.Short)
+	for _, c := range sc.Shown {
+		head = append(head, ScoreColumns[c].Short)
 	}
 	head = append(head, "scale")
 	rows := [][]string{head}
 	for i, r := range sc.Rows {
 		row := []string{r.Policy}
-		for c := 0; c < NumScoreColumns; c++ {
+		for _, c := range sc.Shown {
 			s := FormatScore(r.Values[c])
 			if c == ColGain && r.GainKind != "" {
 				s += " " + r.GainKind
@@ -413,6 +545,9 @@ func (sc *Scorecard) Text() string {
 			}
 		}
 		b.WriteString("\n")
+	}
+	for _, n := range sc.NotMeasured {
+		b.WriteString(n + ".\n")
 	}
 	b.WriteString("\n")
 	for _, v := range sc.Verdict {

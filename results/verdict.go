@@ -156,7 +156,7 @@ func (v *Verdict) sentences(ws *Summary) []string {
 			line += "; " + p + " needs " + n
 		}
 	}
-	out = append(out, line+".")
+	out = append(out, line+sc.fairestCaveats(fairest, ws, "in the worlds with cheaters")+".")
 	if line := sc.cheatSummary("of the worlds", func(i int) string {
 		r := sc.Rows[i]
 		return fmt.Sprintf("%s (%s %s in %s)", r.Policy, FormatScore(r.Values[ColGain]), r.GainKind, v.From[i][ColGain])

@@ -55,7 +55,8 @@ func TestNewVerdict(t *testing.T) {
 	for _, want := range []string{
 		"| `a` | 0.08 (gpus) | 0.97 (gpus) | – | 6 forged_output (forgers) ! | 0.9 (fakes) ! | nothing more | advice for a |",
 		"Fairest: a,",
-		"held to the 1.1 bound (gain over the honest twin) by b.",
+		"; a fails the 1.1 bound in the worlds with cheaters (worst gain 6, forged_output); the fairest that holds it: b (device neutrality 3).",
+		"held to the 1.1 bound (gain over the honest twin, and the worst account's beyond chance) by b.",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verdict lacks %q:\n%s", want, text)

@@ -6,8 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -25,6 +25,9 @@ type Plot struct {
 	Title   string
 	Caption string // what it shows and what 1 means
 	PNG     []byte
+	// Policy names the one system a plot is about (dynamics, RAC); ""
+	// for a plot that compares them.
+	Policy string
 }
 
 const (
@@ -118,12 +121,12 @@ func Plots(cols []*results.Collector, names []string, s *results.Summary) ([]Plo
 			return nil, fmt.Errorf("dynamics-%s.png: %w", name, err)
 		}
 		if png != nil {
-			out = append(out, Plot{File: "dynamics-" + name + ".png", Title: "Dynamics: " + name, PNG: png, Caption: caption})
+			out = append(out, Plot{File: "dynamics-" + name + ".png", Title: "Dynamics: " + name, PNG: png, Caption: caption, Policy: name})
 		}
 		if png, err := racPlot(cols[0], k, name); err != nil {
 			return nil, fmt.Errorf("rac-%s.png: %w", name, err)
 		} else if png != nil {
-			out = append(out, Plot{File: "rac-" + name + ".png", Title: "RAC: " + name, PNG: png,
+			out = append(out, Plot{File: "rac-" + name + ".png", Title: "RAC: " + name, PNG: png, Policy: name,
 				Caption: "One panel per sample host of replication 1: its recent average credit (RAC) under " + name + " converted to GFLOPS at the policy's scale (RAC / scale, solid), against the host's true average GFLOPS over the counted window (dashed); the bottom row, labelled \"no credit\", is RAC 0 (before the host's first credit). RAC tracks true speed where the lines meet. The dotted lines mark the end of the warm-up and the day the server stops sending work."})
 		}
 	}

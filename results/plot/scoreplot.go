@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/creditsim/creditsim/results"
 	"gonum.org/v1/plot"
@@ -14,7 +15,8 @@ import (
 // badness is how far a scorecard value is from its ideal, in units of
 // its bound (1 = at the bound): neutralities by |log x| over log 1.1,
 // cheat ratios and the worst account by how far they exceed 1 the same
-// way, credit per day without work over its bound of 0.1, host spread
+// way (the account's gain over what chance gives, as the scorecard
+// judges it), credit per day without work over its bound of 0.1, host spread
 // over 0.1. NaN for calibration and undefined values.
 func badness(c int, x float64) float64 {
 	if !results.Defined(x) {
@@ -70,12 +72,25 @@ func scorecardPlot(sc *results.Scorecard, title string) (*plot.Plot, error) {
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	var cells plotter.XYLabels
 	var inks []color.Color
-	for c := 0; c < results.NumScoreColumns; c++ {
+	cols := sc.Shown
+	if cols == nil {
+		for c := 0; c < results.NumScoreColumns; c++ {
+			cols = append(cols, c)
+		}
+	}
+	var heads []string
+	for x, c := range cols {
+		heads = append(heads, scoreShort[c])
 		for i, r := range sc.Rows {
 			y := float64(nr - 1 - i) // first policy on top
 			b := badness(c, r.Values[c])
-			box, err := plotter.NewPolygon(plotter.XYs{{X: float64(c) - 0.48, Y: y - 0.45}, {X: float64(c) + 0.48, Y: y - 0.45},
-				{X: float64(c) + 0.48, Y: y + 0.45}, {X: float64(c) - 0.48, Y: y + 0.45}})
+			if c == results.ColAccountGain && results.Defined(r.AccountNoise) {
+				// The bound's judgement: an account's gain beyond what
+				// honest accounts reach by chance at its rank.
+				b = badness(c, r.Values[c]/max(1, r.AccountNoise))
+			}
+			box, err := plotter.NewPolygon(plotter.XYs{{X: float64(x) - 0.48, Y: y - 0.45}, {X: float64(x) + 0.48, Y: y - 0.45},
+				{X: float64(x) + 0.48, Y: y + 0.45}, {X: float64(x) - 0.48, Y: y + 0.45}})
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +101,10 @@ func scorecardPlot(sc *results.Scorecard, title string) (*plot.Plot, error) {
 			if c == results.ColGain && r.GainKind != "" {
 				label += "\n" + r.GainKind
 			}
-			cells.XYs = append(cells.XYs, plotter.XY{X: float64(c), Y: y})
+			if c == results.ColAccountGain && results.Defined(r.AccountNoise) && results.Defined(r.Values[c]) {
+				label += "\nchance " + results.FormatScore(r.AccountNoise)
+			}
+			cells.XYs = append(cells.XYs, plotter.XY{X: float64(x), Y: y})
 			cells.Labels = append(cells.Labels, label)
 			inks = append(inks, color.Black)
 		}
@@ -96,13 +114,17 @@ func scorecardPlot(sc *results.Scorecard, title string) (*plot.Plot, error) {
 		return nil, err
 	}
 	p.Add(labels)
-	p.NominalX(scoreShort[:]...)
+	p.NominalX(heads...)
 	var names []string
 	for i := nr - 1; i >= 0; i-- {
 		names = append(names, sc.Rows[i].Policy)
 	}
 	p.NominalY(names...)
-	p.X.Min, p.X.Max = -0.5, float64(results.NumScoreColumns)-0.5
+	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
+	if len(sc.NotMeasured) > 0 {
+		p.X.Label.Text = strings.Join(sc.NotMeasured, "\n")
+		p.X.Label.TextStyle.Font.Size = vg.Points(8)
+	}
 	p.Y.Min, p.Y.Max = -0.5, float64(nr)-0.5
 	p.X.Tick.Label.Font.Size = vg.Points(10)
 	p.Y.Tick.Label.Font.Size = vg.Points(10)

@@ -28,8 +28,12 @@ type reportRow struct {
 }
 
 type reportData struct {
-	S            *results.Summary
-	Score        *results.Scorecard
+	S           *results.Summary
+	Score       *results.Scorecard
+	ScoreGroups []struct {
+		Name string
+		Span int
+	}
 	ScoreHead    []struct{ Name, Ideal string }
 	TableHead    []string
 	ScoreRows    []scoreHTMLRow
@@ -37,14 +41,22 @@ type reportData struct {
 	Price        []struct{ Name, Value string }
 	Description  string
 	Rows         []reportRow
-	Defs         []struct{ Name, Text string }
-	Plots        []plot.Plot
+	Defs         []results.Term
+	Summary      *plot.Plot    // the one picture of the answer (scorecard.png)
+	Across       []plot.Plot   // figures that compare the systems
+	Systems      []systemPlots // each system's own figures, collapsed
 	Scenario     string
 	MinReps      int
 	Replications string // "one replication", "3 replications"
 	// Brief and Details are the scorecard's verdict: the answer in
 	// brief above its table, each behaviour's outcome below it.
 	Brief, Details []string
+}
+
+// systemPlots are one system's own figures (dynamics, RAC).
+type systemPlots struct {
+	Policy string
+	Plots  []plot.Plot
 }
 
 // cell writes a figure's value and interval: a ratio (not Additive)
@@ -73,65 +85,111 @@ var reportTmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>creditsim: {{.S.Scenario}}</title>
 <style>
-body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#222}
+body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#222;line-height:1.4}
 table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:right}
 th{background:#eee}td:first-child,th:first-child{text-align:left}
-figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#444}
+figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#444}
 pre{background:#f6f6f6;padding:1em;overflow:auto}dt{font-family:monospace;margin-top:.5em}
 td.bad,p.bad{color:#b00020}th[colspan]{text-align:center}
+details{margin:.6em 0;border:1px solid #ddd;padding:.3em .8em}summary{cursor:pointer;font-weight:bold}
+p.meta,p.note{color:#444}
 </style></head><body>
 <h1>creditsim report: {{.S.Scenario}}</h1>
 <p>{{.Description}}</p>
-<p>{{.Replications}}, seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
-{{.S.CountedResults}} of {{.S.Results}} results counted. D is credited at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
+<p class="meta">{{.Replications}}, seed {{.S.Seed}}, {{.S.SimulatedDays}} simulated days, results counted from day {{.S.CountedFromDay}};
+{{.S.CountedResults}} of {{.S.Results}} results counted. D, the credit a result's work deserves, is its true FLOPs at {{.S.CobblestonePerGFLOPSDay}} Cobblestones per GFLOPS-day.
 {{if ge .S.Replications .MinReps}}Values are means over replications with 95% intervals in brackets; an interval is cut to its figure's range (at 0, or at the days simulated) where the t-interval leaves it.{{else}}Values are means over replications. No 95% intervals: an interval needs at least {{.MinReps}} replications (from two, it rests on one degree of freedom and says next to nothing).{{end}}</p>
 {{range .S.Warnings}}<p class="bad"><b>Warning:</b> {{.}}</p>
-{{end}}<section id="scorecard">
-<h2>Scorecard</h2>
-<p><b>In short:</b></p>
+{{end}}<section id="answer">
+<h2>The answer</h2>
 <ul>{{range .Brief}}<li>{{.}}</li>{{end}}</ul>
-<p>Which system is fair, which resists cheaters. Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off), against the CreditNew design's bound of 1.1, the one bound for every kind, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality or harm outside [1/1.1, 1.1], or a gain above 1.1.</p>
-<table><tr><th rowspan="2">policy</th><th colspan="3">fairness</th><th colspan="3">cheat resistance</th><th>calibration</th><th rowspan="2">scale<br><small>Cobblestones per GFLOPS-day</small></th></tr>
+<table><tr><th rowspan="2">policy</th>{{range .ScoreGroups}}<th colspan="{{.Span}}">{{.Name}}</th>{{end}}<th rowspan="2">scale<br><small>Cobblestones per GFLOPS-day</small></th></tr>
 <tr>{{range .ScoreHead}}<th>{{.Name}}<br><small>ideal {{.Ideal}}</small></th>{{end}}</tr>
 {{range .ScoreRows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{if .Best}}<b>{{.Text}}</b>{{else}}{{.Text}}{{end}}</td>{{end}}<td>{{.Scale}}</td></tr>
 {{end}}</table>
-{{if .Details}}<p>Behaviour by behaviour:</p>
+{{range .Score.NotMeasured}}<p class="note">{{.}}.</p>
+{{end}}<p class="note">Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off) against the CreditNew design's bound of 1.1, the one bound for every kind, from the worst account's gain beyond what honest accounts reach by chance, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality or harm outside [1/1.1, 1.1], or a gain above 1.1.</p>
+{{with .Summary}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>{{end}}
+{{if .Details}}<h3>In detail</h3>
 <ul>{{range .Details}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </section>
-<h2>Headline figures</h2>
+{{if .Across}}<section id="figures">
+<h2>The figures behind it</h2>
+{{range .Across}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>
+{{end}}</section>{{end}}
+{{if .Systems}}<section id="systems">
+<h2>Each system over time</h2>
+<p class="note">Replication 1, day by day: how each system's scales settle and what its sample hosts are paid. Open a system to see its plots.</p>
+{{range .Systems}}<details><summary>{{.Policy}}</summary>
+{{range .Plots}}<figure><img src="{{.File}}" alt="{{.Title}}" loading="lazy"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>
+{{end}}</details>
+{{end}}</section>{{end}}
+<section id="tables">
+<h2>Every figure, with its interval</h2>
 <table><tr><th>policy</th>{{range .TableHead}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr><td>{{.Name}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-<h2>How results ended</h2>
-<p>The same for every policy (see <code>outcomes</code> below).</p>
+<h3>How results ended</h3>
+<p class="note">The same for every policy (see <code>outcomes</code> below).</p>
 <table><tr>{{range .Outcomes}}<th>{{.Name}}</th>{{end}}</tr><tr>{{range .Outcomes}}<td>{{.Value}}</td>{{end}}</tr></table>
-<h2>What the server's checks cost</h2>
-<p>The same for every policy (see <code>price</code> below).</p>
-<table><tr>{{range .Price}}<th>{{.Name}}</th>{{end}}</tr><tr>{{range .Price}}<td>{{.Value}}</td>{{end}}</tr></table>
+{{if .Price}}<h3>What the server's checks cost</h3>
+<p class="note">The same for every policy (see <code>price</code> below).</p>
+<table><tr>{{range .Price}}<th>{{.Name}}</th>{{end}}</tr><tr>{{range .Price}}<td>{{.Value}}</td>{{end}}</tr></table>{{end}}
+</section>
+<section id="definitions">
 <h2>What each figure means</h2>
+<p class="note">The figures this run produced; summary.json has them all.</p>
 <dl>{{range .Defs}}<dt>{{.Name}}</dt><dd>{{.Text}}</dd>{{end}}</dl>
-<h2>Plots</h2>
-{{range .Plots}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>
-{{end}}
-<h2>Scenario as run</h2>
+</section>
+<details><summary>Scenario as run</summary>
 <p>SHA-256 {{.S.ScenarioSHA256}}, {{.S.Tool}}.</p>
 <pre>{{.Scenario}}</pre>
+</details>
 </body></html>
 `))
 
-// Report returns report.html for a run: the headline table, the figure
-// definitions, every plot (referenced by file name, beside it in the
-// output folder) and the scenario as run.
+// Report returns report.html for a run: the answer (the scorecard, its
+// sentences and its picture) first, then the figures that compare the
+// systems, each system's own plots collapsed, every figure with its
+// interval, the definitions of the figures the run produced, and the
+// scenario as run. Plots are referenced by file name, beside it in the
+// output folder.
 func Report(s *results.Summary, names []string, description string, plots []plot.Plot, scenario []byte) ([]byte, error) {
-	d := reportData{S: s, Description: description, Defs: results.Glossary(), Plots: plots, Scenario: string(scenario),
+	d := reportData{S: s, Description: description, Defs: results.GlossaryOf(s), Scenario: string(scenario),
 		MinReps: results.MinIntervalReplications, Replications: "one replication"}
 	if s.Replications != 1 {
 		d.Replications = strconv.Itoa(s.Replications) + " replications"
 	}
+	bySystem := map[string]int{}
+	for i := range plots {
+		switch p := plots[i]; {
+		case p.File == "scorecard.png":
+			d.Summary = &plots[i]
+		case p.Policy != "":
+			k, ok := bySystem[p.Policy]
+			if !ok {
+				k = len(d.Systems)
+				bySystem[p.Policy] = k
+				d.Systems = append(d.Systems, systemPlots{Policy: p.Policy})
+			}
+			d.Systems[k].Plots = append(d.Systems[k].Plots, p)
+		default:
+			d.Across = append(d.Across, p)
+		}
+	}
 	d.Score = results.NewScorecard(s, names)
 	d.Brief, d.Details = d.Score.Verdict[:d.Score.Short], d.Score.Verdict[d.Score.Short:]
-	for _, c := range results.ScoreColumns {
-		d.ScoreHead = append(d.ScoreHead, struct{ Name, Ideal string }{c.Name, c.Ideal()})
+	for _, c := range d.Score.Shown {
+		col := results.ScoreColumns[c]
+		d.ScoreHead = append(d.ScoreHead, struct{ Name, Ideal string }{col.Name, col.Ideal()})
+		if n := len(d.ScoreGroups); n > 0 && d.ScoreGroups[n-1].Name == col.Group {
+			d.ScoreGroups[n-1].Span++
+		} else {
+			d.ScoreGroups = append(d.ScoreGroups, struct {
+				Name string
+				Span int
+			}{col.Group, 1})
+		}
 	}
 	var table []*results.Figure
 	for _, f := range results.Registry {
@@ -142,10 +200,13 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 	}
 	for i, r := range d.Score.Rows {
 		row := scoreHTMLRow{Policy: r.Policy, Scale: results.FormatScore(r.Scale)}
-		for c := 0; c < results.NumScoreColumns; c++ {
+		for _, c := range d.Score.Shown {
 			t := results.FormatScore(r.Values[c])
 			if c == results.ColGain && r.GainKind != "" {
 				t += " (" + r.GainKind + ")"
+			}
+			if c == results.ColAccountGain && results.Defined(r.AccountNoise) && results.Defined(r.Values[c]) {
+				t += " (chance " + results.FormatScore(r.AccountNoise) + ")"
 			}
 			cl := ""
 			if r.Flag[c] {
