@@ -58,7 +58,7 @@ func Frontier(title string, pts []FrontierPoint, names []string) ([]byte, error)
 	if err := edge.add(p); err != nil {
 		return nil, err
 	}
-	p.Y.Min, p.Y.Max = lo/1.5, hi*30 // room for the configurations' names
+	p.Y.Min, p.Y.Max = lo/1.5, hi*60 // room for the configurations' names
 	if err := configLines(p, pts, span); err != nil {
 		return nil, err
 	}
@@ -146,8 +146,8 @@ func configLines(p *plot.Plot, pts []FrontierPoint, span float64) error {
 	sort.SliceStable(cfgs, func(i, j int) bool { return cost[cfgs[i]] < cost[cfgs[j]] })
 	var labels plotter.XYLabels
 	// Both heights lie above the marks' top edge (the gains are drawn up
-	// to hi = Y.Max / 30), so no name sits on a mark's label.
-	heights := []float64{p.Y.Max / 2, p.Y.Max / 7}
+	// to hi = Y.Max / 60), so no name sits on a mark's label.
+	heights := []float64{p.Y.Max / 2, p.Y.Max / 5, p.Y.Max / 12}
 	for i, n := 0, 0; i < len(cfgs); n++ {
 		j, x := i+1, cost[cfgs[i]]
 		for j < len(cfgs) && cost[cfgs[j]]-x < 0.03*span {

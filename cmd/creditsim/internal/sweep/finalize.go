@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -24,20 +25,56 @@ import (
 // manifest is the sweep section of sweep.resolved.yaml: all that merging
 // and the final tables need, without the base scenario's file.
 type manifest struct {
-	Name         string `yaml:"name"`
-	Seed         uint64 `yaml:"seed"`
-	Replications int    `yaml:"replications"`
-	Combine      string `yaml:"combine"`
-	Parameters   []struct {
-		Path   string   `yaml:"path"`
-		Values []string `yaml:"values"`
-	} `yaml:"parameters"`
-	Plots  []string `yaml:"plots"`
-	Points []struct {
+	Name         string          `yaml:"name"`
+	Seed         uint64          `yaml:"seed"`
+	Replications int             `yaml:"replications"`
+	Combine      string          `yaml:"combine"`
+	Parameters   []manifestParam `yaml:"parameters"`
+	Plots        []string        `yaml:"plots"`
+	Points       []struct {
 		ID     string `yaml:"id"`
 		Seed   uint64 `yaml:"seed"`
 		Values string `yaml:"values"`
 	} `yaml:"points"`
+}
+
+// manifestParam is a swept parameter as sweep.resolved.yaml has it.
+type manifestParam struct {
+	Path   string   `yaml:"path"`
+	Name   string   `yaml:"name"`
+	Values []string `yaml:"values"`
+	Labels []string `yaml:"labels"`
+}
+
+// axis is the parameter's name in words for a plot's axis, or its path.
+func (p manifestParam) axis() string { return cmp.Or(p.Name, p.Path) }
+
+// label is value's label in words, or the value itself.
+func (p manifestParam) label(value string) string {
+	for i, v := range p.Values {
+		if v == value && i < len(p.Labels) {
+			return p.Labels[i]
+		}
+	}
+	return value
+}
+
+// pointLabel names a point by what it sets, in words where the sweep
+// gives them: its parameters' labels joined, or its ID when a value
+// has no label and is too long to read on a plot.
+func (m *manifest) pointLabel(pd pointData) string {
+	var parts []string
+	for i, p := range m.Parameters {
+		if i >= len(pd.Values) {
+			break
+		}
+		l := p.label(pd.Values[i])
+		if len(l) > maxTickLabel && len(p.Labels) == 0 {
+			return pd.ID
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func parseManifest(b []byte) (*manifest, error) {
@@ -339,19 +376,24 @@ func lineTask(m *manifest, pts []pointData, names []string, fig string) plotTask
 	}
 	var xs []string
 	long := false
+	p0 := m.Parameters[0]
 	for _, pd := range pts {
-		xs = append(xs, pd.Values[0])
-		long = long || len(pd.Values[0]) > maxTickLabel
+		xs = append(xs, p0.label(pd.Values[0]))
+		long = long || len(xs[len(xs)-1]) > maxTickLabel
 	}
-	xl := m.Parameters[0].Path
+	xl := p0.axis()
 	if len(m.Parameters) > 1 {
-		xl += " (zipped with " + strings.Join(pathsFrom(m, 1), ", ") + ")"
+		var others []string
+		for _, p := range m.Parameters[1:] {
+			others = append(others, p.axis())
+		}
+		xl += " (zipped with " + strings.Join(others, ", ") + ")"
 	}
 	if long { // values such as whole maps would overlap: the points' IDs stand for them
 		for i, pd := range pts {
 			xs[i] = pd.ID
 		}
-		xl = "point (" + xl + ": the table gives each point's values)"
+		xl = "point (" + xl + ": the table gives each point's values; labels in the sweep file name them)"
 	}
 	caption := results.Definition(fig) + " One line per policy, the mean over replications with its 95% interval as a band."
 	return plotTask{"sweep-" + fig + ".png", fig, caption, func() ([]byte, error) {
@@ -367,16 +409,25 @@ func frontierTask(m *manifest, pts []pointData, names []string) plotTask {
 	for _, pd := range pts {
 		for _, n := range names {
 			if ps := pd.Sum.Policies[n]; ps != nil {
-				fp = append(fp, plot.FrontierPoint{Policy: n, Config: pd.ID, Cost: pd.Sum.JobsPerValidatedWorkunit(), Gain: float64(ps.WorstGain)})
+				fp = append(fp, plot.FrontierPoint{Policy: n, Config: m.pointLabel(pd), Cost: pd.Sum.JobsPerValidatedWorkunit(), Gain: float64(ps.WorstGain)})
 			}
 		}
 	}
 	caption := "The frontier: each point's price, in jobs computed per validated workunit (the results sent and the project's own checks), " +
 		"against each policy's worst gain over the honest twin, the largest over the agent kinds present (bound 1.1). " +
-		"Each point is named by its ID; the table below gives its values. A project chooses from the points lowest and furthest left."
+		"Each configuration is named by what it sets (the sweep file's labels, else its ID; the table below gives its values). A project chooses from the points lowest and furthest left."
 	return plotTask{"sweep-frontier.png", "frontier", caption, func() ([]byte, error) {
 		return plot.Frontier(m.Name+": the price against the worst gain", fp, names)
 	}}
+}
+
+// labelsOf is each of p's values in words (its label, else the value).
+func labelsOf(p manifestParam) []string {
+	out := make([]string, len(p.Values))
+	for i, v := range p.Values {
+		out[i] = p.label(v)
+	}
+	return out
 }
 
 // heatTasks draw fig over a grid of two parameters, a heat map per
@@ -396,7 +447,7 @@ func heatTasks(m *manifest, pts []pointData, names []string, fig string) []plotT
 		title := m.Name + ": " + fig + ", " + n
 		caption := results.Definition(fig) + " The mean over replications at each combination, under " + n + "."
 		tasks = append(tasks, plotTask{"sweep-" + fig + "-" + n + ".png", fig + ", " + n, caption, func() ([]byte, error) {
-			return plot.SweepHeat(title, px.Path, py.Path, px.Values, py.Values, z)
+			return plot.SweepHeat(title, px.axis(), py.axis(), labelsOf(px), labelsOf(py), z)
 		}})
 	}
 	return tasks

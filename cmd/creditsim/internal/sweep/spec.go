@@ -55,6 +55,13 @@ type Parameter struct {
 	// Range is from, to and either step or count (evenly spaced, both
 	// ends included).
 	Range *Range `yaml:"range"`
+	// Name says in words what the parameter is, for the plots' axes
+	// ("share of accounts inflating benchmarks"); default: the path.
+	Name string `yaml:"name"`
+	// Labels name each value in words, in the values' order, for the
+	// plots (a frontier point is named by what it changes, not by its
+	// ID); default: the values themselves.
+	Labels []string `yaml:"labels"`
 
 	line int
 	vals []string // the values as YAML text
@@ -315,6 +322,14 @@ func checkParameters(file string, spec *Spec, lines map[string]int) error {
 			return bad(p.line, field, p.Path, err.Error())
 		}
 		p.vals = vals
+		if p.Labels != nil && len(p.Labels) != len(vals) {
+			return bad(p.line, field+".labels", strings.Join(p.Labels, ", "), fmt.Sprintf("one label per value: %d labels for %d values", len(p.Labels), len(vals)))
+		}
+		for j, l := range p.Labels {
+			if strings.TrimSpace(l) == "" {
+				return bad(p.line, fmt.Sprintf("%s.labels[%d]", field, j), l, "empty")
+			}
+		}
 	}
 	total := 1
 	for i, p := range spec.Parameters {
@@ -659,7 +674,9 @@ func (sw *Sweep) resolve(base *scenarios.Scenario) ([]byte, error) {
 	}
 	type param struct {
 		Path   string   `yaml:"path"`
+		Name   string   `yaml:"name,omitempty"`
 		Values []string `yaml:"values,flow"`
+		Labels []string `yaml:"labels,omitempty"`
 	}
 	type point struct {
 		ID     string `yaml:"id"`
@@ -679,7 +696,7 @@ func (sw *Sweep) resolve(base *scenarios.Scenario) ([]byte, error) {
 	}{Name: sw.Spec.Name, Base: sw.Spec.Base, Set: sw.Spec.Set, Seed: sw.Seed, Replications: base.Replications,
 		Combine: sw.Spec.Combine, Plots: sw.Spec.Plots}
 	for _, p := range sw.Spec.Parameters {
-		doc.Parameters = append(doc.Parameters, param{p.Path, p.vals})
+		doc.Parameters = append(doc.Parameters, param{p.Path, p.Name, p.vals, p.Labels})
 	}
 	for _, pt := range sw.Points {
 		doc.Points = append(doc.Points, point{pt.ID(), pt.Seed, describe(sw.Spec, pt.Values)})

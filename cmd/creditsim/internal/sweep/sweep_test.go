@@ -315,6 +315,8 @@ func TestBadInput(t *testing.T) {
 		{"base: baseline\ncombine: zip\nparameters:\n  - path: hosts.initial\n    values: [1, 2]\n  - path: hosts.teams\n    values: [1]\n", `:6: parameters[1]: hosts.teams: zip needs the same number of values`},
 		{"base: baseline\nparameters: [{path: seed, values: [1, 2]}, {path: seed, values: [3]}]\n", `parameters[1].path: seed: swept twice`},
 		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [1\n", `sweep.yaml:3: did not find expected ',' or ']'`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [10, 20]\n    labels: [ten]\n", `:3: parameters[0].labels: ten: one label per value: 1 labels for 2 values`},
+		{"base: baseline\nparameters:\n  - path: hosts.initial\n    values: [10, 20]\n    labels: [ten, ' ']\n", `:3: parameters[0].labels[1]:`},
 	} {
 		dir := t.TempDir()
 		f := filepath.Join(dir, "sweep.yaml")
@@ -588,5 +590,32 @@ func TestFrontierSweep(t *testing.T) {
 				t.Errorf("point %d: %s's worst gain %.3g, harm %.3g; want at most 1.1 and at least 0.95", i, p, g, h)
 			}
 		}
+	}
+}
+
+// TestPointLabel: a point is named by its parameters' labels in words
+// where the sweep gives them, by its values where they are short, and by
+// its ID where a value is too long to read and has no label; an axis is
+// the parameter's name, else its path.
+func TestPointLabel(t *testing.T) {
+	m := &manifest{Parameters: []manifestParam{
+		{Path: "server.trust", Name: "server", Values: []string{"{confirmations: 0}", "{confirmations: 10}"}, Labels: []string{"BOINC's server", "trust"}},
+		{Path: "hosts.initial", Values: []string{"300"}},
+	}}
+	long := &manifest{Parameters: []manifestParam{{Path: "server.trust", Values: []string{"{confirmations: 10, check_rate: 1, pair_untrusted: true}"}}}}
+	for _, c := range []struct {
+		m    *manifest
+		pd   pointData
+		want string
+	}{
+		{m, pointData{ID: "p0001", Values: []string{"{confirmations: 10}", "300"}}, "trust, 300"},
+		{long, pointData{ID: "p0000", Values: []string{"{confirmations: 10, check_rate: 1, pair_untrusted: true}"}}, "p0000"},
+	} {
+		if got := c.m.pointLabel(c.pd); got != c.want {
+			t.Errorf("pointLabel(%v) = %q, want %q", c.pd.Values, got, c.want)
+		}
+	}
+	if a, b := m.Parameters[0].axis(), m.Parameters[1].axis(); a != "server" || b != "hosts.initial" {
+		t.Errorf("axes %q, %q; want server, hosts.initial", a, b)
 	}
 }
