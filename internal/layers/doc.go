@@ -15,7 +15,7 @@
 //	8  cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump
 //	9  cmd/creditsim/internal/runner
 //	10 cmd/creditsim/internal/ablate, cmd/creditsim/internal/attack, cmd/creditsim/internal/fit,
-//	   cmd/creditsim/internal/sweep
+//	   cmd/creditsim/internal/stock, cmd/creditsim/internal/sweep
 //	11 cmd/creditsim/internal/cli
 //	12 cmd/creditsim
 //

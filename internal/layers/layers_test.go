@@ -31,7 +31,7 @@ var layer = map[string]int{
 	"cmd/creditsim/internal/tables": 7, "cmd/creditsim/internal/replay": 8, "cmd/creditsim/internal/statsdump": 8,
 	"cmd/creditsim/internal/runner": 9,
 	"cmd/creditsim/internal/ablate": 10, "cmd/creditsim/internal/attack": 10, "cmd/creditsim/internal/sweep": 10,
-	"cmd/creditsim/internal/fit": 10,
+	"cmd/creditsim/internal/fit": 10, "cmd/creditsim/internal/stock": 10,
 	"cmd/creditsim/internal/cli": 11,
 	"cmd/creditsim":              12,
 }

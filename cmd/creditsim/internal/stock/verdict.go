@@ -1,0 +1,210 @@
+package stock
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/creditsim/creditsim/results"
+)
+
+// Verdict is the answer for every kind of project (Kinds).
+type Verdict struct {
+	Answers []*Answer
+	Hosts   int // the hosts each world is capped at
+	Reps    int
+	Threats *Threats
+}
+
+// RunVerdict searches every kind of project.
+func RunVerdict(st Settings) (*Verdict, error) {
+	if st.Threats == nil {
+		var err error
+		if st.Threats, err = ReadThreats(""); err != nil {
+			return nil, err
+		}
+	}
+	var subjects []Subject
+	for _, k := range Kinds {
+		subjects = append(subjects, k.Subject())
+	}
+	as, err := SearchAll(subjects, st)
+	if err != nil {
+		return nil, err
+	}
+	v := &Verdict{Answers: as, Hosts: st.Hosts, Reps: st.Replications, Threats: st.Threats}
+	if v.Hosts <= 0 {
+		v.Hosts = DefaultHosts
+	}
+	if v.Reps <= 0 {
+		v.Reps = DefaultReplications
+	}
+	return v, nil
+}
+
+// Markdown is what `creditsim verdict` prints and README shows: how the
+// worlds ran, the answer in one line per kind, the stock configurations
+// behind it, and what creditsim's own designs add.
+func (v *Verdict) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Printed by `creditsim verdict`. Each kind of project is a built-in world with %d hosts (fewer if it has fewer), %d replications and their honest twins, "+
+		"its own cheaters replaced by the standard threat model (%s; each share is of the accounts, and a behaviour whose app is missing is left out), "+
+		"under every configuration of BOINC's server as it ships that the search tries (jobs sent once, with or without a daily quota of %d per CPU; adaptive replication; replicated twice) "+
+		"and every credit option side by side (CreditNew with and without a tight max_granted_credit, runtime credit, fixed credit, post-assigned credit). "+
+		"Figures are means with their 95%% intervals. A behaviour's gain is its hosts' credit per day over the same hosts' in the honest twin, the same world with every behaviour switched off (1: it gained nothing; the bound is 1.1); "+
+		"\"keep\" is honest accounts' credit over theirs in the twin. A configuration holds the bound when every behaviour's gain and the worst account's gain, beyond what honest accounts reach by chance, are at most 1.1, and honest accounts keep at least 1/1.1 (91%%) of their credit; "+
+		"among those the fairest and cheapest is chosen, and where none holds, the one whose worst figure (fairness, worst gain or harm, in units of its bound) is nearest its ideal.\n\n",
+		v.Hosts, v.Reps, v.threatList(), Quota)
+	b.WriteString("**The answer, kind by kind (BOINC's server as it ships):**\n\n")
+	for _, a := range v.Answers {
+		b.WriteString("* " + a.Line() + "\n")
+	}
+	b.WriteString("\n**Stock BOINC: the configurations behind it.** For each kind, the recommended one, the best where jobs are sent once, and what post-assigned credit gives a project whose validator measures each output's work (`creditsim verdict --all` lists every configuration):\n\n")
+	b.WriteString("| kind | credit option | jobs | host spread (CV) | device neutrality | project neutrality | worst gain | worst account's gain | honest accounts keep | results per validated workunit | holds the bound |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, a := range v.Answers {
+		for _, r := range a.shown() {
+			b.WriteString(tableRow(a.Subject.Name, r, r == a.Best))
+		}
+	}
+	b.WriteString("\nTo set the recommended configuration:\n\n")
+	for _, a := range v.Answers {
+		if a.Best == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "* %s: %s.\n", a.Subject.Says, strings.Join(append(append([]string(nil), a.Best.Server.Config...), a.Best.Option.Config), "; "))
+	}
+	b.WriteString("\n**Beyond BOINC: creditsim's own designs, not in BOINC (each needs a change to BOINC's server code):**\n\n")
+	for _, a := range v.Answers {
+		if l := a.BeyondLine(); l != "" {
+			b.WriteString("* " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// All lists every configuration of every kind, best first.
+func (v *Verdict) All() string {
+	var b strings.Builder
+	for _, a := range v.Answers {
+		b.WriteString(a.Markdown() + "\n")
+	}
+	return b.String()
+}
+
+// threatList names the standard threats in words.
+func (v *Verdict) threatList() string {
+	var out []string
+	for _, t := range v.Threats.Threats {
+		s := t.Agent
+		if t.When != "" {
+			s += " where the app has " + whens[t.When]
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// shown are the rows the verdict's table shows for a: the recommended
+// one and its ties, the best where jobs are sent once, and the best
+// post-assigned row.
+func (a *Answer) shown() []*Row {
+	var out []*Row
+	add := func(r *Row) {
+		if r == nil {
+			return
+		}
+		for _, o := range out {
+			if o == r {
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	add(a.Best)
+	for _, t := range a.Ties {
+		add(t)
+	}
+	add(a.BestOnce)
+	var post *Row
+	for i := range a.Rows {
+		r := &a.Rows[i]
+		if r.Stock() && r.Option.Measures && (post == nil || better(r, post)) {
+			post = r
+		}
+	}
+	add(post)
+	return out
+}
+
+// tableRow is one row of the verdict's stock table.
+func tableRow(kind string, r *Row, best bool) string {
+	name := r.Option.Label
+	if best {
+		name = "**" + name + "**"
+	}
+	if !r.Allowed && r.Option.Needs != "" {
+		name += " (needs " + r.Option.Needs + ")"
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |\n", kind, name, r.Server.Name,
+		r.Figs[results.ColHostCV].format(), r.Figs[results.ColDevice].format(), r.Figs[results.ColProject].format(),
+		r.gain(), r.Figs[results.ColAccountGain].format(), r.Figs[results.ColHarm].format(), r.Price, holdWords(r))
+}
+
+// holdWords says whether a row holds the bound, and if not why.
+func holdWords(r *Row) string {
+	switch {
+	case r.Holds:
+		return "yes"
+	case r.Score.Breach() != "":
+		return "no: " + r.Score.Breach()
+	}
+	return "no: honest accounts keep " + results.FormatScore(r.Figs[results.ColHarm].Mean)
+}
+
+// BeyondLine says what creditsim's designs buy over the recommended
+// stock configuration: the fourth system on the same server, and the
+// server's own trust, with their prices.
+func (a *Answer) BeyondLine() string {
+	best := a.Best
+	if best == nil {
+		return ""
+	}
+	var v4, trusted, trustedV4 *Row
+	for _, r := range a.Beyond {
+		switch {
+		case r.Option.Beyond && !r.Server.Beyond:
+			v4 = r
+		case r.Server.Beyond && r.Option.Beyond:
+			trustedV4 = r
+		case r.Server.Beyond:
+			trusted = r
+		}
+	}
+	var parts []string
+	if v4 != nil {
+		parts = append(parts, fmt.Sprintf("the fourth system (v4trust) instead of %s, jobs %s: worst gain %s against %s, honest accounts keep %s, host spread %s (%s)",
+			best.Option.Label, serverWords(best.Server), v4.gain(), best.Figs[results.ColGain].format(), v4.Figs[results.ColHarm].format(),
+			v4.Figs[results.ColHostCV].format(), holdsOrNot(v4)))
+	}
+	if trusted != nil {
+		p := fmt.Sprintf("creditsim's server trust with jobs replicated twice: %s gains at most %s and honest accounts keep %s (%s)",
+			trusted.Option.Label, trusted.gain(), trusted.Figs[results.ColHarm].format(), holdsOrNot(trusted))
+		if trustedV4 != nil {
+			p += fmt.Sprintf(", the fourth system %s and %s (%s)", trustedV4.gain(), trustedV4.Figs[results.ColHarm].format(), holdsOrNot(trustedV4))
+		}
+		p += fmt.Sprintf(", for %s against %.2f", trusted.price(), best.Price)
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return a.Subject.Says + ": " + strings.Join(parts, "; ") + "."
+}
+
+// holdsOrNot is "holds the bound" or "fails it: why".
+func holdsOrNot(r *Row) string {
+	if r.Holds {
+		return "holds the bound"
+	}
+	return "fails it: " + strings.TrimPrefix(holdWords(r), "no: ")
+}
