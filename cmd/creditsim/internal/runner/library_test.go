@@ -18,7 +18,7 @@ import (
 	"github.com/creditsim/creditsim/scenarios"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated parts of docs/scenario-library.md, README.md and docs/verdict.png from this run")
+var update = flag.Bool("update", false, "rewrite the generated parts of docs/scenario-library.md, docs/verdict.md and docs/verdict.png from this run")
 
 // The generated parts of the docs: the claims table, README's verdict
 // and its picture, each between its markers.
@@ -26,8 +26,8 @@ const (
 	readmePath    = "../../../../docs/scenario-library.md"
 	claimsBegin   = "<!-- scenario-claims:begin (creditsim scenarios --figures; go test ./cmd/creditsim/internal/runner -run TestLibrary -update) -->\n"
 	claimsFinish  = "<!-- scenario-claims:end -->\n"
-	frontPage     = "../../../../README.md"
-	verdictBegin  = "<!-- verdict:begin (creditsim verdict; go test ./cmd/creditsim/internal/runner -run TestVerdict -update) -->\n"
+	frontPage     = "../../../../docs/verdict.md"
+	verdictBegin  = "<!-- verdict:begin (creditsim verdict --systems; CREDITSIM_LONGTEST=1 go test ./cmd/creditsim/internal/runner -run TestVerdict -update) -->\n"
 	verdictFinish = "<!-- verdict:end -->\n"
 	verdictPNG    = "../../../../docs/verdict.png"
 )
@@ -66,8 +66,9 @@ func TestLibrary(t *testing.T) {
 }
 
 // TestVerdict folds the library's runs (the claims' own) into the
-// verdict and checks that README shows what `creditsim verdict` prints
-// and docs/verdict.png is its picture; -update rewrites both.
+// verdict over every system and checks that docs/verdict.md shows what
+// `creditsim verdict --systems` prints and docs/verdict.png is its
+// picture; -update rewrites both.
 func TestVerdict(t *testing.T) {
 	t.Parallel()
 	longtest.Skip(t, "every built-in world at the claim size")

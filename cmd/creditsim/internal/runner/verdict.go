@@ -83,6 +83,6 @@ func VerdictText(v *results.Verdict) string {
 	if v.Replications != 1 {
 		reps = fmt.Sprintf("%d replications", v.Replications)
 	}
-	return fmt.Sprintf("Each of the %d built-in worlds run with %d hosts (or fewer if it has fewer) and %s, seed as in its file. Each figure is the system's worst: fairness over the %d worlds where no host cheats, cheating over the %d where some do, with the world it comes from; ! marks a figure outside the 1.1 bound. Printed by `creditsim verdict`.\n\n",
+	return fmt.Sprintf("Each of the %d built-in worlds run with %d hosts (or fewer if it has fewer) and %s, seed as in its file. Each figure is the system's worst: fairness over the %d worlds where no host cheats, cheating over the %d where some do, with the world it comes from; ! marks a figure outside the 1.1 bound. Printed by `creditsim verdict --systems`.\n\n",
 		v.Worlds, v.Hosts, reps, v.Worlds-v.CheatWorlds, v.CheatWorlds) + v.Markdown()
 }

@@ -238,7 +238,9 @@ func newRow(sv Server, o Option, sr results.ScoreRow, sum *results.Summary, subj
 		f := Fig{Mean: sr.Values[c], Lo: math.NaN(), Hi: math.NaN()}
 		key := col.Figure
 		if key == "gain" {
-			key = "worst_gain"
+			// The worst behaviour's own interval: the value shown is its
+			// mean, the largest of the behaviours' means.
+			key = "gain." + sr.GainKind
 		}
 		if ci, ok := ps.CI95[key]; ok {
 			f.Lo, f.Hi = float64(ci[0]), float64(ci[1])
@@ -324,14 +326,19 @@ func tie(a, b *Row, c int) bool {
 }
 
 // better reports whether a is to be recommended before b: a row that
-// holds the bound before one that does not; then the one whose worst
-// figure (fairness, a gain or the harm, in units of its bound) is nearer
-// its ideal, unless they tie (the two worst figures' intervals, in those
-// units, overlap); then the cheaper; then the option and server listed
+// holds the bound before one that does not; then one whose honest
+// accounts keep at least 1/1.1 of their credit (a configuration that
+// takes credit from every honest volunteer is worse than one a few
+// cheaters profit from); then the one whose worst figure (fairness, a
+// gain or the harm, in units of its bound) is nearer its ideal, unless
+// they tie (Tied); then the cheaper; then the option and server listed
 // first (BOINC's default, CreditNew, leads).
 func better(a, b *Row) bool {
 	if a.Holds != b.Holds {
 		return a.Holds
+	}
+	if ka, kb := keeps(a), keeps(b); ka != kb {
+		return ka
 	}
 	if !tied(a, b) {
 		wa, _ := worst(a)
@@ -344,30 +351,17 @@ func better(a, b *Row) bool {
 	return a.order < b.order
 }
 
-// tied reports whether the intervals of a's and b's worst figures, in
-// units of their bounds, overlap: the data cannot rank them.
+// keeps reports whether honest accounts keep at least 1/1.1 of their
+// credit under r (or harm is not measured).
+func keeps(r *Row) bool { return !r.Score.Flag[results.ColHarm] }
+
+// tied reports whether the data cannot rank a and b: their worst figures
+// are the same figure and each one's value lies in the other's 95%
+// interval (or, without intervals, within 2%).
 func tied(a, b *Row) bool {
 	_, ca := worst(a)
 	_, cb := worst(b)
-	alo, ahi := badnessRange(a, ca)
-	blo, bhi := badnessRange(b, cb)
-	return alo <= bhi && blo <= ahi
-}
-
-// badnessRange is the badness of column c over its 95% interval: the
-// least and the most (the mean's, twice, without an interval).
-func badnessRange(r *Row, c int) (lo, hi float64) {
-	f := r.Figs[c]
-	b := badnessAt(r, c, f.Mean)
-	if math.IsNaN(f.Lo) || math.IsNaN(f.Hi) {
-		return b, b
-	}
-	x, y := badnessAt(r, c, f.Lo), badnessAt(r, c, f.Hi)
-	lo, hi = min(b, x, y), max(b, x, y)
-	if (c == results.ColDevice || c == results.ColProject || c == results.ColHarm) && f.Lo < 1 && f.Hi > 1 {
-		lo = 0 // a neutrality or harm whose interval holds 1
-	}
-	return lo, hi
+	return ca == cb && tie(a, b, ca)
 }
 
 // sameFigures reports whether two rows have the same figures (a cap that
@@ -400,7 +394,7 @@ func (a *Answer) judge() {
 	}
 	a.NoneHolds = !best.Holds
 	for _, r := range allowed {
-		if r != best && r.Holds == best.Holds && tied(r, best) && r.Price == best.Price && !sameFigures(r, best) {
+		if r != best && r.Holds == best.Holds && keeps(r) == keeps(best) && tied(r, best) && r.Price == best.Price && !sameFigures(r, best) {
 			a.Ties = append(a.Ties, r)
 		}
 	}
@@ -416,17 +410,18 @@ func (a *Answer) judge() {
 }
 
 // pick is the row to recommend of rows (nil for none): of those that
-// hold the bound if any do, the one whose worst figure is nearest its
+// hold the bound if any do, else of those whose honest accounts keep
+// their credit if any do, the one whose worst figure is nearest its
 // ideal; then, of every row the data cannot tell from it (tied), the
 // cheapest, then the first listed.
 func pick(rows []*Row) *Row {
 	var m *Row
 	for _, r := range rows {
-		if m == nil || r.Holds && !m.Holds {
+		switch {
+		case m == nil, r.Holds && !m.Holds, r.Holds == m.Holds && keeps(r) && !keeps(m):
 			m = r
 			continue
-		}
-		if r.Holds != m.Holds {
+		case r.Holds != m.Holds, keeps(r) != keeps(m):
 			continue
 		}
 		wr, _ := worst(r)
@@ -436,7 +431,7 @@ func pick(rows []*Row) *Row {
 	}
 	best := m
 	for _, r := range rows {
-		if r.Holds != m.Holds || !tied(r, m) {
+		if r.Holds != m.Holds || keeps(r) != keeps(m) || !tied(r, m) {
 			continue
 		}
 		if r.Price < best.Price || r.Price == best.Price && r.order < best.order {

@@ -54,6 +54,7 @@ func (v *Verdict) Markdown() string {
 		"\"keep\" is honest accounts' credit over theirs in the twin. A configuration holds the bound when every behaviour's gain and the worst account's gain, beyond what honest accounts reach by chance, are at most 1.1, and honest accounts keep at least 1/1.1 (91%%) of their credit; "+
 		"among those the fairest and cheapest is chosen, and where none holds, the one whose worst figure (fairness, worst gain or harm, in units of its bound) is nearest its ideal.\n\n",
 		v.Hosts, v.Reps, v.threatList(), Quota)
+	b.WriteString(v.inShort() + "\n\n")
 	b.WriteString("**The answer, kind by kind (BOINC's server as it ships):**\n\n")
 	for _, a := range v.Answers {
 		b.WriteString("* " + a.Line() + "\n")
@@ -207,4 +208,51 @@ func holdsOrNot(r *Row) string {
 		return "holds the bound"
 	}
 	return "fails it: " + strings.TrimPrefix(holdWords(r), "no: ")
+}
+
+// inShort is the verdict in two sentences, counted from the answers:
+// for how many kinds a stock configuration holds the bound (and which
+// behaviour breaks the others' recommended configurations most often),
+// and for how many creditsim's server trust with the fourth system does.
+func (v *Verdict) inShort() string {
+	var stock, beyond []string
+	breakers := map[string]int{}
+	for _, a := range v.Answers {
+		if a.Best != nil && a.Best.Holds {
+			stock = append(stock, a.Subject.Name)
+		} else if a.Best != nil && a.Best.Score.GainKind != "" && a.Best.Score.Flag[results.ColGain] {
+			breakers[a.Best.Score.GainKind]++
+		}
+		for _, r := range a.Beyond {
+			if r.Server.Beyond && r.Option.Beyond && r.Holds {
+				beyond = append(beyond, a.Subject.Name)
+			}
+		}
+	}
+	n := len(v.Answers)
+	out := fmt.Sprintf("**In short:** a configuration of BOINC as it ships holds the bound for %d of the %d kinds of project%s", len(stock), n, listIn(stock))
+	if top, k := mostOf(breakers); top != "" {
+		out += fmt.Sprintf("; where it does not, %s is what breaks the nearest one most often (%d of %d)", top, k, n-len(stock))
+	}
+	out += fmt.Sprintf(". Beyond BOINC, creditsim's server trust with the fourth system holds it for %d of %d%s.", len(beyond), n, listIn(beyond))
+	return out
+}
+
+// listIn is " (a, b)" for a non-empty list.
+func listIn(xs []string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(xs, ", ") + ")"
+}
+
+// mostOf is the key with the largest count (the first by name of equals).
+func mostOf(m map[string]int) (string, int) {
+	best, n := "", 0
+	for _, k := range results.SortedKeys(m) {
+		if m[k] > n {
+			best, n = k, m[k]
+		}
+	}
+	return best, n
 }

@@ -354,13 +354,19 @@ func TestShippedSweepsLoad(t *testing.T) {
 	}
 }
 
-// TestGPUInflatorsClaim runs the shipped gpu-inflators sweep's two end
-// points, smaller, and checks what its header says: the first system
-// pays 10 x benchmark inflators about 10 x, CreditNew's server holds them
-// near 1, and honest G/D under CreditNew rises with the inflators' share
-// while the fourth system's stays flat.
+// TestGPUInflatorsClaim: docs/sweeps.md's figures of the shipped sweep
+// are what its end points give, run as `creditsim sweep
+// scenarios/sweeps/gpu-inflators.yaml` runs them (300 hosts, 3
+// replications with their twins, the points' own seeds): at 20% of
+// accounts reporting 10 x their benchmarks, the first system pays them
+// about 6 x what their hosts earn honestly (gain 5 to 7) and per FLOP
+// as much (cheat ratio); CreditNew pays them per FLOP as it pays honest
+// hosts (cheat ratio below 1.05), yet they gain more than 2 x over
+// their twin, because host normalisation inflates everyone's pay: honest
+// hosts' G/D more than doubles from no inflators to 20%; the fourth
+// system keeps their gain below 1.12 and honest G/D flat within 10%.
 func TestGPUInflatorsClaim(t *testing.T) {
-	longtest.Skip(t, "two points of the shipped sweep")
+	longtest.Skip(t, "the two end points of the shipped sweep, as the command runs them")
 	sw, err := Load(filepath.Join("..", "..", "..", "..", "scenarios", "sweeps", "gpu-inflators.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -368,8 +374,6 @@ func TestGPUInflatorsClaim(t *testing.T) {
 	ends := []Point{sw.Points[0], sw.Points[len(sw.Points)-1]}
 	sums := map[string]*results.Summary{}
 	for _, pt := range ends {
-		pt.Scenario.Hosts.Initial = 200
-		pt.Scenario.Replications = 1
 		oc, err := runner.Run(pt.Scenario, runner.Options{NoPlots: true})
 		if err != nil {
 			t.Fatal(err)
@@ -380,27 +384,29 @@ func TestGPUInflatorsClaim(t *testing.T) {
 		return float64(sums[pt.ID()].Policies[policy].Flat()[name])
 	}
 	last := ends[1]
-	if v := fig(last, "v1peak", "cheat_ratio.benchmark_inflation"); !(v > 6) {
-		t.Errorf("v1peak pays 10 x inflators %.3g x; want about 10", v)
-	}
-	if v := fig(last, "v3pfc-boinc", "cheat_ratio.benchmark_inflation"); !(v < 1.3) {
-		t.Errorf("v3pfc-boinc pays 10 x inflators %.3g x; want near 1", v)
+	for _, c := range []struct {
+		policy, figure string
+		lo, hi         float64
+	}{
+		{"v1peak", "gain.benchmark_inflation", 5, 7},
+		{"v1peak", "cheat_ratio.benchmark_inflation", 5, 7},
+		{"v3pfc-boinc", "cheat_ratio.benchmark_inflation", 0.95, 1.05},
+		{"v3pfc-boinc", "gain.benchmark_inflation", 2, 3.5},
+		{"v4trust", "gain.benchmark_inflation", 0.9, 1.12},
+	} {
+		if v := fig(last, c.policy, c.figure); !(v >= c.lo && v <= c.hi) {
+			t.Errorf("at 20%%: %s %s = %.3g, docs/sweeps.md says within [%g, %g]", c.policy, c.figure, v, c.lo, c.hi)
+		}
 	}
 	h0, h1 := fig(ends[0], "v3pfc-boinc", "honest_ratio"), fig(last, "v3pfc-boinc", "honest_ratio")
-	if !(h1 > 1.5*h0) {
-		t.Errorf("v3pfc-boinc honest G/D %.3g with no inflators, %.3g with 20%%; want it to rise", h0, h1)
+	if !(h1 > 2*h0) {
+		t.Errorf("v3pfc-boinc honest G/D %.3g with no inflators, %.3g with 20%%; docs/sweeps.md says it more than doubles", h0, h1)
 	}
-	t.Logf("v3pfc-boinc honest G/D %.3g -> %.3g", h0, h1)
-	// The fourth system: no spread cheat (honest G/D flat within 10%),
-	// and the inflators themselves held near 1.
 	g0, g1 := fig(ends[0], "v4trust", "honest_ratio"), fig(last, "v4trust", "honest_ratio")
 	if !(math.Abs(g1/g0-1) < 0.1) {
 		t.Errorf("v4trust honest G/D %.3g with no inflators, %.3g with 20%%; want it flat within 10%%", g0, g1)
 	}
-	if v := fig(last, "v4trust", "cheat_ratio.benchmark_inflation"); !(v < 1.2) {
-		t.Errorf("v4trust pays 10 x inflators %.3g x; want near 1", v)
-	}
-	t.Logf("v4trust honest G/D %.3g -> %.3g", g0, g1)
+	t.Logf("honest G/D: v3pfc-boinc %.3g -> %.3g, v4trust %.3g -> %.3g", h0, h1, g0, g1)
 }
 
 // TestRangeLimits: a step so small (or NaN) that the count would overflow
