@@ -531,9 +531,25 @@ func (sc *Scorecard) Text() string {
 		row = append(row, FormatScore(r.Scale))
 		rows = append(rows, row)
 	}
-	width := make([]int, len(head))
+	writeColumns(&b, rows)
+	for _, n := range sc.NotMeasured {
+		b.WriteString(n + ".\n")
+	}
+	b.WriteString("\n")
+	for _, v := range sc.Verdict {
+		b.WriteString(v + "\n")
+	}
+	return b.String()
+}
+
+// writeColumns writes rows as aligned columns, two spaces apart.
+func writeColumns(b *strings.Builder, rows [][]string) {
+	var width []int
 	for _, row := range rows {
 		for c, s := range row {
+			if c == len(width) {
+				width = append(width, 0)
+			}
 			width[c] = max(width[c], len([]rune(s)))
 		}
 	}
@@ -546,14 +562,6 @@ func (sc *Scorecard) Text() string {
 		}
 		b.WriteString("\n")
 	}
-	for _, n := range sc.NotMeasured {
-		b.WriteString(n + ".\n")
-	}
-	b.WriteString("\n")
-	for _, v := range sc.Verdict {
-		b.WriteString(v + "\n")
-	}
-	return b.String()
 }
 
 // WorstSummary folds several summaries (a sweep's points) into one whose

@@ -55,12 +55,53 @@ func dynamics(c *results.Collector, k int, name, worst string) (png []byte, capt
 		key := hosts.SampleKey(c.Host(h))
 		return key == hosts.SampleHonestCPU || key == hosts.SampleHonestGPU || key == worst
 	}
-	const (
-		scales = iota
-		averages
-		hostScales
-		nGauges
-	)
+	series, order := gaugeSeries(c, k, shown)
+	panels, parts, err := gaugePanels(c, series, order)
+	if err != nil {
+		return nil, "", err
+	}
+	jobs, err := jobPanel(c, k, shown)
+	if err != nil {
+		return nil, "", err
+	}
+	if jobs != nil {
+		panels = append(panels, jobs)
+		parts = append(parts, "every valid job of the sample hosts: its granted credit (coloured by host) beside its deserved credit D (grey); coloured dots on the grey ones mean G = D")
+	}
+	if len(panels) == 0 {
+		return nil, "", nil
+	}
+	hostsShown := "the honest sample hosts"
+	if worst != "" {
+		hostsShown += " and the sample host of " + worst + ", the behaviour that gains most under " + name
+	}
+	caption = fmt.Sprintf("Replication 1 of %s day by day, in %d panel(s), top to bottom: %s. Hosts drawn: %s. The dotted lines mark the end of the warm-up and the day the server stops sending work.",
+		name, len(panels), strings.Join(parts, "; "), hostsShown)
+	panels[0].Title.Text = name + ": " + panels[0].Title.Text
+	days := c.Days()
+	last := float64(days[len(days)-1].Day)
+	for _, p := range panels {
+		p.X.Min, p.X.Max = 0, last
+	}
+	if err := markDays(panels, c.Window()); err != nil {
+		return nil, "", err
+	}
+	png, err = stack(panels)
+	return png, caption, err
+}
+
+// The dynamics' gauge panels.
+const (
+	scales = iota
+	averages
+	hostScales
+	nGauges
+)
+
+// gaugeSeries sorts policy k's gauges over replication 1 into the
+// dynamics' panels, each series in the order it first has a value; a
+// host's gauges only for the hosts shown.
+func gaugeSeries(c *results.Collector, k int, shown func(h int) bool) ([nGauges]map[string]plotter.XYs, [nGauges][]string) {
 	var series [nGauges]map[string]plotter.XYs
 	var order [nGauges][]string
 	for i := range series {
@@ -92,6 +133,12 @@ func dynamics(c *results.Collector, k int, name, worst string) (png []byte, capt
 			series[panel][g.Name] = append(series[panel][g.Name], plotter.XY{X: float64(d.Day), Y: g.Value})
 		}
 	}
+	return series, order
+}
+
+// gaugePanels draws the gauge panels that have data, and says what each
+// shows for the caption.
+func gaugePanels(c *results.Collector, series [nGauges]map[string]plotter.XYs, order [nGauges][]string) ([]*plot.Plot, []string, error) {
 	titles := [nGauges]string{"scales and calibration factors (1 = unscaled)", "PFC averages, PFC / E(J)", "sample hosts' Scale(H)"}
 	says := [nGauges]string{
 		"the policy's scales and calibration factors per app version, Scale(V) and the like (1 = unscaled; flat once settled)",
@@ -106,38 +153,12 @@ func dynamics(c *results.Collector, k int, name, worst string) (png []byte, capt
 		}
 		p, err := gaugePanel(c, titles[i], series[i], order[i], i == hostScales)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		panels = append(panels, p)
 		parts = append(parts, says[i])
 	}
-	jobs, err := jobPanel(c, k, shown)
-	if err != nil {
-		return nil, "", err
-	}
-	if jobs != nil {
-		panels = append(panels, jobs)
-		parts = append(parts, "every valid job of the sample hosts: its granted credit (coloured by host) beside its deserved credit D (grey); coloured dots on the grey ones mean G = D")
-	}
-	if len(panels) == 0 {
-		return nil, "", nil
-	}
-	hostsShown := "the honest sample hosts"
-	if worst != "" {
-		hostsShown += " and the sample host of " + worst + ", the behaviour that gains most under " + name
-	}
-	caption = fmt.Sprintf("Replication 1 of %s day by day, in %d panel(s), top to bottom: %s. Hosts drawn: %s. The dotted lines mark the end of the warm-up and the day the server stops sending work.",
-		name, len(panels), strings.Join(parts, "; "), hostsShown)
-	panels[0].Title.Text = name + ": " + panels[0].Title.Text
-	last := float64(days[len(days)-1].Day)
-	for _, p := range panels {
-		p.X.Min, p.X.Max = 0, last
-	}
-	if err := markDays(panels, c.Window()); err != nil {
-		return nil, "", err
-	}
-	png, err = stack(panels)
-	return png, caption, err
+	return panels, parts, nil
 }
 
 // logWhenWide gives panel p a log Y axis when the named series' values

@@ -354,6 +354,20 @@ func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.P
 	if !any {
 		return nil, nil
 	}
+	if err := addCounts(p, below, above); err != nil {
+		return nil, err
+	}
+	p.NominalX(names...)
+	r.apply(p)
+	if r.off > 0 {
+		p.Title.Text = strings.Replace(p.Title.Text, "drawn at the edge", "counted at the edge", 1)
+	}
+	return p, nil
+}
+
+// addCounts writes the counts of hosts off the axis under its bottom
+// edge and over its top.
+func addCounts(p *plot.Plot, below, above plotter.XYLabels) error {
 	for _, l := range []struct {
 		xy plotter.XYLabels
 		y  draw.YAlignment
@@ -363,16 +377,11 @@ func hostBoxes(title, yLabel string, pts [][]hostPoint, names []string) (*plot.P
 		}
 		labels, err := newLabels(l.xy, 8, draw.XCenter, l.y)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.Add(labels)
 	}
-	p.NominalX(names...)
-	r.apply(p)
-	if r.off > 0 {
-		p.Title.Text = strings.Replace(p.Title.Text, "drawn at the edge", "counted at the edge", 1)
-	}
-	return p, nil
+	return nil
 }
 
 // deviceDots draws, per policy, the G/D of the CPU results and of the
@@ -729,15 +738,8 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 		p.Add(sc)
 		p.Legend.Add(name, sc)
 	}
-	// Faint lines between the behaviours' bands.
-	for i := 1; i < len(kinds); i++ {
-		x := float64(i) - 0.5
-		sep, err := plotter.NewLine(plotter.XYs{{X: x, Y: cheatLow / 10}, {X: x, Y: cheatHigh * 10}})
-		if err != nil {
-			return nil, err
-		}
-		sep.Color = color.Gray{Y: 225}
-		p.Add(sep)
+	if err := bandLines(p, len(kinds)); err != nil {
+		return nil, err
 	}
 	if err := edge.add(p); err != nil {
 		return nil, err
@@ -754,6 +756,20 @@ func cheatBars(s *results.Summary, names []string) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
 	p.Y.Tick.Marker = logTicks{}
 	return p, nil
+}
+
+// bandLines draws faint lines between n nominal bands of p.
+func bandLines(p *plot.Plot, n int) error {
+	for i := 1; i < n; i++ {
+		x := float64(i) - 0.5
+		sep, err := plotter.NewLine(plotter.XYs{{X: x, Y: cheatLow / 10}, {X: x, Y: cheatHigh * 10}})
+		if err != nil {
+			return err
+		}
+		sep.Color = color.Gray{Y: 225}
+		p.Add(sep)
+	}
+	return nil
 }
 
 // decadeTicks labels powers of ten in the axis' range, so a log axis has
@@ -827,45 +843,15 @@ func racPlot(c *results.Collector, k int, name string) ([]byte, error) {
 	// The "no credit" row sits a step below the smallest value drawn.
 	low = max(low, top*1e-6)
 	floor := low / 3
-	ticks := noCreditTicks{floor: floor}
 	var panels []*plot.Plot
-	dashes := []vg.Length{vg.Points(4), vg.Points(3)}
 	for j, h := range sample {
-		p := newPlot(sampleLabel(c, h), "day", "GFLOPS")
-		p.Title.TextStyle.Font.Size = vg.Points(10)
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = ticks
-		p.Y.Min, p.Y.Max = floor/1.4, top*1.5
-		var xy plotter.XYs
-		for _, d := range days {
-			v := d.RAC[k][j] / scale
-			if !(v > 0) || math.IsInf(v, 0) {
-				v = floor
-			}
-			xy = append(xy, plotter.XY{X: float64(d.Day), Y: min(max(v, floor), p.Y.Max)})
-		}
-		l, err := plotter.NewLine(xy)
+		p, err := racPanel(c, k, j, h, name, racRange{floor, top, scale})
 		if err != nil {
 			return nil, err
 		}
-		l.Color = policyColor([]string{name}, 0)
-		l.Width = vg.Points(1.3)
-		p.Add(l)
-		truth := c.TrueGFLOPS(h)
-		var f *plotter.Function
-		if truth > 0 && !math.IsInf(truth, 0) {
-			f = plotter.NewFunction(func(float64) float64 { return truth })
-			f.Color, f.Dashes = color.Gray{Y: 60}, dashes
-			p.Add(f)
+		if j > 0 {
+			p.Legend = plot.NewLegend()
 		}
-		if j == 0 {
-			p.Legend.Add("RAC / scale", l)
-			if f != nil {
-				p.Legend.Add("true GFLOPS", f)
-			}
-			p.Legend.TextStyle.Font.Size = vg.Points(8)
-		}
-		p.X.Min, p.X.Max = 0, float64(days[len(days)-1].Day)
 		panels = append(panels, p)
 	}
 	win := c.Window()
@@ -876,6 +862,46 @@ func racPlot(c *results.Collector, k int, name string) ([]byte, error) {
 		}
 	}
 	return tilesOf(panels, title, min(3, len(panels)))
+}
+
+// racRange is the RAC panels' shared axis: the "no credit" row, the
+// top, and the policy's scale that converts RAC to GFLOPS.
+type racRange struct{ floor, top, scale float64 }
+
+// racPanel is sample host h's (the j-th) panel of policy k's RAC, with
+// its legend.
+func racPanel(c *results.Collector, k, j, h int, name string, r racRange) (*plot.Plot, error) {
+	days := c.Days()
+	p := newPlot(sampleLabel(c, h), "day", "GFLOPS")
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = noCreditTicks{floor: r.floor}
+	p.Y.Min, p.Y.Max = r.floor/1.4, r.top*1.5
+	var xy plotter.XYs
+	for _, d := range days {
+		v := d.RAC[k][j] / r.scale
+		if !(v > 0) || math.IsInf(v, 0) {
+			v = r.floor
+		}
+		xy = append(xy, plotter.XY{X: float64(d.Day), Y: min(max(v, r.floor), p.Y.Max)})
+	}
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return nil, err
+	}
+	l.Color = policyColor([]string{name}, 0)
+	l.Width = vg.Points(1.3)
+	p.Add(l)
+	p.Legend.Add("RAC / scale", l)
+	if truth := c.TrueGFLOPS(h); truth > 0 && !math.IsInf(truth, 0) {
+		f := plotter.NewFunction(func(float64) float64 { return truth })
+		f.Color, f.Dashes = color.Gray{Y: 60}, []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(f)
+		p.Legend.Add("true GFLOPS", f)
+	}
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	p.X.Min, p.X.Max = 0, float64(days[len(days)-1].Day)
+	return p, nil
 }
 
 // noCreditTicks are a log axis' ticks with the lowest row, where RAC 0

@@ -81,28 +81,8 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 	for k, s := range series {
 		names[k] = s.Name
 	}
-	// Systems with the same value at a point (several at a gain of 1)
-	// would hide one another: each is set a little to its own side of
-	// the point, within a third of the gap to the next.
-	gap := math.Inf(1)
-	for i := 1; i < len(x); i++ {
-		if d := math.Abs(x[i] - x[i-1]); d > 0 {
-			gap = min(gap, d)
-		}
-	}
-	if math.IsInf(gap, 1) {
-		gap = 1
-	}
 	for k := range series {
-		dx := 0.0
-		if len(series) > 1 {
-			dx = gap / 3 * (float64(k)/float64(len(series)-1) - 0.5)
-		}
-		xk := make([]float64, len(x))
-		for i := range x {
-			xk[i] = x[i] + dx
-		}
-		if err := addSeries(p, series, names, k, xk, floor); err != nil {
+		if err := addSeries(p, series, names, k, dodge(x, k, len(series)), floor); err != nil {
 			return nil, err
 		}
 	}
@@ -125,6 +105,31 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		}
 	}
 	return renderSideLegend(p)
+}
+
+// dodge is x for series k of n: systems with the same value at a point
+// (several at a gain of 1) would hide one another, so each is set a
+// little to its own side of the point, within a third of the gap to the
+// next.
+func dodge(x []float64, k, n int) []float64 {
+	gap := math.Inf(1)
+	for i := 1; i < len(x); i++ {
+		if d := math.Abs(x[i] - x[i-1]); d > 0 {
+			gap = min(gap, d)
+		}
+	}
+	if math.IsInf(gap, 1) {
+		gap = 1
+	}
+	dx := 0.0
+	if n > 1 {
+		dx = gap / 3 * (float64(k)/float64(n-1) - 0.5)
+	}
+	out := make([]float64, len(x))
+	for i := range x {
+		out[i] = x[i] + dx
+	}
+	return out
 }
 
 // sweepX places the swept values on p's X axis: numbers by value, other

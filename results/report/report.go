@@ -179,6 +179,19 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 	}
 	d.Score = results.NewScorecard(s, names)
 	d.Brief, d.Details = d.Score.Verdict[:d.Score.Short], d.Score.Verdict[d.Score.Short:]
+	d.scorecard()
+	d.tables(s, names)
+	var b bytes.Buffer
+	if err := reportTmpl.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// scorecard fills the scorecard's groups, heads and rows: the columns
+// measured, a gain with its behaviour, an account's gain with what
+// chance gives.
+func (d *reportData) scorecard() {
 	for _, c := range d.Score.Shown {
 		col := results.ScoreColumns[c]
 		d.ScoreHead = append(d.ScoreHead, struct{ Name, Ideal string }{col.Name, col.Ideal()})
@@ -189,13 +202,6 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 				Name string
 				Span int
 			}{col.Group, 1})
-		}
-	}
-	var table []*results.Figure
-	for _, f := range results.Registry {
-		if f.Table {
-			table = append(table, f)
-			d.TableHead = append(d.TableHead, f.Short)
 		}
 	}
 	for i, r := range d.Score.Rows {
@@ -215,6 +221,18 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 			row.Cells = append(row.Cells, scoreCell{Text: t, Best: d.Score.Best[c] == i, Class: cl})
 		}
 		d.ScoreRows = append(d.ScoreRows, row)
+	}
+}
+
+// tables fills the outcomes, the price and the headline table of every
+// figure with its interval.
+func (d *reportData) tables(s *results.Summary, names []string) {
+	var table []*results.Figure
+	for _, f := range results.Registry {
+		if f.Table {
+			table = append(table, f)
+			d.TableHead = append(d.TableHead, f.Short)
+		}
 	}
 	for _, o := range []struct{ key, name string }{{"success", "success"}, {"client_error", "client error"},
 		{"aborted", "aborted"}, {"no_reply", "no reply (timed out)"}, {"no_reply_share_of_deserved", "deserved credit in timed-out results"}} {
@@ -239,11 +257,6 @@ func Report(s *results.Summary, names []string, description string, plots []plot
 		}
 		d.Rows = append(d.Rows, row)
 	}
-	var b bytes.Buffer
-	if err := reportTmpl.Execute(&b, d); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // SweepReport is what sweep.html shows.

@@ -146,7 +146,7 @@ func newRoot(args []string) *cobra.Command {
 		RunE:          rootRun,
 	}
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), newFit(), &cobra.Command{
+	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), newFit(), newAdvise(args), &cobra.Command{
 		Use:   "version",
 		Short: "print the tool's version and revision",
 		Args:  cobra.NoArgs,

@@ -80,9 +80,19 @@ func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
 	if !slices.Contains(fit.Families, fl.family) {
 		return fail(cmd, ExitInput, "flag --family: %q: want %s", fl.family, strings.Join(fit.Families, " or "))
 	}
+	text, what, err := fl.fit(cmd, source, w)
+	if err != nil {
+		return err
+	}
+	return fl.write(cmd, text, what)
+}
+
+// fit fits source into a scenario: its text and a line saying what it
+// was fitted from. Errors are cobra errors with their exit codes.
+func (fl *fitFlags) fit(cmd *cobra.Command, source string, w fit.Window) ([]byte, string, error) {
 	switch kind, err := sourceKind(source); {
 	case err != nil:
-		return fail(cmd, ExitInput, "%v", err)
+		return nil, "", fail(cmd, ExitInput, "%v", err)
 	case kind == "stats":
 		return fl.fitStats(cmd, source, w)
 	default:
@@ -91,21 +101,21 @@ func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
 }
 
 // fitStats fits a statistics export.
-func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) error {
+func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) ([]byte, string, error) {
 	if fl.config != "" || len(fl.apps) > 0 || len(fl.countsFlops) > 0 {
-		return fail(cmd, ExitInput, "%s is a statistics export, which has hosts only: --config, --app and --counts-flops need a project's tables or database", source)
+		return nil, "", fail(cmd, ExitInput, "%s is a statistics export, which has hosts only: --config, --app and --counts-flops need a project's tables or database", source)
 	}
 	path, err := statsFile(source)
 	if err != nil {
-		return fail(cmd, ExitInput, "%v", err)
+		return nil, "", fail(cmd, ExitInput, "%v", err)
 	}
 	hosts, err := statsdump.Read(path)
 	if err != nil {
-		return fail(cmd, ExitInput, "%v", err)
+		return nil, "", fail(cmd, ExitInput, "%v", err)
 	}
 	f, err := fit.FitHosts(hosts, w)
 	if err != nil {
-		return fail(cmd, ExitInput, "%s: %v", path, err)
+		return nil, "", fail(cmd, ExitInput, "%s: %v", path, err)
 	}
 	// The export's user table, beside its host table, says the teams.
 	for _, n := range []string{"user.gz", "user.xml"} {
@@ -115,7 +125,7 @@ func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) er
 		}
 		users, err := statsdump.ReadUsers(up)
 		if err != nil {
-			return fail(cmd, ExitInput, "%v", err)
+			return nil, "", fail(cmd, ExitInput, "%v", err)
 		}
 		team := map[int]int{}
 		for _, u := range users {
@@ -127,18 +137,18 @@ func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) er
 	f.Family = fl.family
 	text, err := f.Scenario(fl.name, path)
 	if err != nil {
-		return fail(cmd, ExitRun, "%v", err)
+		return nil, "", fail(cmd, ExitRun, "%v", err)
 	}
-	return fl.write(cmd, text, fmt.Sprintf("%d hosts present and %.3g arriving a day, fitted from %d hosts of %s", f.Initial, f.ArrivalsPerDay, f.Rows, path))
+	return text, fmt.Sprintf("%d hosts present and %.3g arriving a day, fitted from %d hosts of %s", f.Initial, f.ArrivalsPerDay, f.Rows, path), nil
 }
 
 // fitTables fits a folder of table files or a database.
-func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Window) error {
+func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Window) ([]byte, string, error) {
 	opt := fit.TableOptions{Window: w, CountsFlops: fl.countsFlops, Apps: fl.apps}
 	if fl.config != "" {
 		sets, notes, err := fit.ReadConfig(fl.config)
 		if err != nil {
-			return fail(cmd, ExitInput, "flag --config: %v", err)
+			return nil, "", fail(cmd, ExitInput, "flag --config: %v", err)
 		}
 		opt.Server, opt.ServerNotes = sets, notes
 	}
@@ -148,29 +158,29 @@ func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Win
 		name = replay.Redact(source)
 		conn, closeAll, err := replay.OpenReadOnly(name, source)
 		if err != nil {
-			return fail(cmd, ExitInput, "%v", err)
+			return nil, "", fail(cmd, ExitInput, "%v", err)
 		}
 		defer closeAll()
 		db := &tables.DB{Conn: conn, Label: name}
 		if err := fit.DBWindow(db, &opt.Window); err != nil {
-			return fail(cmd, ExitInput, "%v", err)
+			return nil, "", fail(cmd, ExitInput, "%v", err)
 		}
 		src = db
 	}
 	p, err := fit.FitTables(src, opt)
 	if err != nil {
-		return fail(cmd, ExitInput, "%v", err)
+		return nil, "", fail(cmd, ExitInput, "%v", err)
 	}
 	p.Family = fl.family
 	text, err := p.Scenario(fl.name, name)
 	if err != nil {
-		return fail(cmd, ExitRun, "%v", err)
+		return nil, "", fail(cmd, ExitRun, "%v", err)
 	}
 	for _, w := range p.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "creditsim fit: warning: "+w)
 	}
-	return fl.write(cmd, text, fmt.Sprintf("%d hosts present and %.3g arriving a day, %d apps, fitted from %d hosts and %d results of %s",
-		p.Initial, p.ArrivalsPerDay, len(p.Apps), p.Rows, p.Results, name))
+	return text, fmt.Sprintf("%d hosts present and %.3g arriving a day, %d apps, fitted from %d hosts and %d results of %s",
+		p.Initial, p.ArrivalsPerDay, len(p.Apps), p.Rows, p.Results, name), nil
 }
 
 // sourceKind tells a database (db), a folder of table files (tables)

@@ -15,70 +15,77 @@ import (
 	"golang.org/x/term"
 )
 
+// verdictFlags are verdict's flags.
+type verdictFlags struct {
+	workers, hosts, reps int
+	png, threats         string
+	all, systems         bool
+}
+
 func newVerdict() *cobra.Command {
-	var workers, hosts, reps int
-	var png, threats string
-	var all, systems bool
+	var fl verdictFlags
 	cmd := &cobra.Command{
 		Use:   "verdict",
 		Short: "which BOINC server configuration and credit option to use, kind of project by kind",
 		Long:  verdictLong,
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := jobsFlag(cmd, workers); err != nil {
-				return err
-			}
-			if workers <= 0 {
-				workers = runtime.GOMAXPROCS(0)
-			}
-			if systems {
-				return verdictSystems(cmd, workers, png)
-			}
-			if png != "" {
-				return fail(cmd, ExitInput, "flag --png draws the --systems table; give both")
-			}
-			if cmd.Flags().Changed("hosts") && hosts < 10 {
-				return fail(cmd, ExitInput, "flag --hosts: %d: must be at least 10", hosts)
-			}
-			if cmd.Flags().Changed("replications") && reps < 1 {
-				return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", reps)
-			}
-			st := stock.Settings{Hosts: hosts, Replications: reps, Jobs: workers}
-			if threats != "" {
-				t, err := stock.ReadThreats(threats)
-				if err != nil {
-					return fail(cmd, ExitInput, "flag --threats: %v", err)
-				}
-				st.Threats = t
-			}
-			var v *stock.Verdict
-			var err error
-			withSteps(cmd, "verdict", func(progress runner.Progress) {
-				if progress != nil {
-					st.Progress = func(what string, done, total int) { progress(what, done, total) }
-				}
-				v, err = stock.RunVerdict(st)
-			})
-			if err != nil {
-				return fail(cmd, ExitRun, "%v", err)
-			}
-			if all {
-				fmt.Fprint(cmd.OutOrStdout(), v.All())
-				return nil
-			}
-			fmt.Fprint(cmd.OutOrStdout(), v.Markdown())
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return fl.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.IntVarP(&workers, "jobs", "j", 0, "runs at once (default: all cores)")
-	f.IntVar(&hosts, "hosts", stock.DefaultHosts, "hosts of each world (fewer if it has fewer)")
-	f.IntVar(&reps, "replications", stock.DefaultReplications, "replications of each configuration (95% intervals need 3)")
-	f.StringVar(&threats, "threats", "", "a threat model file instead of the standard one (creditsim advise --threats-file writes it)")
-	f.BoolVar(&all, "all", false, "list every configuration of every kind, best first")
-	f.BoolVar(&systems, "systems", false, "instead: every credit system at its worst over the built-in worlds as their files set them (one replication)")
-	f.StringVar(&png, "png", "", "with --systems, also draw its table as a picture into this PNG file")
+	f.IntVarP(&fl.workers, "jobs", "j", 0, "runs at once (default: all cores)")
+	f.IntVar(&fl.hosts, "hosts", stock.DefaultHosts, "hosts of each world (fewer if it has fewer)")
+	f.IntVar(&fl.reps, "replications", stock.DefaultReplications, "replications of each configuration (95% intervals need 3)")
+	f.StringVar(&fl.threats, "threats", "", "a threat model file instead of the standard one (creditsim advise --threats-file writes it)")
+	f.BoolVar(&fl.all, "all", false, "list every configuration of every kind, best first")
+	f.BoolVar(&fl.systems, "systems", false, "instead: every credit system at its worst over the built-in worlds as their files set them (one replication)")
+	f.StringVar(&fl.png, "png", "", "with --systems, also draw its table as a picture into this PNG file")
 	return cmd
+}
+
+// run is creditsim verdict.
+func (fl *verdictFlags) run(cmd *cobra.Command) error {
+	if err := jobsFlag(cmd, fl.workers); err != nil {
+		return err
+	}
+	if fl.workers <= 0 {
+		fl.workers = runtime.GOMAXPROCS(0)
+	}
+	if fl.systems {
+		return verdictSystems(cmd, fl.workers, fl.png)
+	}
+	switch {
+	case fl.png != "":
+		return fail(cmd, ExitInput, "flag --png draws the --systems table; give both")
+	case fl.hosts < 10:
+		return fail(cmd, ExitInput, "flag --hosts: %d: must be at least 10", fl.hosts)
+	case fl.reps < 1:
+		return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", fl.reps)
+	}
+	st := stock.Settings{Hosts: fl.hosts, Replications: fl.reps, Jobs: fl.workers}
+	if fl.threats != "" {
+		t, err := stock.ReadThreats(fl.threats)
+		if err != nil {
+			return fail(cmd, ExitInput, "flag --threats: %v", err)
+		}
+		st.Threats = t
+	}
+	var v *stock.Verdict
+	var err error
+	withSteps(cmd, "verdict", func(progress runner.Progress) {
+		if progress != nil {
+			st.Progress = func(what string, done, total int) { progress(what, done, total) }
+		}
+		v, err = stock.RunVerdict(st)
+	})
+	if err != nil {
+		return fail(cmd, ExitRun, "%v", err)
+	}
+	if fl.all {
+		fmt.Fprint(cmd.OutOrStdout(), v.All())
+		return nil
+	}
+	fmt.Fprint(cmd.OutOrStdout(), v.Markdown())
+	return nil
 }
 
 // verdictSystems prints every credit system at its worst over the

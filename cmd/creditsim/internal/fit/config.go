@@ -115,3 +115,58 @@ func configTags(path string) (map[string]string, error) {
 	}
 	return given, nil
 }
+
+// CreditFlags are the credit flags of a project's validator daemon
+// (config.xml's <daemons>): which credit option it runs, by BOINC's
+// precedence (credit_from_wu, then credit_from_runtime, then
+// post_assigned_credit; none: CreditNew), and whether it sets
+// --max_granted_credit.
+type CreditFlags struct {
+	Option string // "creditnew", "runtime", "fixed" or "post-assigned"
+	Capped bool
+	// Found says a validator command was read; without one the option is
+	// BOINC's default, CreditNew.
+	Found bool
+}
+
+// ReadCreditFlags reads the validator's credit flags from config.xml.
+func ReadCreditFlags(path string) (CreditFlags, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return CreditFlags{}, err
+	}
+	var doc struct {
+		Daemons []struct {
+			Cmd string `xml:"cmd"`
+		} `xml:"daemons>daemon"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		return CreditFlags{}, fmt.Errorf("%s: %v", path, err)
+	}
+	f := CreditFlags{Option: "creditnew"}
+	for _, d := range doc.Daemons {
+		args := strings.Fields(d.Cmd)
+		if len(args) == 0 || !strings.Contains(args[0], "validator") {
+			continue
+		}
+		f.Found = true
+		has := func(flag string) bool {
+			for _, a := range args[1:] {
+				if strings.TrimLeft(a, "-") == flag {
+					return true
+				}
+			}
+			return false
+		}
+		switch {
+		case has("credit_from_wu"):
+			f.Option = "fixed"
+		case has("credit_from_runtime"):
+			f.Option = "runtime"
+		case has("post_assigned_credit"):
+			f.Option = "post-assigned"
+		}
+		f.Capped = has("max_granted_credit")
+	}
+	return f, nil
+}

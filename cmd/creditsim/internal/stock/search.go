@@ -19,6 +19,11 @@ type Subject struct {
 	// Open opens the world with sets applied after its own overrides.
 	Open                 func(sets []string) (*scenarios.Scenario, error)
 	SizesKnown, Measures bool
+	// Current, if not "", is the credit option (an Option's Policy) the
+	// project runs now: its world as given (its own replication and
+	// quotas) is searched too, as "as it runs now", and judged beside the
+	// others (Answer.Current).
+	Current string
 }
 
 // Subject is k's world as a search subject.
@@ -97,7 +102,13 @@ type Answer struct {
 	// Beyond are the rows beyond BOINC: the fourth system on Best's
 	// server, and every option under the server with trust.
 	Beyond []*Row
+	// Current is the project's configuration as it runs now (nil unless
+	// the subject names it).
+	Current *Row
 }
+
+// Now is the server configuration of a world as given.
+var Now = Server{Name: "as it runs now", Config: []string{"your workunits and config.xml as they are"}}
 
 // Search runs every server configuration of subj's world with the threat
 // model, every credit option side by side in each run, with honest twins,
@@ -138,34 +149,12 @@ func SearchAll(subjects []Subject, st Settings) ([]*Answer, error) {
 	opts := make([][]Option, len(subjects))
 	var jobs []*job
 	for k, subj := range subjects {
-		plain, err := subj.Open(nil)
-		if err != nil {
+		var js []*job
+		var err error
+		if answers[k], servers[k], opts[k], js, err = prepare(k, subj, st); err != nil {
 			return nil, err
 		}
-		if servers[k], err = Servers(plain); err != nil {
-			return nil, err
-		}
-		opts[k] = Options(plain)
-		var specs []string
-		for _, o := range opts[k] {
-			specs = append(specs, o.Spec)
-		}
-		apps := AppsOf(plain)
-		base := []string{st.Threats.Override(apps), "replications=" + strconv.Itoa(st.Replications),
-			"policies=[" + strings.Join(specs, ", ") + "]"}
-		hosts := plain.Hosts.Initial
-		if hosts > st.Hosts {
-			hosts = st.Hosts
-			base = append(base, "hosts.initial="+strconv.Itoa(hosts))
-		}
-		answers[k] = &Answer{Subject: subj, Hosts: hosts, Reps: st.Replications, Cap: Cap(plain), Threats: st.Threats.For(apps)}
-		for i, sv := range servers[k] {
-			w, err := subj.Open(append(append([]string(nil), base...), sv.Sets...))
-			if err != nil {
-				return nil, fmt.Errorf("%s, %s: %w", subj.Name, sv.Name, err)
-			}
-			jobs = append(jobs, &job{subj: k, server: i, world: w})
-		}
+		jobs = append(jobs, js...)
 	}
 	var mu sync.Mutex
 	done := 0
@@ -191,22 +180,66 @@ func SearchAll(subjects []Subject, st Settings) ([]*Answer, error) {
 		}
 	}
 	for _, j := range jobs {
-		a, os := answers[j.subj], opts[j.subj]
-		names := make([]string, len(os))
-		for i, o := range os {
-			names[i] = o.Policy
-		}
-		sc := results.NewScorecard(j.sum, names)
-		for i, o := range os {
-			r := newRow(servers[j.subj][j.server], o, sc.Rows[i], j.sum, subjects[j.subj])
-			r.order = i*len(servers[j.subj]) + j.server
-			a.Rows = append(a.Rows, r)
-		}
+		answers[j.subj].addRows(j, servers[j.subj], opts[j.subj])
 	}
 	for _, a := range answers {
 		a.judge()
 	}
 	return answers, nil
+}
+
+// addRows adds run j's rows, one per option, judged by its scorecard.
+func (a *Answer) addRows(j *job, servers []Server, opts []Option) {
+	names := make([]string, len(opts))
+	for i, o := range opts {
+		names[i] = o.Policy
+	}
+	sc := results.NewScorecard(j.sum, names)
+	for i, o := range opts {
+		r := newRow(servers[j.server], o, sc.Rows[i], j.sum, a.Subject)
+		r.order = i*len(servers) + j.server
+		a.Rows = append(a.Rows, r)
+	}
+}
+
+// prepare opens subject k's world under each of its servers, with the
+// threats and every option: its answer (rows to come), servers, options
+// and runs.
+func prepare(k int, subj Subject, st Settings) (*Answer, []Server, []Option, []*job, error) {
+	plain, err := subj.Open(nil)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	servers, err := Servers(plain)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if subj.Current != "" {
+		servers = append([]Server{Now}, servers...)
+	}
+	opts := Options(plain)
+	var specs []string
+	for _, o := range opts {
+		specs = append(specs, o.Spec)
+	}
+	apps := AppsOf(plain)
+	base := []string{st.Threats.Override(apps), "replications=" + strconv.Itoa(st.Replications),
+		"policies=[" + strings.Join(specs, ", ") + "]"}
+	hosts := plain.Hosts.Initial
+	if hosts > st.Hosts {
+		hosts = st.Hosts
+		base = append(base, "hosts.initial="+strconv.Itoa(hosts))
+	}
+	a := &Answer{Subject: subj, Hosts: hosts, Reps: st.Replications, Cap: Cap(plain), Threats: st.Threats.For(apps)}
+	var jobs []*job
+	for i, sv := range servers {
+		w, err := subj.Open(append(append([]string(nil), base...), sv.Sets...))
+		if err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("%s, %s: %w", subj.Name, sv.Name, err)
+		}
+		jobs = append(jobs, &job{subj: k, server: i, world: w})
+	}
+	return a, servers, opts, jobs, nil
 }
 
 // each runs f(0..n-1) on at most jobs goroutines.
@@ -388,6 +421,11 @@ func (a *Answer) judge() {
 		}
 	}
 	best := pick(allowed)
+	for i := range a.Rows {
+		if r := &a.Rows[i]; r.Server.Name == Now.Name && r.Option.Policy == a.Subject.Current {
+			a.Current = r
+		}
+	}
 	a.Best = best
 	if best == nil {
 		return

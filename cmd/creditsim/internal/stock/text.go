@@ -45,6 +45,8 @@ func serverWords(s Server) string {
 		return "sent once and a daily quota of " + fmt.Sprint(Quota) + " per CPU"
 	case s.Name == "adaptive replication":
 		return "under adaptive replication"
+	case s.Name == Now.Name:
+		return "sent as your project sends them now"
 	}
 	return s.Name
 }

@@ -81,30 +81,39 @@ func ReadThreats(file string) (*Threats, error) {
 	}
 	t := &Threats{File: file}
 	for i, n := range list.Content {
-		if n.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%s:%d: threats[%d]: want an agent mapping ({kind: ..., share: ...})", name, n.Line, i)
-		}
-		th := Threat{line: n.Line}
-		var kept []*yaml.Node
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			if n.Content[j].Value == "when" {
-				th.When = n.Content[j+1].Value
-				if _, ok := whens[th.When]; !ok || th.When == "" {
-					return nil, fmt.Errorf("%s:%d: threats[%d].when: %q: want counts_flops, gpu or multi_thread", name, n.Content[j+1].Line, i, th.When)
-				}
-				continue
-			}
-			kept = append(kept, n.Content[j], n.Content[j+1])
-		}
-		m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: kept}
-		b, err := yaml.Marshal(m)
+		th, err := readThreat(n, i, name)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: threats[%d]: %v", name, n.Line, i, err)
+			return nil, err
 		}
-		th.Agent = strings.TrimSpace(string(b))
 		t.Threats = append(t.Threats, th)
 	}
 	return t, nil
+}
+
+// readThreat reads entry i of file name's threats: an agent mapping and
+// its optional when.
+func readThreat(n *yaml.Node, i int, name string) (Threat, error) {
+	if n.Kind != yaml.MappingNode {
+		return Threat{}, fmt.Errorf("%s:%d: threats[%d]: want an agent mapping ({kind: ..., share: ...})", name, n.Line, i)
+	}
+	th := Threat{line: n.Line}
+	var kept []*yaml.Node
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if n.Content[j].Value == "when" {
+			th.When = n.Content[j+1].Value
+			if _, ok := whens[th.When]; !ok || th.When == "" {
+				return Threat{}, fmt.Errorf("%s:%d: threats[%d].when: %q: want counts_flops, gpu or multi_thread", name, n.Content[j+1].Line, i, th.When)
+			}
+			continue
+		}
+		kept = append(kept, n.Content[j], n.Content[j+1])
+	}
+	b, err := yaml.Marshal(&yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: kept})
+	if err != nil {
+		return Threat{}, fmt.Errorf("%s:%d: threats[%d]: %v", name, n.Line, i, err)
+	}
+	th.Agent = strings.TrimSpace(string(b))
+	return th, nil
 }
 
 // Marshal writes the threat model back as a file ReadThreats reads to

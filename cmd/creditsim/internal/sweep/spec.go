@@ -67,6 +67,21 @@ type Parameter struct {
 	vals []string // the values as YAML text
 }
 
+// checkLabels checks that a parameter's labels, if given, name each of
+// its values, none empty.
+func (p *Parameter) checkLabels(file, field string) error {
+	if p.Labels != nil && len(p.Labels) != len(p.vals) {
+		return &Error{File: file, Line: p.line, Field: field + ".labels", Value: strings.Join(p.Labels, ", "),
+			Reason: fmt.Sprintf("one label per value: %d labels for %d values", len(p.Labels), len(p.vals))}
+	}
+	for j, l := range p.Labels {
+		if strings.TrimSpace(l) == "" {
+			return &Error{File: file, Line: p.line, Field: fmt.Sprintf("%s.labels[%d]", field, j), Value: l, Reason: "empty"}
+		}
+	}
+	return nil
+}
+
 // Range is an arithmetic sequence of numbers.
 type Range struct {
 	From  float64 `yaml:"from"`
@@ -322,13 +337,8 @@ func checkParameters(file string, spec *Spec, lines map[string]int) error {
 			return bad(p.line, field, p.Path, err.Error())
 		}
 		p.vals = vals
-		if p.Labels != nil && len(p.Labels) != len(vals) {
-			return bad(p.line, field+".labels", strings.Join(p.Labels, ", "), fmt.Sprintf("one label per value: %d labels for %d values", len(p.Labels), len(vals)))
-		}
-		for j, l := range p.Labels {
-			if strings.TrimSpace(l) == "" {
-				return bad(p.line, fmt.Sprintf("%s.labels[%d]", field, j), l, "empty")
-			}
+		if err := p.checkLabels(file, field); err != nil {
+			return err
 		}
 	}
 	total := 1
