@@ -451,6 +451,9 @@ func (a *advice) terminal() string {
 	if len(a.NotIdentified) > 0 {
 		b.WriteString("Not identified from the data: " + strings.Join(a.NotIdentified, "; ") + ".\n")
 	}
+	if len(a.Assumed) > 0 {
+		b.WriteString("Not in the data, so assumed: " + strings.Join(a.Assumed, "; ") + ".\n")
+	}
 	return b.String()
 }
 
@@ -532,7 +535,7 @@ func (a *advice) write(dir string, rule results.Replace, protect []string, fitte
 	for _, f := range []struct {
 		name string
 		b    []byte
-	}{{"advice.md", []byte(md)}, {"advice.json", append(js, '\n')}, {"report.html", page.Bytes()}, {"fitted.yaml", fitted}, {"threats.yaml", threats.Marshal()}} {
+	}{{"advice.md", []byte(md)}, {"advice.json", append(js, '\n')}, {"report.html", page.Bytes()}, {"fitted.yaml", fitted}, {"threats.yaml", threats.Source}} {
 		if err := od.Write(f.name, f.b); err != nil {
 			od.Abort()
 			return err

@@ -91,8 +91,8 @@ type Answer struct {
 	Threats []Threat
 	Rows    []Row
 	// Best is the recommended stock row; NoneHolds says no stock row
-	// holds the bound (Best is then the least cheatable). Ties are the
-	// rows that tie with Best.
+	// holds the bound (Best is then the nearest). Ties are the rows the
+	// data cannot tell from Best (tied), at its price or dearer.
 	Best      *Row
 	NoneHolds bool
 	Ties      []*Row
@@ -215,7 +215,9 @@ func prepare(k int, subj Subject, st Settings) (*Answer, []Server, []Option, []*
 		return nil, nil, nil, nil, err
 	}
 	if subj.Current != "" {
-		servers = append([]Server{Now}, servers...)
+		// Last: where the data cannot tell it from a named configuration,
+		// the named one is said.
+		servers = append(servers, Now)
 	}
 	opts := Options(plain)
 	var specs []string
@@ -345,18 +347,6 @@ func worst(r *Row) (float64, int) {
 	return b, col
 }
 
-// tie reports whether a and b tie on column c: each mean in the other's
-// interval, or, without intervals, within 2% of each other.
-func tie(a, b *Row, c int) bool {
-	x, y := a.Figs[c], b.Figs[c]
-	if !results.Defined(x.Mean) || !results.Defined(y.Mean) {
-		return x.Mean == y.Mean
-	}
-	if math.IsNaN(x.Lo) || math.IsNaN(y.Lo) {
-		return math.Abs(x.Mean-y.Mean) <= 0.02*max(math.Abs(x.Mean), math.Abs(y.Mean))
-	}
-	return x.Mean >= y.Lo && x.Mean <= y.Hi && y.Mean >= x.Lo && y.Mean <= x.Hi
-}
 
 // better reports whether a is to be recommended before b: a row that
 // holds the bound before one that does not; then one whose honest
@@ -389,12 +379,25 @@ func better(a, b *Row) bool {
 func keeps(r *Row) bool { return !r.Score.Flag[results.ColHarm] }
 
 // tied reports whether the data cannot rank a and b: their worst figures
-// are the same figure and each one's value lies in the other's 95%
-// interval (or, without intervals, within 2%).
+// are the same figure and their 95% intervals overlap (or, without
+// intervals, they are within 2% of each other).
 func tied(a, b *Row) bool {
 	_, ca := worst(a)
 	_, cb := worst(b)
-	return ca == cb && tie(a, b, ca)
+	return ca == cb && overlap(a, b, ca)
+}
+
+// overlap reports whether a's and b's intervals of column c overlap, or,
+// without intervals, whether their means are within 2%.
+func overlap(a, b *Row, c int) bool {
+	x, y := a.Figs[c], b.Figs[c]
+	if !results.Defined(x.Mean) || !results.Defined(y.Mean) {
+		return x.Mean == y.Mean
+	}
+	if math.IsNaN(x.Lo) || math.IsNaN(y.Lo) {
+		return math.Abs(x.Mean-y.Mean) <= 0.02*max(math.Abs(x.Mean), math.Abs(y.Mean))
+	}
+	return x.Lo <= y.Hi && y.Lo <= x.Hi
 }
 
 // sameFigures reports whether two rows have the same figures (a cap that
@@ -432,7 +435,7 @@ func (a *Answer) judge() {
 	}
 	a.NoneHolds = !best.Holds
 	for _, r := range allowed {
-		if r != best && r.Holds == best.Holds && keeps(r) == keeps(best) && tied(r, best) && r.Price == best.Price && !sameFigures(r, best) {
+		if r != best && r.Holds == best.Holds && keeps(r) == keeps(best) && tied(r, best) && !sameFigures(r, best) {
 			a.Ties = append(a.Ties, r)
 		}
 	}

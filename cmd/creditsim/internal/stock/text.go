@@ -60,7 +60,9 @@ func (a *Answer) Line() string {
 	}
 	use := "use " + b.what()
 	for _, t := range a.Ties {
-		use += ", or (a tie) " + t.what()
+		if t.Price == b.Price {
+			use += ", or (a tie) " + t.what()
+		}
 	}
 	verdict := "a cheater gains at most " + b.gain()
 	if a.NoneHolds {

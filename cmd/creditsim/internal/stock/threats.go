@@ -33,6 +33,9 @@ type Threat struct {
 type Threats struct {
 	File    string // where it was read ("" for the standard one)
 	Threats []Threat
+	// Source is the file as read, comments and all: what advise writes
+	// beside its advice, so the run can be repeated with --threats.
+	Source []byte
 }
 
 // The kinds of app a threat may need.
@@ -79,7 +82,7 @@ func ReadThreats(file string) (*Threats, error) {
 	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
 		return nil, fmt.Errorf("%s: threats: want a list of agents", name)
 	}
-	t := &Threats{File: file}
+	t := &Threats{File: file, Source: append([]byte(nil), data...)}
 	for i, n := range list.Content {
 		th, err := readThreat(n, i, name)
 		if err != nil {
