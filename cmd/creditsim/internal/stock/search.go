@@ -378,19 +378,25 @@ func better(a, b *Row) bool {
 // credit under r (or harm is not measured).
 func keeps(r *Row) bool { return !r.Score.Flag[results.ColHarm] }
 
-// tied reports whether the data cannot rank a and b: their worst figures
-// are the same figure and their 95% intervals overlap (or, without
+// tied reports whether the data cannot tell a and b apart: on every
+// figure they are ranked by, their 95% intervals overlap (or, without
 // intervals, they are within 2% of each other).
 func tied(a, b *Row) bool {
-	_, ca := worst(a)
-	_, cb := worst(b)
-	return ca == cb && overlap(a, b, ca)
+	for _, c := range rankColumns {
+		if !overlap(a, b, c) {
+			return false
+		}
+	}
+	return true
 }
 
 // overlap reports whether a's and b's intervals of column c overlap, or,
 // without intervals, whether their means are within 2%.
 func overlap(a, b *Row, c int) bool {
 	x, y := a.Figs[c], b.Figs[c]
+	if math.IsNaN(x.Mean) && math.IsNaN(y.Mean) {
+		return true // measured in neither
+	}
 	if !results.Defined(x.Mean) || !results.Defined(y.Mean) {
 		return x.Mean == y.Mean
 	}
