@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/attack"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/stock"
 	"github.com/creditsim/creditsim/results"
@@ -19,7 +20,8 @@ import (
 type verdictFlags struct {
 	workers, hosts, reps int
 	png, threats         string
-	all, systems         bool
+	all, systems, search bool
+	budget               int
 }
 
 func newVerdict() *cobra.Command {
@@ -39,6 +41,8 @@ func newVerdict() *cobra.Command {
 	f.BoolVar(&fl.all, "all", false, "list every configuration of every kind, best first")
 	f.BoolVar(&fl.systems, "systems", false, "instead: every credit system at its worst over the built-in worlds as their files set them (one replication)")
 	f.StringVar(&fl.png, "png", "", "with --systems, also draw its table as a picture into this PNG file")
+	f.BoolVar(&fl.search, "search", false, "also search (attack) for the worst behaviour against each kind's recommended configuration: long")
+	f.IntVar(&fl.budget, "budget", attack.DefaultBudget, "with --search, the runs of each attack")
 	return cmd
 }
 
@@ -85,6 +89,39 @@ func (fl *verdictFlags) run(cmd *cobra.Command) error {
 		return nil
 	}
 	fmt.Fprint(cmd.OutOrStdout(), v.Markdown())
+	if fl.search {
+		return fl.searchAll(cmd, v)
+	}
+	return nil
+}
+
+// searchAll is --search: an attack on each kind's recommended
+// configuration, printed after the verdict.
+func (fl *verdictFlags) searchAll(cmd *cobra.Command, v *stock.Verdict) error {
+	fmt.Fprintf(cmd.OutOrStdout(), "\n**Searched** (`creditsim attack`, %d runs each, the worst confirmed on 3 fresh seeds), against each recommended configuration:\n\n", fl.budget)
+	for i, a := range v.Answers {
+		k := stock.Kinds[i]
+		r := a.Best
+		if r == nil {
+			continue
+		}
+		sets := append(append(append([]string(nil), k.Sets...), r.Server.Sets...), "policies=["+r.Option.Spec+"]", "hosts.agents=[]")
+		if a.Hosts > 0 {
+			sets = append(sets, fmt.Sprintf("hosts.initial=%d", a.Hosts))
+		}
+		var rep *attack.Report
+		var err error
+		withSteps(cmd, "verdict --search: "+k.Name, func(runner.Progress) {
+			rep, err = attack.Run(attack.Options{Scenario: k.World, Sets: sets, Budget: fl.budget, Confirm: 3, Jobs: fl.workers})
+		})
+		if err != nil {
+			return fail(cmd, ExitRun, "%s: %v", k.Name, err)
+		}
+		for _, w := range rep.Worst {
+			fmt.Fprintf(cmd.OutOrStdout(), "* %s (%s, jobs %s): %s, %s %s, honest accounts keep %s.\n", a.Subject.Says, r.Option.Label, r.Server.Name,
+				w.Behaviour, w.Figure, intervalText(w.Confirmed), intervalText(w.Harm))
+		}
+	}
 	return nil
 }
 
