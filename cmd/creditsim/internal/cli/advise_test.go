@@ -77,4 +77,3 @@ func setFlags(sets []string) []string {
 	}
 	return out
 }
-

@@ -347,7 +347,6 @@ func worst(r *Row) (float64, int) {
 	return b, col
 }
 
-
 // better reports whether a is to be recommended before b: a row that
 // holds the bound before one that does not; then one whose honest
 // accounts keep at least 1/1.1 of their credit (a configuration that

@@ -46,28 +46,17 @@ func RunVerdict(st Settings) (*Verdict, error) {
 // behind it, and what creditsim's own designs add.
 func (v *Verdict) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Printed by `creditsim verdict`. Each kind of project is a built-in world with %d hosts (fewer if it has fewer), %d replications and their honest twins, "+
-		"its own cheaters replaced by the standard threat model (%s; each share is of the accounts, and a behaviour whose app is missing is left out), "+
-		"under every configuration of BOINC's server as it ships that the search tries (jobs sent once, with or without a daily quota of %d per CPU; adaptive replication; replicated twice) "+
-		"and every credit option side by side (CreditNew with and without a tight max_granted_credit, runtime credit, fixed credit, post-assigned credit). "+
-		"Figures are means with their 95%% intervals. A behaviour's gain is its hosts' credit per day over the same hosts' in the honest twin, the same world with every behaviour switched off (1: it gained nothing; the bound is 1.1); "+
-		"\"keep\" is honest accounts' credit over theirs in the twin. A configuration holds the bound when every behaviour's gain and the worst account's gain, beyond what honest accounts reach by chance, are at most 1.1, and honest accounts keep at least 1/1.1 (91%%) of their credit; "+
-		"among those the fairest and cheapest is chosen, and where none holds, the one whose worst figure (fairness, worst gain or harm, in units of its bound) is nearest its ideal.\n\n",
-		v.Hosts, v.Reps, v.threatList(), Quota)
+	fmt.Fprintf(&b, "Printed by `creditsim verdict`. Each kind of project is a built-in world (%d hosts, %d replications with their honest twins) with the standard threat model: every cheating behaviour on 1 or 2%% of the accounts. "+
+		"Every configuration of BOINC's server as it ships that the search tries (jobs sent once, with or without a daily quota of %d per CPU; adaptive replication; twice) runs with every credit option side by side. "+
+		"Figures are means with their 95%% intervals; a gain is a behaviour's credit per day over the same hosts' in the honest twin (bound 1.1), \"keep\" honest accounts' credit over theirs. "+
+		"A configuration holds the bound when every gain, and the worst account's beyond chance, is at most 1.1 and honest accounts keep at least 91%%; `creditsim verdict --all` and docs/verdict.md have every configuration and how the verdict decides.\n\n",
+		v.Hosts, v.Reps, Quota)
 	b.WriteString(v.inShort() + "\n\n")
 	b.WriteString("**The answer, kind by kind (BOINC's server as it ships):**\n\n")
 	for _, a := range v.Answers {
 		b.WriteString("* " + a.Line() + "\n")
 	}
-	b.WriteString("\n**Stock BOINC: the configurations behind it.** For each kind, the recommended one, the best where jobs are sent once, and what post-assigned credit gives a project whose validator measures each output's work (`creditsim verdict --all` lists every configuration):\n\n")
-	b.WriteString("| kind | credit option | jobs | host spread (CV) | device neutrality | project neutrality | worst gain | worst account's gain | honest accounts keep | results per validated workunit | holds the bound |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
-	for _, a := range v.Answers {
-		for _, r := range a.shown() {
-			b.WriteString(tableRow(a.Subject.Name, r, r == a.Best))
-		}
-	}
-	b.WriteString("\nTo set the recommended configuration:\n\n")
+	b.WriteString("\n**Stock BOINC: to set the recommended configuration:**\n\n")
 	for _, a := range v.Answers {
 		if a.Best == nil {
 			continue
@@ -83,9 +72,21 @@ func (v *Verdict) Markdown() string {
 	return b.String()
 }
 
-// All lists every configuration of every kind, best first.
+// All is `creditsim verdict --all`: the threat model, the configurations
+// behind each answer side by side, then every configuration of every
+// kind, best first.
 func (v *Verdict) All() string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "The threat model: %s; each share is of the accounts, and a behaviour whose app is missing is left out.\n\n", v.threatList())
+	b.WriteString("For each kind, the recommended configuration, the best where jobs are sent once, and what post-assigned credit gives a project whose validator measures each output's work:\n\n")
+	b.WriteString("| kind | credit option | jobs | host spread (CV) | device neutrality | project neutrality | worst gain | worst account's gain | honest accounts keep | results per validated workunit | holds the bound |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, a := range v.Answers {
+		for _, r := range a.shown() {
+			b.WriteString(tableRow(a.Subject.Name, r, r == a.Best))
+		}
+	}
+	b.WriteString("\nEvery configuration, kind by kind:\n\n")
 	for _, a := range v.Answers {
 		b.WriteString(a.Markdown() + "\n")
 	}
@@ -183,17 +184,16 @@ func (a *Answer) BeyondLine() string {
 	}
 	var parts []string
 	if v4 != nil {
-		parts = append(parts, fmt.Sprintf("the fourth system (v4trust) instead of %s, jobs %s: worst gain %s against %s, honest accounts keep %s, host spread %s (%s)",
-			best.Option.Label, serverWords(best.Server), v4.gain(), best.Figs[results.ColGain].format(), v4.Figs[results.ColHarm].format(),
-			v4.Figs[results.ColHostCV].format(), holdsOrNot(v4)))
+		parts = append(parts, fmt.Sprintf("the fourth system (v4trust) on the same server gains at most %s, honest accounts keep %s (%s)",
+			v4.gain(), v4.Figs[results.ColHarm].format(), holdsOrNot(v4)))
 	}
 	if trusted != nil {
-		p := fmt.Sprintf("creditsim's server trust with jobs replicated twice: %s gains at most %s and honest accounts keep %s (%s)",
-			trusted.Option.Label, trusted.gain(), trusted.Figs[results.ColHarm].format(), holdsOrNot(trusted))
+		p := fmt.Sprintf("with creditsim's server trust and jobs replicated twice, %s gains at most %s, keep %s (%s)",
+			trusted.Option.Label, trusted.Figs[results.ColGain].format(), trusted.Figs[results.ColHarm].format(), holdsOrNot(trusted))
 		if trustedV4 != nil {
-			p += fmt.Sprintf(", the fourth system %s and %s (%s)", trustedV4.gain(), trustedV4.Figs[results.ColHarm].format(), holdsOrNot(trustedV4))
+			p += fmt.Sprintf(", the fourth system %s, keep %s (%s)", trustedV4.Figs[results.ColGain].format(), trustedV4.Figs[results.ColHarm].format(), holdsOrNot(trustedV4))
 		}
-		p += fmt.Sprintf(", for %s against %.2f", trusted.price(), best.Price)
+		p += fmt.Sprintf(", for %s (the recommended: %.2f)", trusted.price(), best.Price)
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
@@ -202,12 +202,12 @@ func (a *Answer) BeyondLine() string {
 	return a.Subject.Says + ": " + strings.Join(parts, "; ") + "."
 }
 
-// holdsOrNot is "holds the bound" or "fails it: why".
+// holdsOrNot is "holds the bound" or "fails it".
 func holdsOrNot(r *Row) string {
 	if r.Holds {
 		return "holds the bound"
 	}
-	return "fails it: " + strings.TrimPrefix(holdWords(r), "no: ")
+	return "fails it"
 }
 
 // inShort is the verdict in two sentences, counted from the answers:

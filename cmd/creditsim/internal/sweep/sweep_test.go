@@ -590,10 +590,15 @@ func TestFrontierSweep(t *testing.T) {
 			t.Errorf("point %d: the first system's benchmark inflators gain %.3g, want about 2", i, g)
 		}
 	}
+	held := []string{"v3pfc-boinc", "v4trust", "post-assigned-credit"}
 	for i := 4; i < 7; i++ {
-		for _, p := range []string{"v3pfc-boinc", "v4trust", "post-assigned-credit"} {
-			if g, h := worst(i, p), float64(sums[i].Policies[p].Harm); !(g <= 1.1) || !(h >= 0.95) {
-				t.Errorf("point %d: %s's worst gain %.3g, harm %.3g; want at most 1.1 and at least 0.95", i, p, g, h)
+		// The one judgement every printer uses: every gain, and the worst
+		// account's beyond chance.
+		sc := results.NewScorecard(sums[i], held)
+		for k, p := range held {
+			h := float64(sums[i].Policies[p].Harm)
+			if ok, measured := sc.Rows[k].Holds(); !ok || !measured || !(h >= 0.95) {
+				t.Errorf("point %d: %s's worst gain %.3g (%s), harm %.3g; want it to hold the bound and harm at least 0.95", i, p, worst(i, p), sc.Rows[k].Breach(), h)
 			}
 		}
 	}
