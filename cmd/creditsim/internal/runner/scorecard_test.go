@@ -45,8 +45,8 @@ func TestScorecardMatchesSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	section := html.UnescapeString(string(page))
-	if i := strings.Index(section, `<section id="scorecard">`); i < 0 || i > strings.Index(section, "Headline figures") {
-		t.Fatal("report.html does not open with the scorecard")
+	if i := strings.Index(section, `<section id="answer">`); i < 0 || i > strings.Index(section, "Every figure, with its interval") || i > strings.Index(section, "<img") {
+		t.Fatal("report.html does not open with the answer, its scorecard before any other figure")
 	} else {
 		section = section[i:strings.Index(section, "</section>")]
 	}
