@@ -137,7 +137,7 @@ func Options(s *scenarios.Scenario) []Option {
 		{Policy: "runtime", Spec: "{name: runtime, base: credit-from-runtime, options: {max_granted_credit: " + c + "}}", Label: "runtime credit",
 			Config: "validator --credit_from_runtime " + capped},
 		{Policy: "fixed", Spec: "{name: fixed, base: credit-from-wu}", Label: "fixed credit per job",
-			Config: "validator --credit_from_wu; create_work --credit C for each job", Needs: "each job's size known when it is made", SizesKnown: true},
+			Config: "validator --credit_from_wu; create_work --credit C for each job, C = its rsc_fpops_est x 200 / 86400e9 (its estimated FLOPs in Cobblestones)", Needs: "each job's size known when it is made", SizesKnown: true},
 		{Policy: "post-assigned", Spec: "{name: post-assigned, base: post-assigned-credit}", Label: "post-assigned credit",
 			Config: "validator --post_assigned_credit; the project's validator code sets each result's claimed credit from the work its output shows",
 			Needs:  "your validator measuring the work in each output", Measures: true},
