@@ -11,11 +11,13 @@ import (
 
 // placeOnly are the flags that say where and how a command writes, not
 // what: they do not enter an output folder's key, so the same command
-// run again with other cores, quietly, or to another trace file replaces
-// its own folder.
+// run again with other cores, quietly, to another trace file, or
+// sharded and joined (--shard, --from: the same bytes as unsharded)
+// replaces its own folder and writes the same marker.
 var placeOnly = map[string]bool{
 	"out": true, "force": true, "jobs": true, "quiet": true, "max-results": true,
 	"trace": true, "export-stats": true, "export-tables": true,
+	"shard": true, "shard-count": true, "from": true, "resume": true,
 }
 
 // outputKey is the key of the folder cmd writes (results.Replace): the
