@@ -40,8 +40,10 @@ func LockPlace(dir string) (unlock func(), err error) {
 		a, errA := f.Stat()
 		b, errB := os.Stat(path)
 		if errA == nil && errB == nil && os.SameFile(a, b) {
+			trackLock(path, true)
 			return func() {
 				os.Remove(path)
+				trackLock(path, false)
 				f.Close()
 			}, nil
 		}

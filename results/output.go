@@ -38,20 +38,38 @@ func (e *OutputError) Is(target error) bool { return target == ErrOutputExists }
 // Refused returns an OutputError with a formatted message.
 func Refused(format string, a ...any) error { return &OutputError{fmt.Sprintf(format, a...)} }
 
-// pending holds the temporary folders being written, so that a signal
-// handler can remove them (RemovePending) before the process exits.
+// pending holds the temporary folders being written and the lock files
+// held, so that a signal handler can remove them (RemovePending) before
+// the process exits.
 var pending = struct {
 	sync.Mutex
-	dirs map[string]bool
-}{dirs: map[string]bool{}}
+	dirs  map[string]bool
+	locks map[string]bool
+}{dirs: map[string]bool{}, locks: map[string]bool{}}
 
-// RemovePending removes every temporary folder still being written.
+// RemovePending removes every temporary folder still being written and
+// every lock file this process holds (its lock goes with the process).
 func RemovePending() {
 	pending.Lock()
 	defer pending.Unlock()
 	for d := range pending.dirs {
 		os.RemoveAll(d)
 		delete(pending.dirs, d)
+	}
+	for l := range pending.locks {
+		os.Remove(l)
+		delete(pending.locks, l)
+	}
+}
+
+// trackLock records a lock file held (on) or given up.
+func trackLock(path string, on bool) {
+	pending.Lock()
+	defer pending.Unlock()
+	if on {
+		pending.locks[path] = true
+	} else {
+		delete(pending.locks, path)
 	}
 }
 
@@ -217,6 +235,14 @@ func CheckOutDir(dir string, r Replace, protect ...string) error {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
+// MarkFolder marks dir, a folder creditsim has just written files into
+// in place (a table or statistics export), as written by key, so that
+// the same command may replace it and any other needs --force
+// (CheckOutDir).
+func MarkFolder(dir, key string) error {
+	return WriteFileAtomic(filepath.Join(dir, Marker), []byte(markerText(key)))
 }
 
 // Write writes one file.

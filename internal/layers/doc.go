@@ -3,8 +3,8 @@
 // layers, so imports run one way, from the command down to BOINC's
 // vocabulary:
 //
-//	0  boinc, boinc/rng, internal/hugepage, internal/prefetch, internal/suggest, internal/usage,
-//	   internal/layers, internal/docs, internal/longtest (tests only)
+//	0  boinc, boinc/rng, internal/hugepage, internal/inputlimit, internal/prefetch, internal/suggest,
+//	   internal/usage, internal/layers, internal/docs, internal/longtest (tests only)
 //	1  model/param, internal/chunked
 //	2  model/hosts, model/jobs, policy
 //	3  the credit systems (policy/...), scenarios

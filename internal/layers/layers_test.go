@@ -20,7 +20,8 @@ const module = "github.com/creditsim/creditsim/"
 var layer = map[string]int{
 	"boinc": 0, "boinc/rng": 0, "internal/hugepage": 0, "internal/prefetch": 0, "internal/suggest": 0, "internal/usage": 0,
 	"internal/layers": 0, "internal/docs": 0, "internal/mariadbtest": 0, "internal/longtest": 0,
-	"model/param": 1, "internal/chunked": 1,
+	"internal/inputlimit": 0,
+	"model/param":         1, "internal/chunked": 1,
 	"model/hosts": 2, "model/jobs": 2, "policy": 2,
 	"policy/fromruntime": 3, "policy/fromwu": 3, "policy/postassigned": 3, "policy/sciunited": 3,
 	"policy/v1peak": 3, "policy/v2actual": 3, "policy/v3pfc": 3, "scenarios": 3,

@@ -93,11 +93,16 @@ func newAdvise(argv []string) *cobra.Command {
 	f.IntVar(&fl.reps, "replications", stock.DefaultReplications, "replications of each configuration (95% intervals need 3)")
 	f.IntVarP(&fl.workers, "jobs", "j", 0, "runs at once (default: all cores)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "print nothing but errors")
+	addLimitFlag(cmd, &fl.limits)
+	f.BoolVar(&fl.strict, "strict", false, strictHelp)
 	return cmd
 }
 
 // run is creditsim advise.
 func (fl *adviseFlags) run(cmd *cobra.Command, args, argv []string) error {
+	if err := applyLimits(cmd, fl.limits); err != nil {
+		return err
+	}
 	if fl.threatsFile != "" {
 		return fl.writeThreats(cmd, args)
 	}

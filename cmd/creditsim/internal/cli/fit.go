@@ -22,7 +22,8 @@ type fitFlags struct {
 	out, name, since, until string
 	config, family          string
 	apps, countsFlops       []string
-	force                   bool
+	limits                  []string
+	force, strict           bool
 }
 
 func newFit() *cobra.Command {
@@ -65,11 +66,16 @@ attack it.`,
 	f.StringVar(&fl.config, "config", "", "the project's config.xml: the server's options (tables and databases)")
 	f.StringSliceVar(&fl.apps, "app", nil, "fit only these apps, by name (tables and databases)")
 	f.StringSliceVar(&fl.countsFlops, "counts-flops", nil, "the apps that count their FLOPs, by name, or all (BOINC's tables do not say)")
+	addLimitFlag(cmd, &fl.limits)
+	f.BoolVar(&fl.strict, "strict", false, strictHelp)
 	return cmd
 }
 
 // run is creditsim fit: read the source, fit, write the scenario.
 func (fl *fitFlags) run(cmd *cobra.Command, source string) error {
+	if err := applyLimits(cmd, fl.limits); err != nil {
+		return err
+	}
 	if p := scenarios.FileNameProblem(fl.name); p != "" {
 		return fail(cmd, ExitInput, "flag --name: %q: %s", fl.name, p)
 	}
@@ -135,6 +141,9 @@ func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) ([
 		break
 	}
 	f.Family = fl.family
+	if err := fl.unidentified(cmd, f.Unidentified); err != nil {
+		return nil, "", err
+	}
 	text, err := f.Scenario(fl.name, path)
 	if err != nil {
 		return nil, "", fail(cmd, ExitRun, "%v", err)
@@ -172,15 +181,30 @@ func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Win
 		return nil, "", fail(cmd, ExitInput, "%v", err)
 	}
 	p.Family = fl.family
+	if err := fl.unidentified(cmd, p.Unidentified()); err != nil {
+		return nil, "", err
+	}
 	text, err := p.Scenario(fl.name, name)
 	if err != nil {
 		return nil, "", fail(cmd, ExitRun, "%v", err)
 	}
-	for _, w := range p.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "creditsim fit: warning: "+w)
-	}
 	return text, fmt.Sprintf("%d hosts present and %.3g arriving a day, %d apps, fitted from %d hosts and %d results of %s",
 		p.Initial, p.ArrivalsPerDay, len(p.Apps), p.Rows, p.Results, name), nil
+}
+
+// strictHelp is --strict's help.
+const strictHelp = "refuse (exit 2) a fit with anything not identified from the data, rather than write the baseline's value with a warning"
+
+// unidentified prints what the fit could not identify as warnings, or
+// with --strict refuses the fit.
+func (fl *fitFlags) unidentified(cmd *cobra.Command, un []string) error {
+	if fl.strict && len(un) > 0 {
+		return fail(cmd, ExitInput, "--strict: the data do not identify:\n  - %s", strings.Join(un, "\n  - "))
+	}
+	for _, w := range un {
+		fmt.Fprintln(cmd.ErrOrStderr(), cmd.CommandPath()+": warning: "+w)
+	}
+	return nil
 }
 
 // sourceKind tells a database (db), a folder of table files (tables)
@@ -193,8 +217,14 @@ func sourceKind(source string) (string, error) {
 		}
 		return "", err
 	}
-	if st.IsDir() && tables.Find(source, "host") != "" {
-		return "tables", nil
+	if st.IsDir() {
+		host, err := tables.Find(source, "host")
+		if err != nil {
+			return "", err
+		}
+		if host != "" {
+			return "tables", nil
+		}
 	}
 	return "stats", nil
 }

@@ -17,7 +17,7 @@ import (
 var placeOnly = map[string]bool{
 	"out": true, "force": true, "jobs": true, "quiet": true, "max-results": true,
 	"trace": true, "export-stats": true, "export-tables": true,
-	"shard": true, "shard-count": true, "from": true, "resume": true,
+	"shard": true, "shard-count": true, "from": true, "resume": true, "limit": true,
 }
 
 // outputKey is the key of the folder cmd writes (results.Replace): the

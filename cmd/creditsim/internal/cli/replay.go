@@ -190,6 +190,7 @@ func writeAll(od *results.OutDir, files map[string][]byte) error {
 type replayFlags struct {
 	out, pols         string
 	since, until, app string
+	limits            []string
 	force, quiet      bool
 }
 
@@ -211,12 +212,16 @@ func newReplay() *cobra.Command {
 	f.StringVar(&fl.since, "since", "", "database: results received from this date or time on")
 	f.StringVar(&fl.until, "until", "", "database: results received before this date or time")
 	f.StringVar(&fl.app, "app", "", "database: results of this app (name or ID)")
+	addLimitFlag(cmd, &fl.limits)
 	return cmd
 }
 
 // run is creditsim replay: read the input (a file or a database), choose
 // the policies it can feed, lock the output place, replay, write, print.
 func (fl *replayFlags) run(cmd *cobra.Command, args []string) error {
+	if err := applyLimits(cmd, fl.limits); err != nil {
+		return err
+	}
 	in, file, err := readReplayInput(cmd, args[0], fl.since, fl.until, fl.app, fl.quiet)
 	if err != nil {
 		return err

@@ -3,10 +3,13 @@ package fit
 import (
 	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/creditsim/creditsim/internal/inputlimit"
 )
 
 // configOption is a config.xml option creditsim models: its scenario
@@ -89,9 +92,36 @@ func listOr(xs []string, none string) string {
 	return strings.Join(xs, ", ")
 }
 
+// maxConfig is the most of a config.xml read: a project's is a few
+// kilobytes.
+const maxConfig = 16 << 20
+
+// readConfig reads a config.xml (gzip-compressed or not) under the input
+// limits, and refuses one larger than maxConfig.
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	in, closeZ, _, err := inputlimit.Open(path, f, inputlimit.Current())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	defer closeZ()
+	b, err := io.ReadAll(io.LimitReader(in, maxConfig+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxConfig {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a project's config.xml", path, maxConfig>>20)
+	}
+	return b, nil
+}
+
 // configTags reads the options of config.xml's <config>, by tag.
 func configTags(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +161,7 @@ type CreditFlags struct {
 
 // ReadCreditFlags reads the validator's credit flags from config.xml.
 func ReadCreditFlags(path string) (CreditFlags, error) {
-	b, err := os.ReadFile(path)
+	b, err := readConfig(path)
 	if err != nil {
 		return CreditFlags{}, err
 	}

@@ -13,5 +13,5 @@
 // from their estimates by more than a size error), Project.Warnings
 // says so.
 //
-// Imports (layer 10): boinc, cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump, cmd/creditsim/internal/tables, model/hosts, model/param, policy, results, scenarios.
+// Imports (layer 10): boinc, cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump, cmd/creditsim/internal/tables, internal/inputlimit, model/hosts, model/param, policy, results, scenarios.
 package fit

@@ -71,6 +71,11 @@ type Hosts struct {
 	Teams, TeamUsers int
 	TeamShare        float64
 	Notes, Assumed   []string
+	// Unidentified are the fields the hosts' rows could not identify
+	// (too few values within their domain): the baseline's are written,
+	// and the header says so under "Not identified".
+	Unidentified []string
+	domainNotes  []string // values left out of a field that was fitted
 	// Family is how Whetstone and the Dhrystone ratio are written:
 	// "empirical" (default: 20 quantile classes of the hosts' values) or
 	// "lognormal" (the fitted family).
@@ -88,6 +93,12 @@ const quantiles = 20
 
 // benchNote says how the benchmarks were written.
 func (f *Hosts) benchNote() string {
+	switch {
+	case len(f.whet) == 0:
+		return "whetstone_gflops and dhrystone_ratio: not identified (below): the baseline's"
+	case len(f.ratio) == 0:
+		return "whetstone_gflops: as below; dhrystone_ratio: not identified (below): the baseline's"
+	}
 	if f.Family == "lognormal" {
 		return "whetstone_gflops and dhrystone_ratio: lognormal with the mean and CV of p_fpops and p_iops / p_fpops, failed benchmarks (1e9) left out"
 	}
@@ -245,19 +256,25 @@ func (f *Hosts) lifetime(hs []statsdump.Host, w Window) {
 	f.LifetimeDays = math.Max(1, seen/86400/math.Max(1, float64(gone)))
 }
 
-// hardware fits CPUs, benchmarks, platforms and GPUs of the hosts present.
+// hardware fits CPUs, benchmarks, platforms and GPUs of the hosts
+// present, each host column over its values within its domain (domain.go).
 func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 	cores := map[float64]float64{}
 	counts := map[float64]float64{}
 	var whet, ratio, ratios []float64
 	gpuHosts := 0
+	file := map[bool]string{false: "the export", true: "host"}[f.src.tables]
+	ncpus, pf, pi := newColumn("p_ncpus", file), newColumn("p_fpops", file), newColumn("p_iops", file)
 	for _, i := range present {
 		h := &hs[i]
-		cores[float64(max(h.NCPUs, 1))]++
-		// A failed benchmark reports 1e9 (BOINC's default): not a speed.
-		if h.PFpops > 0 && h.PFpops != 1e9 {
+		okCores := checkCores(ncpus, h.NCPUs)
+		if okCores {
+			cores[float64(h.NCPUs)]++
+		}
+		okBench := checkBenchmark(pf, h.PFpops, maxPFpops)
+		if okBench {
 			whet = append(whet, h.PFpops/1e9)
-			if h.PIops > 0 && h.PIops != 1e9 {
+			if checkBenchmark(pi, h.PIops, maxIopsRatio*h.PFpops) {
 				ratio = append(ratio, h.PIops/h.PFpops)
 			}
 		}
@@ -266,12 +283,8 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 		}
 		if len(h.GPUs) > 0 {
 			gpuHosts++
-			if v, ok := vendorOf[h.GPUs[0].Vendor]; ok {
-				f.Vendors[v]++
-			}
-			counts[float64(h.GPUs[0].Count)]++
-			if peak, ok := f.src.gpuPeak(i); ok && h.PFpops > 0 && h.PFpops != 1e9 {
-				ratios = append(ratios, peak/(h.PFpops*float64(max(h.NCPUs, 1))))
+			if r, ok := f.gpu(i, h, counts); ok && okBench && okCores {
+				ratios = append(ratios, r)
 			}
 		}
 	}
@@ -279,13 +292,87 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 	if len(ratios) >= minPeakHosts {
 		f.PeakRatio = fitLognormal(ratios, 3)
 	}
-	f.Cores = choiceOf(cores, 16)
-	f.WhetstoneGFLOPS, f.DhrystoneRatio = fitLognormal(whet, 2.5), fitLognormal(ratio, 1.5)
-	f.whet, f.ratio = whet, ratio
+	f.judgeColumns(ncpus, pf, pi)
+	if ncpus.identified() {
+		f.Cores = choiceOf(cores, 16)
+	}
+	if pf.identified() {
+		f.WhetstoneGFLOPS, f.whet = fitLognormal(whet, 2.5), whet
+		if pi.identified() {
+			f.DhrystoneRatio, f.ratio = fitLognormal(ratio, 1.5), ratio
+		}
+	}
 	f.GPUShare = float64(gpuHosts) / float64(len(present))
 	f.GPUCount = choiceOf(counts, 8)
 	normalise(f.Vendors)
 	normalise(f.Platforms)
+}
+
+// gpu counts host i's first GPU's vendor and count, and returns its
+// peak over the host's Whetstone x CPUs where its peak is known.
+func (f *Hosts) gpu(i int, h *statsdump.Host, counts map[float64]float64) (float64, bool) {
+	if v, ok := vendorOf[h.GPUs[0].Vendor]; ok {
+		f.Vendors[v]++
+	}
+	counts[float64(h.GPUs[0].Count)]++
+	peak, ok := f.src.gpuPeak(i)
+	return peak / (h.PFpops * float64(h.NCPUs)), ok && peak > 0 && peak < 1e16
+}
+
+// checkCores counts a host's p_ncpus in c and reports whether it is in
+// the domain.
+func checkCores(c *column, n int) bool {
+	switch {
+	case n <= 0:
+		c.reject("at 0 or less (unset)")
+	case n > maxCores:
+		c.reject(fmt.Sprintf("above %d (no host has so many)", maxCores))
+	default:
+		c.used++
+		return true
+	}
+	return false
+}
+
+// checkBenchmark counts a benchmark in c and reports whether it is in
+// the domain (0, most], not BOINC's failed benchmark.
+func checkBenchmark(c *column, x, most float64) bool {
+	switch {
+	case !(x > 0):
+		c.reject("at 0 or less (unset, or the column missing)")
+	case x == failedBenchmark:
+		c.reject("at 1e9 (BOINC's value for a failed benchmark)")
+	case !(x <= most):
+		c.reject(fmt.Sprintf("above %g (no CPU is so fast)", most))
+	default:
+		c.used++
+		return true
+	}
+	return false
+}
+
+// judgeColumns writes what the host columns' domains left out into the
+// notes, and the columns not identified into Unidentified.
+func (f *Hosts) judgeColumns(ncpus, pf, pi *column) {
+	for _, j := range []struct {
+		c               *column
+		field, baseline string
+	}{
+		{ncpus, "cores", "CPU counts"},
+		{pf, "whetstone_gflops", "Whetstone benchmarks"},
+		{pi, "dhrystone_ratio", "Dhrystone ratio"},
+	} {
+		if j.c == pi && !pf.identified() {
+			continue // said with p_fpops
+		}
+		note, un := j.c.judge(j.field, j.baseline)
+		if note != "" {
+			f.domainNotes = append(f.domainNotes, note)
+		}
+		if un != "" {
+			f.Unidentified = append(f.Unidentified, un)
+		}
+	}
 }
 
 // users fits the hosts per user, where the export names users.
@@ -328,6 +415,10 @@ func (f *Hosts) notes(arrivals int) {
 		f.Notes[5] = "gpu share, vendors and count: from each host's first GPU (host.misc's JSON, else the coprocessor summary in host.serialnum)"
 		f.Notes[6] = "platforms: each host's, that of the app versions it ran most results of, else its os_name's (Windows or Linux)"
 	}
+	if len(f.Cores.Values) == 0 {
+		f.Notes[3] = "cores: not identified (below): the baseline's"
+	}
+	f.Notes = append(f.Notes, f.domainNotes...)
 	if len(f.HostsPerUser.Values) > 0 {
 		f.Notes = append(f.Notes, "hosts_per_user: how many of the hosts present each user has (userid; users who hide their hosts left out)")
 	}
@@ -480,6 +571,7 @@ func (f *Hosts) Scenario(name, source string) ([]byte, error) {
 	for _, n := range append(f.Assumed, f.teamsAssumed()...) {
 		b.WriteString("#   - " + n + "\n")
 	}
+	writeUnidentified(&b, f.Unidentified)
 	b.Write(body)
 	return []byte(b.String()), nil
 }
@@ -490,9 +582,11 @@ func (f *Hosts) sets() []string {
 		fmt.Sprintf("hosts.initial=%d", f.Initial),
 		fmt.Sprintf("hosts.arrivals_per_day=%g", round(f.ArrivalsPerDay)),
 		fmt.Sprintf("hosts.lifetime={dist: exponential, mean: %gd}", round(f.LifetimeDays)),
-		"hosts.cpu.cores=" + f.Cores.yaml(),
 		fmt.Sprintf("hosts.gpu.share=%g", round(f.GPUShare)),
 		"hosts.platforms=" + shares(f.Platforms, "name"),
+	}
+	if len(f.Cores.Values) > 0 {
+		out = append(out, "hosts.cpu.cores="+f.Cores.yaml())
 	}
 	switch {
 	case f.Family == "lognormal":

@@ -143,6 +143,7 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 	if t.wus == nil {
 		t.start(set) // no results at all
 	}
+	t.p.Warnings = append(t.p.Warnings, dropped(set, src.Name())...)
 	for _, name := range opt.Apps {
 		if !slices.ContainsFunc(set.Apps, func(a tables.App) bool { return a.Name == name }) {
 			var names []string
@@ -179,6 +180,17 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		return nil, err
 	}
 	return t.p, nil
+}
+
+// dropped says which rows each table lost for their identity.
+func dropped(set *tables.Set, source string) []string {
+	var out []string
+	for _, name := range tables.Names {
+		if d, ok := set.Dropped[name]; ok {
+			out = append(out, fmt.Sprintf("%s table of %s: %s", name, source, d))
+		}
+	}
+	return out
 }
 
 // hostRows are the host table's rows as the host fit reads them, and

@@ -32,14 +32,26 @@ func (p *Project) Scenario(name, source string) ([]byte, error) {
 	for _, n := range append(append(p.Hosts.Assumed, p.Hosts.teamsAssumed()...), p.tableAssumed()...) {
 		b.WriteString("#   - " + n + "\n")
 	}
-	if len(p.Warnings) > 0 {
-		b.WriteString("# Not identified (read before trusting this world):\n")
-		for _, n := range p.Warnings {
-			b.WriteString("#   - " + n + "\n")
-		}
-	}
+	writeUnidentified(&b, p.Unidentified())
 	b.Write(body)
 	return []byte(b.String()), nil
+}
+
+// Unidentified is what the fit could not identify, hosts and tables:
+// the header's "Not identified" (fit --strict refuses a fit with any).
+func (p *Project) Unidentified() []string {
+	return append(append([]string(nil), p.Hosts.Unidentified...), p.Warnings...)
+}
+
+// writeUnidentified writes the header's "Not identified" section.
+func writeUnidentified(b *strings.Builder, un []string) {
+	if len(un) == 0 {
+		return
+	}
+	b.WriteString("# Not identified (read before trusting this world):\n")
+	for _, n := range un {
+		b.WriteString("#   - " + n + "\n")
+	}
 }
 
 // sets are the --set overrides beyond the hosts'.

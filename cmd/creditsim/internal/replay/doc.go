@@ -10,5 +10,5 @@
 // replay regenerates the feeder, validator and day ticks and gives each
 // job-based policy exactly the credit the run gave.
 //
-// Imports (layer 8): boinc, cmd/creditsim/internal/tables, internal/chunked, internal/suggest, policy, results, results/plot, sim.
+// Imports (layer 8): boinc, cmd/creditsim/internal/tables, internal/chunked, internal/inputlimit, internal/suggest, policy, results, results/plot, sim.
 package replay

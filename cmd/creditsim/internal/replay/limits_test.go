@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creditsim/creditsim/internal/inputlimit"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/klauspost/compress/gzip"
 )
@@ -84,11 +85,12 @@ func TestReplayLimits(t *testing.T) {
 			t.Errorf("%s: %v; want %q", c.name, err, c.want)
 		}
 	}
-	// A line longer than MaxLine (a file without line ends) is refused
-	// before it fills memory, whatever the form.
-	for _, text := range []string{strings.Repeat("x", 3*MaxLine), "result_id,workunit_id\n1," + strings.Repeat("2", 2*MaxLine),
-		"1 2 3 4 5 6 7 8 9 " + strings.Repeat("1", 2*MaxLine)} {
-		if _, err := Read("x.csv", strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), "longer than 1048576 bytes") {
+	// A line longer than the line limit (a file without line ends) is
+	// refused before it fills memory, whatever the form.
+	maxLine := inputlimit.Default.Line
+	for _, text := range []string{strings.Repeat("x", 3*maxLine), "result_id,workunit_id\n1," + strings.Repeat("2", 2*maxLine),
+		"1 2 3 4 5 6 7 8 9 " + strings.Repeat("1", 2*maxLine)} {
+		if _, err := Read("x.csv", strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), "longer than 1MiB") || strings.Count(err.Error(), "x.csv") != 1 {
 			t.Errorf("a %d-byte line: %v", len(text), err)
 		}
 	}

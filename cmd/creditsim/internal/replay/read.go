@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
+	"github.com/creditsim/creditsim/internal/inputlimit"
 	"github.com/creditsim/creditsim/internal/suggest"
-	"github.com/klauspost/compress/gzip"
 
 	"github.com/creditsim/creditsim/policy"
 )
@@ -62,12 +62,13 @@ type Error = tables.Error
 // the credit_test_data form. Either may be gzip-compressed (run --trace
 // FILE.gz writes it so), told by gzip's magic number.
 func Read(file string, r io.Reader) (*Input, error) {
-	r, closeZ, err := uncompressed(file, r)
+	lim := inputlimit.Current()
+	r, closeZ, _, err := inputlimit.Open(file, r, lim)
 	if err != nil {
-		return nil, err
+		return nil, &Error{File: file, Reason: err.Error()}
 	}
 	defer closeZ()
-	br := bufio.NewReaderSize(&lineLimit{r: r}, 1<<16)
+	br := bufio.NewReaderSize(r, 1<<16)
 	// A spreadsheet's UTF-8 byte-order mark is not part of the first
 	// column's name.
 	if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
@@ -77,6 +78,8 @@ func Read(file string, r io.Reader) (*Input, error) {
 	for {
 		line, err := br.ReadString('\n')
 		switch {
+		case errors.Is(err, inputlimit.ErrLimit):
+			return nil, err // it names the file and line
 		case err != nil && err != io.EOF:
 			return nil, &Error{File: file, Reason: err.Error()}
 		case line == "" && err == io.EOF:
@@ -109,57 +112,6 @@ func Read(file string, r io.Reader) (*Input, error) {
 	}
 }
 
-// uncompressed is r, uncompressed if it is gzip's (told by its magic
-// number), and what closes the decompressor.
-func uncompressed(file string, r io.Reader) (io.Reader, func(), error) {
-	pr := bufio.NewReader(r)
-	if magic, _ := pr.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
-		return pr, func() {}, nil
-	}
-	z, err := gzip.NewReader(pr)
-	if err != nil {
-		return nil, nil, &Error{File: file, Reason: "gzip: " + err.Error()}
-	}
-	return &gzipErrors{z}, func() { z.Close() }, nil
-}
-
-// gzipErrors says that a failed read of a compressed input failed in
-// its compression (a truncated or corrupt file), not in its text.
-type gzipErrors struct{ r io.Reader }
-
-func (g *gzipErrors) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("gzip: %w", err)
-	}
-	return n, err
-}
-
-// MaxLine bounds a line of a replay input, so that a file without line
-// ends (a binary, say) is refused before it fills memory.
-const MaxLine = 1 << 20
-
-// lineLimit fails a read once a line exceeds MaxLine bytes.
-type lineLimit struct {
-	r       io.Reader
-	n, line int
-}
-
-func (l *lineLimit) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	for i, b := range p[:n] {
-		if b == '\n' {
-			l.n = 0
-			l.line++
-			continue
-		}
-		if l.n++; l.n > MaxLine {
-			return i, fmt.Errorf("line %d is longer than %d bytes: not a replay input", l.line+1, MaxLine)
-		}
-	}
-	return n, err
-}
-
 // creditTestFields are credit_test_data's fields, in order.
 var creditTestFields = []string{"result_id", "workunit_id", "app_id", "host_id", "claimed_credit", "app_version_id",
 	"elapsed_time", "flops_estimate", "cpu_time", "rsc_fpops_est"}
@@ -170,7 +122,8 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 		in.Has[f] = true
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 2*MaxLine) // lineLimit refuses a longer line first
+	// The input's line limit refuses a long line before the scanner's.
+	sc.Buffer(make([]byte, 1<<16), max(2*inputlimit.Current().Line, 1<<30))
 	line := 0
 	seen := map[int64]int{} // result ID -> line
 	for sc.Scan() {
@@ -203,7 +156,9 @@ func readCreditTest(file string, r io.Reader) (*Input, error) {
 		row.Granted = math.NaN()
 		in.Rows = append(in.Rows, row)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, inputlimit.ErrLimit) {
+		return nil, err
+	} else if err != nil {
 		return nil, &Error{File: file, Line: line + 1, Reason: err.Error()}
 	}
 	if len(in.Rows) == 0 {
@@ -234,6 +189,9 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				return nil, &Error{File: file, Line: pe.Line, Column: pe.Column, Reason: pe.Err.Error()}
+			}
+			if errors.Is(err, inputlimit.ErrLimit) {
+				return nil, err
 			}
 			return nil, &Error{File: file, Reason: err.Error()}
 		}

@@ -154,6 +154,9 @@ func writeExports(s *scenarios.Scenario, opts Options, tracer *replay.Tracer, fi
 		if err := exportTables(s, opts.ExportTables, first, tracer); err != nil {
 			return err
 		}
+		if err := results.MarkFolder(opts.ExportTables, opts.Key); err != nil {
+			return fmt.Errorf("--export-tables: %w", err)
+		}
 	}
 	if opts.Trace != "" {
 		if err := writeTrace(s, opts.Trace, tracer, first); err != nil {
@@ -163,6 +166,9 @@ func writeExports(s *scenarios.Scenario, opts Options, tracer *replay.Tracer, fi
 	if opts.ExportStats != "" {
 		if err := exportStats(s, opts.ExportStats, first); err != nil {
 			return err
+		}
+		if err := results.MarkFolder(opts.ExportStats, opts.Key); err != nil {
+			return fmt.Errorf("--export-stats: %w", err)
 		}
 	}
 	return nil
@@ -179,16 +185,22 @@ func checkPlaces(s *scenarios.Scenario, opts Options) error {
 			return err
 		}
 	}
-	if opts.ExportStats != "" {
+	for _, x := range []struct{ flag, dir, file string }{
 		// host.gz: about 100 bytes a host, compressed; MinRoom covers it.
-		if err := results.CheckRoom(filepath.Join(opts.ExportStats, "host.gz"), results.MinRoom); err != nil {
-			return fmt.Errorf("--export-stats: %w", err)
-		}
-	}
-	if opts.ExportTables != "" {
+		{"--export-stats", opts.ExportStats, "host.gz"},
 		// The result table: about 200 bytes a result.
-		if err := results.CheckRoom(filepath.Join(opts.ExportTables, "result.tsv"), results.MinRoom); err != nil {
-			return fmt.Errorf("--export-tables: %w", err)
+		{"--export-tables", opts.ExportTables, "result.tsv"},
+	} {
+		if x.dir == "" {
+			continue
+		}
+		// An export folder follows -o's rule: a folder of the user's own
+		// files (their host.tsv) is not written into without --force.
+		if err := results.CheckOutDir(x.dir, results.Replace{Force: opts.Force, Key: opts.Key}, opts.Protect...); err != nil {
+			return fmt.Errorf("%s: %w", x.flag, err)
+		}
+		if err := results.CheckRoom(filepath.Join(x.dir, x.file), results.MinRoom); err != nil {
+			return fmt.Errorf("%s: %w", x.flag, err)
 		}
 	}
 	if opts.Trace != "" {

@@ -6,5 +6,5 @@
 // 2025-11 and in the <misc> JSON ("gpus": [{"type", "model", "count"}])
 // since. Times are Unix seconds.
 //
-// Imports (layer 8): none.
+// Imports (layer 8): internal/inputlimit.
 package statsdump

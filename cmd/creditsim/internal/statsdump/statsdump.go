@@ -12,6 +12,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/creditsim/creditsim/internal/inputlimit"
 )
 
 // Host is one row of the export.
@@ -56,15 +58,18 @@ func Read(path string) ([]Host, error) {
 		return nil, err
 	}
 	defer f.Close()
-	hosts, err := read(f)
+	hosts, err := read(path, f)
+	if errors.Is(err, inputlimit.ErrLimit) {
+		return nil, err // it names the file
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return hosts, nil
 }
 
-func read(r io.Reader) ([]Host, error) {
-	dec, closeZ, err := decoder(r)
+func read(file string, r io.Reader) ([]Host, error) {
+	dec, closeZ, err := decoder(file, r)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +77,9 @@ func read(r io.Reader) ([]Host, error) {
 	var out []Host
 	root, err := elements(dec, "hosts", "host", func(se *xml.StartElement, line int) error {
 		var x xmlHost
-		if err := dec.DecodeElement(&x, se); err != nil {
+		if err := dec.DecodeElement(&x, se); errors.Is(err, inputlimit.ErrLimit) {
+			return err
+		} else if err != nil {
 			return fmt.Errorf("line %d: host %d: not db_dump's host XML: %v", line, len(out)+1, err)
 		}
 		h, err := x.host()
@@ -103,6 +110,9 @@ func elements(dec *xml.Decoder, root, elem string, f func(se *xml.StartElement, 
 		if err == io.EOF {
 			return sawRoot, nil
 		}
+		if errors.Is(err, inputlimit.ErrLimit) {
+			return sawRoot, err
+		}
 		if err != nil {
 			line, _ := dec.InputPos()
 			return sawRoot, fmt.Errorf("line %d: not db_dump's %s XML: %v", line, elem, err)
@@ -121,20 +131,15 @@ func elements(dec *xml.Decoder, root, elem string, f func(se *xml.StartElement, 
 	}
 }
 
-// decoder is an XML decoder of r, gunzipped if it starts with gzip's
-// magic number; closeZ closes the gzip reader.
-func decoder(r io.Reader) (dec *xml.Decoder, closeZ func() error, err error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	closeZ = func() error { return nil }
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, nil, err
-		}
-		closeZ = gz.Close
-		br = bufio.NewReaderSize(gz, 1<<16)
+// decoder is an XML decoder of file's r, gunzipped if it starts with
+// gzip's magic number, read under the input limits; closeZ closes the
+// gzip reader.
+func decoder(file string, r io.Reader) (dec *xml.Decoder, closeZ func() error, err error) {
+	in, closeZ, _, err := inputlimit.Open(file, r, inputlimit.Current())
+	if err != nil {
+		return nil, nil, err
 	}
-	return xml.NewDecoder(br), closeZ, nil
+	return xml.NewDecoder(bufio.NewReaderSize(in, 1<<16)), closeZ, nil
 }
 
 // host checks a row and reads its GPUs.
@@ -272,7 +277,7 @@ func ReadUsers(path string) ([]User, error) {
 		return nil, err
 	}
 	defer f.Close()
-	dec, closeZ, err := decoder(f)
+	dec, closeZ, err := decoder(path, f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -283,13 +288,18 @@ func ReadUsers(path string) ([]User, error) {
 			ID     int `xml:"id"`
 			TeamID int `xml:"teamid"`
 		}
-		if err := dec.DecodeElement(&x, se); err != nil {
+		if err := dec.DecodeElement(&x, se); errors.Is(err, inputlimit.ErrLimit) {
+			return err
+		} else if err != nil {
 			return fmt.Errorf("line %d: user %d: not db_dump's user XML: %v", line, len(out)+1, err)
 		}
 		out = append(out, User{ID: x.ID, TeamID: x.TeamID})
 		return nil
 	})
 	if err != nil {
+		if errors.Is(err, inputlimit.ErrLimit) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if !root {

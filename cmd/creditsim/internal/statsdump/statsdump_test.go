@@ -39,7 +39,7 @@ func TestReadFormats(t *testing.T) {
 </host>
 </hosts>
 `
-	hs, err := read(strings.NewReader(old))
+	hs, err := read("host.gz", strings.NewReader(old))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestReadFormats(t *testing.T) {
 	if err := Write(&b, hs); err != nil {
 		t.Fatal(err)
 	}
-	back, err := read(&b)
+	back, err := read("host.gz", &b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestReadRefuses(t *testing.T) {
 		{"<hosts><host><id>1</id><create_time>10</create_time><rpc_time>50</rpc_time><misc>{gpus</misc></host></hosts>", "misc: not JSON"},
 		{"<hosts><host><id>1", "not db_dump's host XML"},
 	} {
-		if _, err := read(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := read("host.gz", strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%.40q: %v, want %q", c.in, err, c.want)
 		}
 	}

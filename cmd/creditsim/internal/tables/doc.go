@@ -11,5 +11,5 @@
 // ignored, so a full export of a project's tables reads as it is.
 // Times are Unix seconds, as BOINC's server stores them.
 //
-// Imports (layer 7): none.
+// Imports (layer 7): internal/inputlimit.
 package tables

@@ -3,7 +3,6 @@ package tables
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/creditsim/creditsim/internal/inputlimit"
 )
 
 // Error is a bad input (a table file, a replay input): the file, line and column (1-based; 0 unknown),
@@ -145,20 +146,50 @@ type Reader struct {
 	line   int
 	fields []string
 	close  func() error
+	limits inputlimit.Limits
+}
+
+// shownNames lists a header's first names, quoted (a file's bytes are
+// not a terminal's commands), and how many more there are.
+func shownNames(head []string) string {
+	var b strings.Builder
+	for i, h := range head {
+		if i == 12 || b.Len() > maxShown {
+			fmt.Fprintf(&b, " and %d more", len(head)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if len(h) > maxShown/2 {
+			h = strings.ToValidUTF8(h[:maxShown/2], "") + "..."
+		}
+		b.WriteString(strconv.Quote(h))
+	}
+	return b.String()
 }
 
 // suffixes are the file names a table is looked for under, in order.
 var suffixes = []string{".tsv", ".tsv.gz", ".csv", ".csv.gz", ".txt", ".txt.gz"}
 
-// Find returns the file of table in dir ("" if there is none).
-func Find(dir, table string) string {
+// Find returns the file of table in dir ("" if there is none). Two
+// files for one table (host.tsv beside host.csv.gz, say) are an error:
+// which holds the project's rows is not for creditsim to guess.
+func Find(dir, table string) (string, error) {
+	var found []string
 	for _, s := range suffixes {
 		p := filepath.Join(dir, table+s)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p
+			found = append(found, p)
 		}
 	}
-	return ""
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	return "", &Error{File: found[0], Reason: fmt.Sprintf("two files for the %s table (%s): keep the one that holds the rows", table, strings.Join(found, ", "))}
 }
 
 // Open opens path as a file of table: tab-separated (as `mysql --batch`
@@ -170,16 +201,15 @@ func Open(path, table string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{file: path, c: codecs[table], close: f.Close, has: map[string]bool{}}
-	br := bufio.NewReaderSize(f, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return nil, &Error{File: path, Reason: err.Error()}
-		}
-		br = bufio.NewReaderSize(gz, 1<<16)
+	lim := inputlimit.Current()
+	in, closeZ, _, err := inputlimit.Open(path, f, lim)
+	if err != nil {
+		f.Close()
+		return nil, &Error{File: path, Reason: err.Error()}
 	}
+	r := &Reader{file: path, c: codecs[table], has: map[string]bool{}, limits: lim,
+		close: func() error { closeZ(); return f.Close() }}
+	br := bufio.NewReaderSize(in, 1<<16)
 	if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
 		br.Discard(3)
 	}
@@ -198,7 +228,7 @@ func Open(path, table string) (*Reader, error) {
 		err = r.header(head)
 	}
 	if err != nil {
-		f.Close()
+		r.close()
 		return nil, err
 	}
 	return r, nil
@@ -206,6 +236,9 @@ func Open(path, table string) (*Reader, error) {
 
 // header maps the file's columns to the table's.
 func (r *Reader) header(head []string) error {
+	if err := r.limits.CheckColumns(r.file, len(head)); err != nil {
+		return err
+	}
 	for _, h := range head {
 		h = strings.ToLower(strings.TrimSpace(h))
 		// A SELECT with a table prefix (host.id) names the column.
@@ -221,7 +254,7 @@ func (r *Reader) header(head []string) error {
 	}
 	for _, k := range r.c.key {
 		if !r.has[k] {
-			return &Error{File: r.file, Line: 1, Reason: fmt.Sprintf("no column %s (the header names %s)", k, strings.Join(head, ", "))}
+			return &Error{File: r.file, Line: 1, Reason: fmt.Sprintf("no column %s (the header names %s)", k, shownNames(head))}
 		}
 	}
 	return nil
@@ -242,6 +275,9 @@ func (r *Reader) record() ([]string, error) {
 		if errors.As(err, &pe) {
 			return nil, &Error{File: r.file, Line: pe.Line, Column: pe.Column, Reason: pe.Err.Error()}
 		}
+		if errors.Is(err, inputlimit.ErrLimit) {
+			return nil, err
+		}
 		if err != nil && err != io.EOF {
 			return nil, &Error{File: r.file, Line: r.line, Reason: err.Error()}
 		}
@@ -251,6 +287,9 @@ func (r *Reader) record() ([]string, error) {
 		return rec, err
 	}
 	line, err := r.tsv.ReadString('\n')
+	if errors.Is(err, inputlimit.ErrLimit) {
+		return nil, err // it names the file and line
+	}
 	if err != nil && err != io.EOF {
 		return nil, &Error{File: r.file, Line: r.line, Reason: err.Error()}
 	}

@@ -23,9 +23,10 @@ type Source interface {
 
 // Read reads every table of src but result, whose rows go to result as
 // they are read (in the source's order), with the other tables read
-// (result comes last).
+// (result comes last). A row with no ID, or an ID already read, is
+// left out and counted in the Set's Dropped.
 func Read(src Source, result func(*Set, *Result) error) (*Set, error) {
-	s := &Set{Has: map[string]map[string]bool{}}
+	s := &Set{Has: map[string]map[string]bool{}, Dropped: map[string]Dropped{}}
 	dests := map[string]func(any){
 		"host":             func(r any) { s.Hosts = append(s.Hosts, *r.(*Host)) },
 		"workunit":         func(r any) { s.Workunits = append(s.Workunits, *r.(*Workunit)) },
@@ -37,13 +38,27 @@ func Read(src Source, result func(*Set, *Result) error) (*Set, error) {
 		"host_app_version": func(r any) { s.HostAppVersions = append(s.HostAppVersions, *r.(*HostAppVersion)) },
 	}
 	for _, t := range Names {
-		add := func(r any) error { dests[t](r); return nil }
+		ids := newIdentities(t)
+		add := func(r any) error {
+			if ids.keep(r) {
+				dests[t](r)
+			}
+			return nil
+		}
 		if t == "result" {
-			add = func(r any) error { return result(s, r.(*Result)) }
+			add = func(r any) error {
+				if !ids.keep(r) {
+					return nil
+				}
+				return result(s, r.(*Result))
+			}
 		}
 		has, err := src.Read(t, add)
 		if err != nil {
 			return nil, err
+		}
+		if ids.drop.Any() {
+			s.Dropped[t] = ids.drop
 		}
 		if has == nil && isRequired(t) {
 			return nil, fmt.Errorf("%s: no %s table (a fit needs %s)", src.Name(), t, strings.Join(Required, ", "))
@@ -71,9 +86,9 @@ func (d Dir) Name() string { return string(d) }
 
 // Read implements Source.
 func (d Dir) Read(table string, row func(any) error) (map[string]bool, error) {
-	path := Find(string(d), table)
-	if path == "" {
-		return nil, nil
+	path, err := Find(string(d), table)
+	if path == "" || err != nil {
+		return nil, err
 	}
 	r, err := Open(path, table)
 	if err != nil {

@@ -184,6 +184,9 @@ type Set struct {
 	HostAppVersions []HostAppVersion
 	// Has names the columns each table had (nil: no such table).
 	Has map[string]map[string]bool
+	// Dropped are the rows each table had that Read left out for their
+	// identity (absent: none).
+	Dropped map[string]Dropped
 }
 
 // Names are the tables in the order they are written and loaded.

@@ -55,7 +55,7 @@ func TestRead(t *testing.T) {
 		{"tsv", "platform.tsv", "name\tid\textra\nwindows_x86_64\t1\tx\n\\N\t2\ty\n", []Platform{{1, "windows_x86_64"}, {2, ""}}, ""},
 		{"csv with prefix", "platform.csv", "platform.id,platform.name\n1,\"x86_64-pc-linux-gnu\"\n", []Platform{{1, "x86_64-pc-linux-gnu"}}, ""},
 		{"crlf", "platform.tsv", "id\tname\r\n3\tandroid\r\n", []Platform{{3, "android"}}, ""},
-		{"no key", "platform.tsv", "name\nwin\n", nil, "platform.tsv:1: no column id (the header names name)"},
+		{"no key", "platform.tsv", "name\nwin\n", nil, `platform.tsv:1: no column id (the header names "name")`},
 		{"bad id", "platform.tsv", "id\tname\n1\twin\nx1\tlinux\n", nil, `platform.tsv:3:1: platform.id: "x1": want a whole number`},
 		{"short row", "platform.tsv", "id\tname\n1\n", nil, "platform.tsv:2: 1 fields, but the header names 2 columns"},
 		{"empty", "platform.tsv", "", nil, "platform.tsv: empty: no header line naming the columns"},

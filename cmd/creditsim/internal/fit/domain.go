@@ -1,0 +1,82 @@
+package fit
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The domains of the host columns a fit reads. BOINC's own meanings
+// first: a benchmark of exactly 1e9 is the client's default when its
+// benchmark failed (client/cs_benchmark.cpp), zero or less is unset; a
+// CPU count of zero or less is unset. The upper bounds are far beyond
+// any real host, so a value past them is a broken or forged row, not a
+// fast machine.
+const (
+	failedBenchmark = 1e9
+	maxPFpops       = 1e12 // one core's Whetstone: today's fastest are near 1e10
+	maxIopsRatio    = 100  // Dhrystone over Whetstone: real hosts 0.5 to 10
+	maxCores        = 1024 // CPUs of one host (p_ncpus)
+)
+
+// column counts one host column's values over the hosts present: those
+// within its domain (used) and each reason one is not.
+type column struct {
+	name, file string
+	used       int
+	out        map[string]int // reason -> hosts
+	order      []string
+}
+
+func newColumn(name, file string) *column {
+	return &column{name: name, file: file, out: map[string]int{}}
+}
+
+func (c *column) reject(reason string) {
+	if c.out[reason] == 0 {
+		c.order = append(c.order, reason)
+	}
+	c.out[reason]++
+}
+
+// outside says how many values were outside the domain and why, "" when
+// none were.
+func (c *column) outside() string {
+	var parts []string
+	for _, r := range c.order {
+		parts = append(parts, fmt.Sprintf("%d %s", c.out[r], r))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// identified reports whether at least half of the hosts present (and
+// at least one) have a value in the domain: fewer, and what the column
+// holds is mostly not data.
+func (c *column) identified() bool {
+	n := c.used
+	for _, k := range c.out {
+		n += k
+	}
+	return c.used > 0 && 2*c.used >= n
+}
+
+// judge says, for the header, how the column was used: a note when it
+// was fitted with some values left out, an entry of "Not identified"
+// when it was not fitted (then the baseline's values are written).
+func (c *column) judge(field, baseline string) (note, unidentified string) {
+	out := c.outside()
+	if c.identified() {
+		if out != "" {
+			note = fmt.Sprintf("%s: %s of %s left out of the fit (%s)", field, c.name, c.file, out)
+		}
+		return note, ""
+	}
+	n := c.used
+	for _, k := range c.out {
+		n += k
+	}
+	why := fmt.Sprintf("%d of the %d hosts present have a usable %s in %s", c.used, n, c.name, c.file)
+	if out != "" {
+		why += " (" + out + ")"
+	}
+	return "", fmt.Sprintf("%s: not identified: %s, fewer than half; the baseline's %s written", field, why, baseline)
+}
