@@ -10,37 +10,112 @@ import (
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 )
 
+// The workunit columns' domains: an estimate of at most 1e21 FLOPs (a
+// thousand days of a 10 TFLOPS device), a bound at least the estimate
+// (BOINC aborts a job past it) and at most a million times it, a delay
+// bound of at most a year, and replication counts of 1 to 100.
+const (
+	maxEst, maxBoundFactor = 1e21, 1e6
+	maxDelay               = 365 * 86400.0
+	maxReplication         = 100
+)
+
 // jobs fits the app's workunits: estimates, bound, delay bound and
-// replication.
+// replication, each over its values within its domain (domain.go); a
+// field not identified is left to the scenario's default, and said.
 func (a *appFit) jobs(ws []*tables.Workunit) {
 	a.Workunits = len(ws)
-	est := make([]float64, 0, len(ws))
-	var bound, delay []float64
-	quorum, target, maxErr, maxTotal, maxSucc := map[float64]float64{}, map[float64]float64{}, map[float64]float64{}, map[float64]float64{}, map[float64]float64{}
-	for _, w := range ws {
-		if w.RscFpopsEst > 0 {
-			est = append(est, w.RscFpopsEst)
-			if w.RscFpopsBound > 0 {
-				bound = append(bound, w.RscFpopsBound/w.RscFpopsEst)
-			}
-		}
-		if w.DelayBound > 0 {
-			delay = append(delay, float64(w.DelayBound))
-		}
-		quorum[float64(w.MinQuorum)]++
-		target[float64(w.TargetNResults)]++
-		maxErr[float64(w.MaxErrorResults)]++
-		maxTotal[float64(w.MaxTotalResults)]++
-		maxSucc[float64(w.MaxSuccessResults)]++
+	w := a.scan(ws)
+	cols := w.cols
+	a.judge(cols)
+	if cols["rsc_fpops_est"].identified() {
+		a.Est, a.Classes = sizeClasses(w.est)
 	}
-	a.Est, a.Classes = sizeClasses(est)
-	a.BoundFactor, a.DelayBound = median(bound), median(delay)
-	a.MinQuorum, a.TargetNResults = int(mode(quorum)), int(mode(target))
-	a.MaxErrorResults, a.MaxTotalResults = int(mode(maxErr)), int(mode(maxTotal))
+	if cols["rsc_fpops_bound"] != nil && cols["rsc_fpops_bound"].identified() {
+		a.BoundFactor = median(w.bound)
+	}
+	if cols["delay_bound"].identified() {
+		a.DelayBound = median(w.delay)
+	}
+	modeOf := func(name string) int {
+		if !cols[name].identified() {
+			return 0
+		}
+		return int(mode(w.counts[name]))
+	}
+	a.MinQuorum, a.TargetNResults = modeOf("min_quorum"), modeOf("target_nresults")
+	a.MaxErrorResults, a.MaxTotalResults = modeOf("max_error_results"), modeOf("max_total_results")
 	// max_success_results is kept only where it binds, below
 	// max_total_results; BOINC raises it to target_nresults.
-	if ms := int(mode(maxSucc)); ms > 0 && ms < a.MaxTotalResults {
+	if ms := modeOf("max_success_results"); ms > 0 && ms < a.MaxTotalResults {
 		a.MaxSuccessResults = max(ms, a.TargetNResults)
+	}
+}
+
+// wuValues are an app's workunit values within their domains, and the
+// columns that counted them.
+type wuValues struct {
+	est, bound, delay []float64
+	counts            map[string]map[float64]float64 // replication column -> value -> workunits
+	cols              map[string]*column
+}
+
+// scan reads the app's workunits' values, each checked against its
+// column's domain.
+func (a *appFit) scan(ws []*tables.Workunit) wuValues {
+	v := wuValues{counts: map[string]map[float64]float64{}, cols: map[string]*column{}}
+	col := func(name string) *column {
+		if v.cols[name] == nil {
+			v.cols[name] = &column{name: name, file: "workunit", rows: "workunits of app " + a.Name + " in the window", out: map[string]int{}}
+		}
+		return v.cols[name]
+	}
+	for _, w := range ws {
+		if col("rsc_fpops_est").check(w.RscFpopsEst, 1, maxEst, "", "no job is so large") {
+			v.est = append(v.est, w.RscFpopsEst)
+			if r := w.RscFpopsBound / w.RscFpopsEst; col("rsc_fpops_bound").check(r, 1, maxBoundFactor, "a bound below the estimate", "a million times the estimate") {
+				v.bound = append(v.bound, r)
+			}
+		}
+		if col("delay_bound").check(float64(w.DelayBound), 1, maxDelay, "", "more than a year") {
+			v.delay = append(v.delay, float64(w.DelayBound))
+		}
+		for _, r := range []struct {
+			name string
+			x    int64
+		}{{"min_quorum", w.MinQuorum}, {"target_nresults", w.TargetNResults}, {"max_error_results", w.MaxErrorResults},
+			{"max_total_results", w.MaxTotalResults}, {"max_success_results", w.MaxSuccessResults}} {
+			if col(r.name).check(float64(r.x), 1, maxReplication, "", "more than any project replicates") {
+				if v.counts[r.name] == nil {
+					v.counts[r.name] = map[float64]float64{}
+				}
+				v.counts[r.name][float64(r.x)]++
+			}
+		}
+	}
+	return v
+}
+
+// judge keeps what the workunit columns' domains left out (notes) and
+// which columns the app's workunits did not identify.
+func (a *appFit) judge(cols map[string]*column) {
+	for _, name := range []string{"rsc_fpops_est", "rsc_fpops_bound", "delay_bound", "min_quorum", "target_nresults",
+		"max_error_results", "max_total_results", "max_success_results"} {
+		c := cols[name]
+		if c == nil {
+			continue
+		}
+		field := map[string]string{"rsc_fpops_bound": "bound_factor"}[name]
+		if field == "" {
+			field = name
+		}
+		note, un := c.judge("app "+a.Name+": "+field, "default")
+		if note != "" {
+			a.domainNotes = append(a.domainNotes, note)
+		}
+		if un != "" {
+			a.unidentified = append(a.unidentified, un)
+		}
 	}
 }
 

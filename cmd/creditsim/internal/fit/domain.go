@@ -22,13 +22,32 @@ const (
 // within its domain (used) and each reason one is not.
 type column struct {
 	name, file string
+	rows       string // what a value belongs to: "hosts present"
 	used       int
-	out        map[string]int // reason -> hosts
+	out        map[string]int // reason -> rows
 	order      []string
 }
 
 func newColumn(name, file string) *column {
-	return &column{name: name, file: file, out: map[string]int{}}
+	return &column{name: name, file: file, rows: "hosts present", out: map[string]int{}}
+}
+
+// check counts x in c and reports whether it lies in [lo, hi], with
+// the reason for a value outside: unset at 0 or less (lo > 0), below or
+// above the domain.
+func (c *column) check(x, lo, hi float64, low, high string) bool {
+	switch {
+	case lo > 0 && !(x > 0):
+		c.reject("at 0 or less (unset, or the column missing)")
+	case !(x >= lo):
+		c.reject(fmt.Sprintf("below %g (%s)", lo, low))
+	case !(x <= hi):
+		c.reject(fmt.Sprintf("above %g (%s)", hi, high))
+	default:
+		c.used++
+		return true
+	}
+	return false
 }
 
 func (c *column) reject(reason string) {
@@ -74,7 +93,7 @@ func (c *column) judge(field, baseline string) (note, unidentified string) {
 	for _, k := range c.out {
 		n += k
 	}
-	why := fmt.Sprintf("%d of the %d hosts present have a usable %s in %s", c.used, n, c.name, c.file)
+	why := fmt.Sprintf("%d of the %d %s have a usable %s in %s", c.used, n, c.rows, c.name, c.file)
 	if out != "" {
 		why += " (" + out + ")"
 	}

@@ -49,6 +49,7 @@ type Project struct {
 	Results, Aborted       int
 	TimedOut               int
 	opts                   TableOptions
+	appNotes               []string // values the workunit domains left out
 	// Warnings say what the fit could not identify and guessed.
 	Warnings []string
 }
@@ -68,6 +69,9 @@ type appFit struct {
 	SizeErrorCV                      float64
 	Versions                         []*versionFit
 	CountsFlops                      bool
+	// domainNotes and unidentified are what the workunit columns'
+	// domains left out and could not identify (apps.go).
+	domainNotes, unidentified []string
 	// withinSS and withinDF pool the squared deviations of the log
 	// efficiency measure within each (host, version), over the app's
 	// versions: the jobs' spread.
@@ -144,14 +148,8 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		t.start(set) // no results at all
 	}
 	t.p.Warnings = append(t.p.Warnings, dropped(set, src.Name())...)
-	for _, name := range opt.Apps {
-		if !slices.ContainsFunc(set.Apps, func(a tables.App) bool { return a.Name == name }) {
-			var names []string
-			for _, a := range set.Apps {
-				names = append(names, a.Name)
-			}
-			return nil, fmt.Errorf("%s: no app %q (the app table has %s)", src.Name(), name, strings.Join(names, ", "))
-		}
+	if err := checkApps(src.Name(), set, opt.Apps); err != nil {
+		return nil, err
 	}
 	hs, byID, err := hostRows(src.Name(), set.Hosts)
 	if err != nil {
@@ -180,6 +178,20 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		return nil, err
 	}
 	return t.p, nil
+}
+
+// checkApps checks that every app --app names is in the app table.
+func checkApps(source string, set *tables.Set, apps []string) error {
+	for _, name := range apps {
+		if !slices.ContainsFunc(set.Apps, func(a tables.App) bool { return a.Name == name }) {
+			var names []string
+			for _, a := range set.Apps {
+				names = append(names, a.Name)
+			}
+			return fmt.Errorf("%s: no app %q (the app table has %s)", source, name, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }
 
 // dropped says which rows each table lost for their identity.
@@ -459,6 +471,22 @@ func (t *tableFit) finish(set *tables.Set, hs []statsdump.Host) error {
 		p.InvalidRate = float64(t.invalid) / float64(t.validated)
 	}
 	t.availability(set)
+	t.fitApps(set)
+	if len(p.Apps) == 0 {
+		why := ""
+		if len(p.Warnings) > 0 {
+			why = ":\n  - " + strings.Join(p.Warnings, "\n  - ")
+		}
+		return fmt.Errorf("no app had workunits and valid results from %s to %s%s", day(t.w.From), day(t.w.To), why)
+	}
+	p.weigh()
+	return nil
+}
+
+// fitApps fits each app with workunits created in the window, in ID
+// order, into the project's apps.
+func (t *tableFit) fitApps(set *tables.Set) {
+	p := t.p
 	counts := map[string]bool{}
 	for _, n := range p.opts.CountsFlops {
 		counts[n] = true
@@ -482,16 +510,16 @@ func (t *tableFit) finish(set *tables.Set, hs []statsdump.Host) error {
 		}
 		a.CountsFlops = counts["all"] || counts[a.Name]
 		a.jobs(wus[id])
+		p.Warnings = append(p.Warnings, a.unidentified...)
+		if a.Est == 0 {
+			continue // its jobs' sizes are not identified: said
+		}
+		p.appNotes = append(p.appNotes, a.domainNotes...)
 		a.fitVersions()
 		if len(a.Versions) > 0 {
 			p.Apps = append(p.Apps, a)
 		}
 	}
-	if len(p.Apps) == 0 {
-		return fmt.Errorf("no app had workunits and valid results from %s to %s", day(t.w.From), day(t.w.To))
-	}
-	p.weigh()
-	return nil
 }
 
 // weigh gives each app its share of the workunits, and warns of the
