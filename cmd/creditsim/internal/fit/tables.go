@@ -134,6 +134,9 @@ type tableFit struct {
 	invalid   int
 	reported  int
 	errors    int
+	// elapsed and cpuTime check the valid results' times against their
+	// domains (results.go).
+	elapsed, cpuTime *column
 }
 
 // FitTables fits a scenario to a project's tables.
@@ -330,7 +333,7 @@ func (t *tableFit) version(a *appFit, r *tables.Result) *versionFit {
 // elapsed second.
 func (t *tableFit) efficiency(set *tables.Set, a *appFit, v *versionFit, r *tables.Result) {
 	i, ok := t.wus[r.WorkunitID]
-	if !ok || r.ElapsedTime <= 0 || r.FlopsEstimate <= 0 || r.FlopsEstimate == 1e9 || r.RuntimeOutlier != 0 {
+	if !ok || !t.timesInDomain(r) || r.FlopsEstimate <= 0 || r.FlopsEstimate == 1e9 || r.RuntimeOutlier != 0 {
 		return
 	}
 	e := set.Workunits[i].RscFpopsEst / (r.ElapsedTime * r.FlopsEstimate)
@@ -471,6 +474,8 @@ func (t *tableFit) finish(set *tables.Set, hs []statsdump.Host) error {
 		p.InvalidRate = float64(t.invalid) / float64(t.validated)
 	}
 	t.availability(set)
+	notes, un := t.resultNotes()
+	p.appNotes, p.Warnings = append(p.appNotes, notes...), append(p.Warnings, un...)
 	t.fitApps(set)
 	if len(p.Apps) == 0 {
 		why := ""
