@@ -197,7 +197,8 @@ func checkPlaces(s *scenarios.Scenario, opts Options) error {
 		// An export folder follows -o's rule: a folder of the user's own
 		// files (their host.tsv) is not written into without --force.
 		if err := results.CheckOutDir(x.dir, results.Replace{Force: opts.Force, Key: opts.Key}, opts.Protect...); err != nil {
-			return fmt.Errorf("%s: %w", x.flag, err)
+			// The refusal's "or -o for another folder" is this flag's.
+			return results.Refused("%s: %s", x.flag, strings.Replace(err.Error(), "-o for another", x.flag+" for another", 1))
 		}
 		if err := results.CheckRoom(filepath.Join(x.dir, x.file), results.MinRoom); err != nil {
 			return fmt.Errorf("%s: %w", x.flag, err)
