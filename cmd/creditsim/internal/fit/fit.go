@@ -177,6 +177,9 @@ type hostSource struct {
 }
 
 func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
+	if len(hs) == 0 {
+		return nil, fmt.Errorf("no host rows: the %s has a header and nothing else", map[bool]string{false: "export", true: "host table"}[src.tables])
+	}
 	w = w.filled(len(hs), func(i int) (float64, float64) { return hs[i].CreateTime, hs[i].RPCTime })
 	if !(w.From < w.To) {
 		return nil, fmt.Errorf("the window from %s to %s is empty", day(w.From), day(w.To))
