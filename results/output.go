@@ -38,50 +38,42 @@ func (e *OutputError) Is(target error) bool { return target == ErrOutputExists }
 // Refused returns an OutputError with a formatted message.
 func Refused(format string, a ...any) error { return &OutputError{fmt.Sprintf(format, a...)} }
 
-// pending holds the temporary folders being written and the lock files
-// held, so that a signal handler can remove them (RemovePending) before
-// the process exits.
+// pending holds what a signal handler must remove before the process
+// exits (RemovePending): the temporary folders being written and the
+// lock files held, each with how it is removed.
 var pending = struct {
 	sync.Mutex
-	dirs  map[string]bool
-	locks map[string]bool
-}{dirs: map[string]bool{}, locks: map[string]bool{}}
+	paths map[string]func(string) error
+}{paths: map[string]func(string) error{}}
 
 // RemovePending removes every temporary folder still being written and
 // every lock file this process holds (its lock goes with the process).
 func RemovePending() {
 	pending.Lock()
 	defer pending.Unlock()
-	for d := range pending.dirs {
-		os.RemoveAll(d)
-		delete(pending.dirs, d)
-	}
-	for l := range pending.locks {
-		os.Remove(l)
-		delete(pending.locks, l)
+	for p, remove := range pending.paths {
+		remove(p)
+		delete(pending.paths, p)
 	}
 }
+
+// pend records path as pending (on), to be removed by remove, or no
+// longer pending.
+func pend(path string, remove func(string) error, on bool) {
+	pending.Lock()
+	defer pending.Unlock()
+	if on {
+		pending.paths[path] = remove
+	} else {
+		delete(pending.paths, path)
+	}
+}
+
+// track records a temporary folder being written (on) or done with.
+func track(dir string, on bool) { pend(dir, os.RemoveAll, on) }
 
 // trackLock records a lock file held (on) or given up.
-func trackLock(path string, on bool) {
-	pending.Lock()
-	defer pending.Unlock()
-	if on {
-		pending.locks[path] = true
-	} else {
-		delete(pending.locks, path)
-	}
-}
-
-func track(dir string, on bool) {
-	pending.Lock()
-	defer pending.Unlock()
-	if on {
-		pending.dirs[dir] = true
-	} else {
-		delete(pending.dirs, dir)
-	}
-}
+func trackLock(path string, on bool) { pend(path, os.Remove, on) }
 
 // OutDir writes a run's files into a temporary folder beside the target
 // and moves it into place only when Commit is called, so a failed run
