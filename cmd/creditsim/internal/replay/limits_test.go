@@ -94,6 +94,11 @@ func TestReplayLimits(t *testing.T) {
 			t.Errorf("a %d-byte line: %v", len(text), err)
 		}
 	}
+	// A header wider than the columns limit is refused before its names
+	// are read.
+	if _, err := Read("x.csv", strings.NewReader(strings.Repeat("a,", 2000)+"b\n1\n")); err == nil || !strings.Contains(err.Error(), "--limit columns=2001") {
+		t.Errorf("a 2001-column header: %v", err)
+	}
 	// The trace itself reads.
 	if _, err := Read("x.csv", strings.NewReader(traceText(t, nil, okRow))); err != nil {
 		t.Errorf("a well-formed trace: %v", err)

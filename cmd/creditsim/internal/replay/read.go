@@ -201,6 +201,9 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 		}
 		if header {
 			header = false
+			if err := inputlimit.Current().CheckColumns(file, len(rec)); err != nil {
+				return nil, err
+			}
 			if err := cr.header(rec, line); err != nil {
 				return nil, err
 			}
