@@ -184,16 +184,7 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 			break
 		}
 		if err != nil {
-			// FieldPos is defined only for a record read whole: a record
-			// that starts with a bad quote has none.
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &Error{File: file, Line: pe.Line, Column: pe.Column, Reason: pe.Err.Error()}
-			}
-			if errors.Is(err, inputlimit.ErrLimit) {
-				return nil, err
-			}
-			return nil, &Error{File: file, Reason: err.Error()}
+			return nil, readError(file, err)
 		}
 		line, _ := cr.r.FieldPos(0)
 		if err := cr.traceHeader(); err != nil {
@@ -217,6 +208,21 @@ func readCSV(file string, r io.Reader, comma rune) (*Input, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// readError names the file, and the line and column where csv knows them,
+// of an error reading a record. FieldPos is defined only for a record read
+// whole: a record that starts with a bad quote has none. An input limit's
+// error already names its file and the --limit that raises it.
+func readError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: file, Line: pe.Line, Column: pe.Column, Reason: pe.Err.Error()}
+	}
+	if errors.Is(err, inputlimit.ErrLimit) {
+		return err
+	}
+	return &Error{File: file, Reason: err.Error()}
 }
 
 // finish checks what can be checked only at the end: a trace header in
