@@ -431,7 +431,7 @@ func (s *Sim) prepare(i int, ri int32) {
 	}
 	r.remaining = r.runTotal * min(failAt, 1)
 	r.flopsDone = w.flops * min(failAt, 1)
-	done, _ := h.h.Behaviour.Forged()
+	done, claim := h.h.Behaviour.Forged()
 	if done < 1 {
 		r.flopsDone *= done
 	}
@@ -441,10 +441,12 @@ func (s *Sim) prepare(i int, ri int32) {
 		// The colluders' agreed garbage for this workunit: the same for
 		// all of them, unlike any honest or random wrong answer.
 		r.output = 1<<31 | uint32(rng.Hash(uint64(r.wu), uint64(w.gen)))
-	case b.Forges() && (s.cfg.Server.ValidatorComparesWork || done < 1):
-		// A forged work measure (or a partial job's wrong result): the
-		// forgers' output for this workunit, the same for all of them,
-		// unlike an honest one or the colluders'.
+	case b.Forges() && (s.cfg.Server.ValidatorComparesWork && done*claim != 1 || done < 1):
+		// A work measure other than the work (or a partial job's wrong
+		// result): the forgers' output for this workunit, the same for
+		// all of them, unlike an honest one or the colluders'. A forger
+		// that does all the work and claims exactly it is an honest host:
+		// the validator sees the size of the claim, not the intent.
 		r.output = 1<<30 | uint32(rng.Hash(uint64(r.wu), uint64(w.gen)))>>2
 	case jobDoesWork(h, r) && h.rng.Float64() >= h.h.InvalidRate:
 		r.output = 0

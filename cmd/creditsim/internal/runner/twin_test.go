@@ -125,6 +125,10 @@ func TestForgedOutput(t *testing.T) {
 	once := run("projects[0].apps[0].min_quorum=1", "projects[0].apps[0].target_nresults=1")
 	replicated := run()
 	ignored := run("server.validator_compares_work=false")
+	// A forger that does all its work and claims exactly it is an honest
+	// host: replicated, the validator compares its work measure and finds
+	// it the honest one's, so it is paid as its twin is.
+	neutral := run("hosts.agents=[{kind: forged_output, share: 0.05, k: 1, work_fraction: 1}]")
 	gain := func(s *results.Summary, p string) float64 { return float64(s.Policies[p].Gain["forged_output"]) }
 	t.Logf("post-assigned gain: sent once %.3g, replicated %.3g, work measure not compared %.3g", gain(once, "post-assigned-credit"),
 		gain(replicated, "post-assigned-credit"), gain(ignored, "post-assigned-credit"))
@@ -136,6 +140,9 @@ func TestForgedOutput(t *testing.T) {
 	}
 	if g := gain(replicated, "post-assigned-credit"); !(g < 1.1) {
 		t.Errorf("replicated, work measure compared: gain %v, want at most 1.1", g)
+	}
+	if g := gain(neutral, "post-assigned-credit"); !(g > 0.95 && g < 1.05) {
+		t.Errorf("replicated, a forger claiming exactly its work: gain %v, want 1 (an honest host)", g)
 	}
 	if g := gain(once, "v1peak"); !(g > 0.9 && g < 1.1) {
 		t.Errorf("v1peak, which reads no output, gains %v from forged outputs", g)
