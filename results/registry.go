@@ -101,8 +101,11 @@ func (f *Figure) Range(days float64) (lo, hi float64) {
 func (f *Figure) Family() bool { return f.Prefix != "" }
 
 // Format writes a value of the figure for people: 4 significant digits,
-// "–" when undefined.
+// "unbounded" for +Inf, "–" when undefined.
 func (f *Figure) Format(x float64) string {
+	if math.IsInf(x, 1) {
+		return UnboundedWord
+	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "–"
 	}

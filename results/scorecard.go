@@ -200,8 +200,10 @@ func (sc *Scorecard) measured(s *Summary) ([]int, []string) {
 	return shown, notes
 }
 
-// Defined reports whether x is a value: neither NaN nor infinite.
-func Defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// Defined reports whether x is a value: not NaN (undefined) and not
+// -Inf. +Inf is a value: an unbounded gain (UnboundedWord), which is
+// past every bound.
+func Defined(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, -1) }
 
 // WorstGain is the largest gain of a cheating kind in m
 // (failed_benchmark, a fault, apart) and its kind; NaN and "" for none.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -14,19 +15,33 @@ import (
 // Num is a float written with 12 significant digits; see package doc.
 type Num float64
 
-// MarshalJSON writes 12 significant digits, or null for NaN and Inf.
+// UnboundedWord is how every output writes a figure that has no finite
+// value although it is defined: a gain where the honest twin paid the
+// group nothing and the run paid it something (+Inf in memory). It is
+// never NaN or Inf in a file, and never left out as if undefined.
+const UnboundedWord = "unbounded"
+
+// MarshalJSON writes 12 significant digits, "unbounded" for +Inf, or
+// null for NaN and -Inf.
 func (x Num) MarshalJSON() ([]byte, error) {
 	f := float64(x)
+	if math.IsInf(f, 1) {
+		return []byte(`"` + UnboundedWord + `"`), nil
+	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return []byte("null"), nil
 	}
 	return []byte(FormatFloat(f)), nil
 }
 
-// FormatFloat writes f with 12 significant digits, as every output does.
+// FormatFloat writes f with 12 significant digits, as every output does;
+// +Inf as UnboundedWord.
 func FormatFloat(f float64) string {
 	if f == 0 {
 		return "0" // also folds -0
+	}
+	if math.IsInf(f, 1) {
+		return UnboundedWord
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "" // undefined: an empty cell, never NaN or Inf in a file
@@ -158,9 +173,13 @@ type PolicySummary struct {
 
 // Aggregate is a figure over replications.
 type Aggregate struct {
-	Mean    float64 // NaN if no replication defines it
+	Mean    float64 // NaN if no replication defines it; +Inf if one is unbounded
 	Low, Hi float64 // NaN with fewer than MinIntervalReplications values
-	N       int
+	// N is how many replications gave a value (unbounded ones included),
+	// Unbounded how many of them gave +Inf: then Mean and Hi are +Inf and
+	// Low is the finite values' low end (NaN with fewer than
+	// MinIntervalReplications of them).
+	N, Unbounded int
 	// Geometric: Mean and the interval were taken on the logarithms.
 	// LowCut, HighCut: an arithmetic interval's bound was cut to the
 	// figure's range (at 0; at the days simulated or at 1).
@@ -178,8 +197,8 @@ const MinIntervalReplications = 3
 // s/√n) of the logarithms, which cannot go below 0; any other by the
 // arithmetic mean ± t(0.975, n-1) s/√n, cut to the figure's range (its
 // Range in a run of days simulated days) and marked where cut. No
-// interval with fewer than MinIntervalReplications values; NaN and Inf
-// are not values.
+// interval with fewer than MinIntervalReplications values; NaN and -Inf
+// are not values, +Inf (an unbounded gain) makes the mean unbounded.
 func AggregateFigures(reps []Figures, days float64) map[string]Aggregate {
 	return aggregate(reps, func(k string) (bool, float64, float64) {
 		f, _, ok := Lookup(k)
@@ -210,14 +229,26 @@ func aggregate(reps []Figures, kind func(k string) (ratio bool, lo, hi float64))
 	for k := range keys {
 		var v []float64
 		for _, f := range reps {
-			if x, ok := f[k]; ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			if x, ok := f[k]; ok && !math.IsNaN(x) && !math.IsInf(x, -1) {
 				v = append(v, x)
 			}
 		}
 		ratio, lo, hi := kind(k)
-		out[k] = aggregateValues(v, ratio, lo, hi)
+		out[k] = aggregateUnbounded(v, ratio, lo, hi)
 	}
 	return out
+}
+
+// aggregateUnbounded is aggregateValues over v's finite values, made
+// unbounded (Mean and Hi +Inf) if any value is +Inf.
+func aggregateUnbounded(v []float64, ratio bool, lo, hi float64) Aggregate {
+	finite := slices.DeleteFunc(slices.Clone(v), func(x float64) bool { return math.IsInf(x, 1) })
+	a := aggregateValues(finite, ratio, lo, hi)
+	if len(finite) < len(v) {
+		a.N, a.Unbounded = len(v), len(v)-len(finite)
+		a.Mean, a.Hi, a.HighCut = math.Inf(1), math.Inf(1), false
+	}
+	return a
 }
 
 func aggregateValues(v []float64, ratio bool, lo, hi float64) Aggregate {
@@ -353,10 +384,15 @@ func SortedKeys[V any](m map[string]V) []string {
 	return k
 }
 
-// UnmarshalJSON reads a number, or null as NaN (undefined).
+// UnmarshalJSON reads a number, null as NaN (undefined) or "unbounded"
+// as +Inf.
 func (x *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
+	switch string(b) {
+	case "null":
 		*x = Num(math.NaN())
+		return nil
+	case `"` + UnboundedWord + `"`:
+		*x = Num(math.Inf(1))
 		return nil
 	}
 	f, err := strconv.ParseFloat(string(b), 64)

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -36,8 +37,10 @@ func TestAggregateFigures(t *testing.T) {
 	if b := agg["b"]; !math.IsNaN(b.Mean) || b.N != 0 {
 		t.Errorf("b: %+v", b)
 	}
-	// Inf is never a value; one defined value gives a mean and no interval.
-	if c := agg["c"]; c.Mean != 5 || !math.IsNaN(c.Low) || c.N != 1 {
+	// +Inf (an unbounded gain) makes the mean and the high end unbounded
+	// and counts as a replication that gave a figure; the one finite
+	// value gives no interval's low end.
+	if c := agg["c"]; !math.IsInf(c.Mean, 1) || !math.IsInf(c.Hi, 1) || !math.IsNaN(c.Low) || c.N != 2 || c.Unbounded != 1 {
 		t.Errorf("c: %+v", c)
 	}
 	if x := agg["worst_account_ratio"]; !(x.Low > 0 && x.Low < x.Mean && x.Mean < x.Hi) || math.IsInf(x.Hi, 0) {
@@ -141,12 +144,34 @@ func TestKnownFigure(t *testing.T) {
 	}
 }
 
-// A scorecard value above 1e6 says "unbounded", not its meaningless
-// digits; undefined is a dash.
+// A scorecard value above 1e6 or +Inf says "unbounded", not its
+// meaningless digits; undefined is a dash.
 func TestFormatScore(t *testing.T) {
-	for x, want := range map[float64]string{1.0: "1", 1.23456: "1.23", 1e6: "1e+06", 2.55e286: "unbounded", math.NaN(): "–", math.Inf(1): "–", 0: "0"} {
+	for x, want := range map[float64]string{1.0: "1", 1.23456: "1.23", 1e6: "1e+06", 2.55e286: "unbounded", math.NaN(): "–", math.Inf(1): "unbounded", math.Inf(-1): "–", 0: "0"} {
 		if got := FormatScore(x); got != want {
 			t.Errorf("FormatScore(%g) = %q, want %q", x, got, want)
 		}
+	}
+}
+
+// An unbounded figure (+Inf) is written "unbounded" in JSON and CSV, never
+// null or empty as if undefined, and reads back as +Inf.
+func TestUnboundedRoundTrip(t *testing.T) {
+	b, err := json.Marshal(map[string]Num{"gain.x": Num(math.Inf(1)), "u": Num(math.NaN())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"gain.x":"unbounded","u":null}`; string(b) != want {
+		t.Errorf("JSON %s, want %s", b, want)
+	}
+	var back map[string]Num
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsInf(float64(back["gain.x"]), 1) || !math.IsNaN(float64(back["u"])) {
+		t.Errorf("read back %v", back)
+	}
+	if got := FormatFloat(math.Inf(1)); got != UnboundedWord {
+		t.Errorf("FormatFloat(+Inf) = %q", got)
 	}
 }

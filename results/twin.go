@@ -107,8 +107,9 @@ func (in *figureInputs) gainSums() (run, twin [hosts.NumGroups]float64) {
 
 // gains returns gain.<group> per group of agents present: its credit
 // per host-day over the same hosts' credit per host-day in the twin (the
-// hosts and so the host-days are the same); NaN where the twin paid the
-// group nothing. Nil without a twin.
+// hosts and so the host-days are the same). Where the twin paid the
+// group nothing it is +Inf (unbounded) if the run paid it something, NaN
+// if the run did not either. Nil without a twin.
 func (in *figureInputs) gains() map[hosts.Group]float64 {
 	if in.c.twin == nil {
 		return nil
@@ -120,9 +121,13 @@ func (in *figureInputs) gains() map[hosts.Group]float64 {
 		if days[g] <= 0 {
 			continue
 		}
-		out[g] = math.NaN()
-		if twin[g] > 0 {
+		switch {
+		case twin[g] > 0:
 			out[g] = run[g] / twin[g]
+		case run[g] > 0:
+			out[g] = math.Inf(1)
+		default:
+			out[g] = math.NaN()
 		}
 	}
 	return out
@@ -135,7 +140,8 @@ func gainFamily(in *figureInputs, f Figures) {
 	}
 }
 
-// worstGain is the largest gain over groups but failed_benchmark.
+// worstGain is the largest gain over groups but failed_benchmark (+Inf
+// if one is unbounded).
 func worstGain(in *figureInputs) float64 {
 	worst := math.NaN()
 	for g, x := range in.gains() {

@@ -3,6 +3,8 @@ package results
 import (
 	"math"
 	"testing"
+
+	"github.com/creditsim/creditsim/model/hosts"
 )
 
 // TestLargestOfRank: the largest of n draws falls on average at the
@@ -52,5 +54,31 @@ func TestAccountNoiseUnflags(t *testing.T) {
 		if got := NewScorecard(s, []string{"p"}).Rows[0].Flag[ColAccountGain]; got != c.flag {
 			t.Errorf("account gain %g, noise %g: flagged %v, want %v", c.gain, c.noise, got, c.flag)
 		}
+	}
+}
+
+// TestUnboundedGain: a group the twin paid nothing and the run paid
+// something gains without bound (+Inf, written "unbounded"), not an
+// absent figure the attack would score as no gain; paid nothing in both,
+// it has no gain; the worst gain is then the unbounded one.
+func TestUnboundedGain(t *testing.T) {
+	fake, _ := hosts.ParseGroup("fake_results")
+	inflator, _ := hosts.ParseGroup("benchmark_inflation")
+	picker, _ := hosts.ParseGroup("cherry_picker")
+	day := 86400.0
+	c := NewCollector(Window{From: 0, To: 10 * day}, 1, 1)
+	for _, g := range []hosts.Group{fake, inflator, picker} {
+		c.hostInfo = append(c.hostInfo, &hosts.Host{Group: g, Arrival: 0, Departure: math.Inf(1)})
+	}
+	c.hosts = make([]hostAcc, 3)
+	c.hostG = []float64{5, 3, 0}                                                // the run: fake paid 5, inflator 3, picker 0
+	c.twin = &Twin{npol: 1, hostG: []float64{0, 2, 0}, hostN: make([]int32, 3)} // the twin: 0, 2, 0
+	in := &figureInputs{c: c}
+	g := in.gains()
+	if !math.IsInf(g[fake], 1) || g[inflator] != 1.5 || !math.IsNaN(g[picker]) {
+		t.Errorf("gains %v, want fake_results +Inf, benchmark_inflation 1.5, cherry_picker NaN", g)
+	}
+	if w := worstGain(in); !math.IsInf(w, 1) {
+		t.Errorf("worst gain %v, want +Inf", w)
 	}
 }

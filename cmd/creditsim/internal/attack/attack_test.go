@@ -547,3 +547,15 @@ func TestShardIntegrity(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmedCountsWhatGaveAFigure: a confirmation's Replications are
+// those that gave the figure (an unbounded one included), not those run.
+func TestConfirmedCountsWhatGaveAFigure(t *testing.T) {
+	nan, inf := results.Num(math.NaN()), results.Num(math.Inf(1))
+	ps := &results.PolicySummary{Gain: map[string]results.Num{"x": inf},
+		PerReplication: map[string][]results.Num{"gain.x": {1.2, nan, inf, 1.1, nan}}}
+	iv := confirmedOn(ps, "gain.x", 7, 5)
+	if iv.Replications != 3 || !math.IsInf(float64(iv.Mean), 1) || iv.Seed != 7 {
+		t.Errorf("confirmed %+v, want 3 replications that gave a figure and an unbounded mean", iv)
+	}
+}

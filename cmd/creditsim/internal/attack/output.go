@@ -133,12 +133,7 @@ type pageRow struct {
 }
 
 func page(rep *Report) ([]byte, error) {
-	num := func(x results.Num) string {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return "undefined"
-		}
-		return fmt.Sprintf("%.4g", float64(x))
-	}
+	num := short
 	var rows []pageRow
 	reps, seed := 0, uint64(0)
 	for _, w := range rep.Worst {
@@ -234,8 +229,12 @@ func Table(rep *Report) string {
 	return b.String()
 }
 
+// short writes a figure for people: 4 digits, "unbounded" for +Inf.
 func short(x results.Num) string {
-	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+	if math.IsInf(float64(x), 1) {
+		return results.UnboundedWord
+	}
+	if !results.Defined(float64(x)) {
 		return "undefined"
 	}
 	return fmt.Sprintf("%.4g", float64(x))

@@ -3,7 +3,6 @@ package attack
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -153,7 +152,7 @@ func (e *evaluator) screenRun(r *ScreenRun) error {
 		p.Values = map[string]results.Num{}
 		for _, pol := range e.all {
 			if ps := sum.Policies[pol]; ps != nil {
-				if v, ok := ps.Flat()[p.Behaviour.Figure()]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+				if v, ok := ps.Flat()[p.Behaviour.Figure()]; ok && results.Defined(float64(v)) {
 					p.Values[pol] = v
 				}
 			}

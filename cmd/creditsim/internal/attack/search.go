@@ -364,8 +364,8 @@ func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 	ev.Harm, ev.Regime = map[string]results.Num{}, sum.Regime
 	for _, p := range e.all {
 		if ps := sum.Policies[p]; ps != nil {
-			if v, ok := ps.Flat()[fig]; ok && !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
-				vals[p] = v
+			if v, ok := ps.Flat()[fig]; ok && results.Defined(float64(v)) {
+				vals[p] = v // an unbounded gain (+Inf) ranks above every other
 			}
 			if h := ps.Harm; !math.IsNaN(float64(h)) {
 				ev.Harm[p] = h
@@ -992,7 +992,8 @@ func (e *evaluator) runConfirmations(order []Behaviour, distinct map[string]*con
 }
 
 // confirmedOn is a candidate's figure fig on the fresh seeds, with its
-// interval; NaN where the seeds gave none.
+// interval and the replications that gave a value of fig (of reps run);
+// NaN where the seeds gave none.
 func confirmedOn(ps *results.PolicySummary, fig string, seed uint64, reps int) Interval {
 	ci, ok := ps.CI95[fig]
 	if !ok {
@@ -1002,5 +1003,14 @@ func confirmedOn(ps *results.PolicySummary, fig string, seed uint64, reps int) I
 	if v, ok := ps.Flat()[fig]; ok {
 		mean = v
 	}
-	return Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: reps, Seed: seed}
+	gave := 0
+	for _, v := range ps.PerReplication[fig] {
+		if results.Defined(float64(v)) {
+			gave++
+		}
+	}
+	if _, ok := ps.PerReplication[fig]; !ok && reps == 1 && results.Defined(float64(mean)) {
+		gave = 1 // one replication keeps no per-replication values
+	}
+	return Interval{Mean: mean, Low: ci[0], High: ci[1], Replications: gave, Seed: seed}
 }

@@ -71,7 +71,10 @@ func full(m map[string]results.Num) map[string]float64 {
 	}
 	out := make(map[string]float64, len(m))
 	for k, v := range m {
-		if x := float64(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
+		switch x := float64(v); {
+		case math.IsInf(x, 1):
+			out[k] = math.MaxFloat64 // unbounded: JSON has no Inf; nums reads it back
+		case results.Defined(x):
 			out[k] = x // undefined figures are left out, as JSON has no NaN
 		}
 	}
@@ -84,6 +87,9 @@ func nums(m map[string]float64) map[string]results.Num {
 	}
 	out := make(map[string]results.Num, len(m))
 	for k, v := range m {
+		if v == math.MaxFloat64 {
+			v = math.Inf(1)
+		}
 		out[k] = results.Num(v)
 	}
 	return out
