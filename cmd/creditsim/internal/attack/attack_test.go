@@ -481,6 +481,22 @@ func TestCandidates(t *testing.T) {
 	if _, ok := candidates("q", evs, 3); ok {
 		t.Error("a policy with no figure has candidates")
 	}
+	// The same run in effect (every figure and the results to the bit: a
+	// share that rounds to the same hosts, a pair's second part that never
+	// acts) is one candidate, the first ranked.
+	fig := func(x results.Num) map[string]results.Num { return map[string]results.Num{"p": x, "q": 1.25} }
+	near := Behaviour{Kind: "runtime_inflation", Share: 0.020000000000000004, K: 6}
+	inert := Behaviour{Kind: "runtime_inflation", Share: 0.02, K: 6, And: &Behaviour{Kind: "cherry_picker", Threshold: 1e9}}
+	same := []Evaluation{
+		{Phase: "library", Space: "runtime_inflation", Behaviour: Behaviour{Kind: "runtime_inflation", Share: 0.02, K: 6}, Values: fig(3), Results: 900},
+		{Phase: "nelder-mead", Space: "runtime_inflation", Behaviour: near, Values: fig(3), Results: 900},
+		{Phase: "pairs", Space: "runtime_inflation+cherry_picker", Behaviour: inert, Values: fig(3), Results: 900},
+		{Phase: "pairs", Space: "runtime_inflation+cherry_picker", Behaviour: b(2), Values: fig(3), Results: 901},
+	}
+	w, _ = candidates("p", same, 3)
+	if len(w.Candidates) != 2 || w.Candidates[1].Behaviour.String() != b(2).String() {
+		t.Errorf("%d candidates from two distinct runs: %+v", len(w.Candidates), w.Candidates)
+	}
 }
 
 // TestSameCandidateRunsOnce: a candidate proposed again, even at the same

@@ -680,8 +680,9 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Values[p] > ranked[j].Values[p] })
 	seen := map[string]bool{}
 	add := func(ev Evaluation) {
-		if key := ev.Behaviour.Agent(); !seen[key] {
-			seen[key] = true
+		key, same := ev.Behaviour.Agent(), sameRun(ev)
+		if !seen[key] && !seen[same] {
+			seen[key], seen[same] = true, true
 			w.Candidates = append(w.Candidates, Candidate{Space: ev.Space, Behaviour: ev.Behaviour, Search: ev.Values[p]})
 		}
 	}
@@ -695,6 +696,24 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 		add(evs[libBest])
 	}
 	return w, true
+}
+
+// sameRun is what two evaluations share when they made the same run in
+// effect: every policy's figure and harm, and the results counted, to
+// the last bit. On the search's common random numbers two behaviours
+// that differ only where it changes nothing (a share rounding to the
+// same hosts, a pair's second part that never acts) give the same run,
+// and are one candidate.
+func sameRun(ev Evaluation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "run %d:", ev.Results)
+	for _, k := range results.SortedKeys(ev.Values) {
+		fmt.Fprintf(&b, " %s=%x", k, math.Float64bits(float64(ev.Values[k])))
+	}
+	for _, k := range results.SortedKeys(ev.Harm) {
+		fmt.Fprintf(&b, " harm %s=%x", k, math.Float64bits(float64(ev.Harm[k])))
+	}
+	return b.String()
 }
 
 // pairs returns up to n combined behaviours to try, with their spaces.
