@@ -575,3 +575,42 @@ func TestConfirmedCountsWhatGaveAFigure(t *testing.T) {
 		t.Errorf("confirmed %+v, want 3 replications that gave a figure and an unbounded mean", iv)
 	}
 }
+
+// TestScore: a behaviour is judged by whichever of its gain and the
+// honest accounts' harm breaks its bound more, each in units of its
+// bound; harm above 1 (honest accounts over-paid) is no griefing.
+func TestScore(t *testing.T) {
+	for _, c := range []struct {
+		gain, harm float64
+		want       float64
+		fig        string
+	}{
+		{1.1, 1, 1, "gain"},
+		{1.21, 0.99, 2, "gain"},
+		{1, 0.95, 1, "harm"},
+		{0.5, 0.9025, 2, "harm"},
+		{1.05, 1.2, math.Log(1.05) / math.Log(1.1), "gain"},
+		{math.Inf(1), 0.5, math.Inf(1), "gain"},
+		{0, math.NaN(), math.Inf(-1), "gain"},
+	} {
+		got, fig := Score(c.gain, c.harm)
+		if fig != c.fig || !(got == c.want || math.Abs(got-c.want) < 1e-12) {
+			t.Errorf("Score(%g, %g) = %g %s, want %g %s", c.gain, c.harm, got, fig, c.want, c.fig)
+		}
+	}
+}
+
+// TestSpaceReachesDeflationAndHalf: the search's space reaches claim
+// factors below 1 for every inflating kind and half of the accounts.
+func TestSpaceReachesDeflationAndHalf(t *testing.T) {
+	for _, ks := range spaces(nil, 0) {
+		for _, p := range ks.params {
+			if p.name == "share" && p.hi < 0.5 {
+				t.Errorf("%s: shares to %g, not half", ks.name, p.hi)
+			}
+			if p.name == "k" && strings.Contains(ks.start.Kind, "_inflation") && ks.start.Kind != "ncpus_inflation" && p.lo >= 1 {
+				t.Errorf("%s: k from %g: no deflation", ks.name, p.lo)
+			}
+		}
+	}
+}

@@ -15,6 +15,30 @@ import (
 // more than 1.1 times what honest work earns.
 const Bound = 1.1
 
+// HarmFloor is the other half of what a behaviour must not do: honest
+// accounts keep at least 95% of what they earn in the honest twin. A
+// behaviour that claims less than its work (deflation: k below 1) takes
+// nothing, yet can lower what honest hosts are paid (griefing).
+const HarmFloor = 0.95
+
+// Score is how far a behaviour breaks the two bounds, in units of each
+// (1 = at the bound): the larger of ln gain / ln Bound and, where honest
+// accounts lose, ln harm / ln HarmFloor; and which figure that is
+// ("gain" or "harm"). An unbounded gain scores +Inf; a gain of 0 (or
+// none) with no harm scores -Inf.
+func Score(gain, harm float64) (float64, string) {
+	g := math.Inf(-1)
+	if gain > 0 {
+		g = math.Log(gain) / math.Log(Bound)
+	}
+	if harm > 0 && harm < 1 {
+		if h := math.Log(harm) / math.Log(HarmFloor); h > g {
+			return h, "harm"
+		}
+	}
+	return g, "gain"
+}
+
 // Write writes the attack's outputs into dir (an existing folder replaced
 // as r allows, never a folder in protect), all or nothing: attack.json, for each
 // policy attack-<policy>.yaml (the scenario that reproduces its worst
@@ -215,17 +239,27 @@ func scanPlot(rep *Report) ([]byte, error) {
 // breaks the 1.1 bound.
 func Table(rep *Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Worst cheat found per policy (%d search runs on seed %d; confirmed on fresh seeds):\n", rep.Runs, rep.Seed)
+	fmt.Fprintf(&b, "Worst behaviour found per policy, by its gain (bound %g) or honest accounts' harm (floor %g) (%d search runs on seed %d; confirmed on fresh seeds):\n",
+		Bound, HarmFloor, rep.Runs, rep.Seed)
 	for _, w := range rep.Worst {
 		c := w.Confirmed
 		mark := ""
-		if float64(c.Mean) > Bound {
+		switch w.Breaks {
+		case "gain":
 			mark = fmt.Sprintf("  > %g", Bound)
+		case "harm":
+			mark = fmt.Sprintf("  harm < %g", HarmFloor)
 		}
 		fmt.Fprintf(&b, "  %-28s %s [%s, %s]%s, honest accounts' harm %s\n    %s (%s; best fixed setting %s)\n", w.Policy, short(c.Mean), short(c.Low), short(c.High), mark,
 			short(w.Harm.Mean), w.Behaviour, w.Figure, library(w))
 	}
 	fmt.Fprintf(&b, "Pairs: %s.\n", rep.Screen)
+	if len(rep.Worst) > 0 {
+		// The fresh seeds picked the worst of the candidates, so they are
+		// not fresh for it: a further check needs others.
+		fmt.Fprintf(&b, "The worst was picked on the fresh seeds; to check it on seeds no step saw: creditsim run attack-%s.yaml --set seed=%d --replications 10\n",
+			rep.Worst[0].Policy, rep.Seed+2)
+	}
 	return b.String()
 }
 

@@ -85,7 +85,7 @@ func TestShareScanInput(t *testing.T) {
 		shares []float64
 		want   string
 	}{
-		{[]float64{0.5}, "--shares: 0.5: each share of accounts must be 0.002 to 0.3"},
+		{[]float64{0.6}, "--shares: 0.6: each share of accounts must be 0.002 to 0.5"},
 		{[]float64{0.1, 0.1}, "--shares: 0.1 is given twice"},
 		{nil, "give at least one share"},
 	} {

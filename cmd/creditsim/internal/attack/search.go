@@ -126,6 +126,21 @@ type Evaluation struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
+// score is ev's Score for policy p (its gain and harm on the search
+// seed); false if the run gave p no gain figure.
+func (ev *Evaluation) score(p string) (float64, bool) {
+	v, ok := ev.Values[p]
+	if !ok {
+		return 0, false
+	}
+	h := math.NaN()
+	if x, ok := ev.Harm[p]; ok {
+		h = float64(x)
+	}
+	sc, _ := Score(float64(v), h)
+	return sc, true
+}
+
 // Interval is a figure over replications with its 95% interval.
 type Interval struct {
 	Mean         results.Num `json:"mean"`
@@ -151,11 +166,15 @@ type Worst struct {
 	// honest accounts' credit over their twin's in those runs.
 	Confirmed Interval `json:"confirmed"`
 	Harm      Interval `json:"harm"`
-	// Candidates are the behaviours confirmed for the policy (the most
-	// profitable on the search seed, and the best fixed setting); the
-	// worst case is the one that earned most on the fresh seeds, so that
-	// a lucky draw on the search seed is neither taken for a weakness nor
-	// hides one.
+	// Breaks names the figure the worst case breaks on the fresh seeds:
+	// "gain" (above Bound) or "harm" (honest accounts below HarmFloor);
+	// empty if it holds both.
+	Breaks string `json:"breaks,omitempty"`
+	// Candidates are the behaviours confirmed for the policy (the top
+	// ones by Score on the search seed, and the best fixed setting); the
+	// worst case is the one whose Score is highest on the fresh seeds,
+	// so that a lucky draw on the search seed is neither taken for a
+	// weakness nor hides one.
 	Candidates []Candidate `json:"candidates"`
 	// Scenario is the scenario YAML that reproduces Confirmed with
 	// creditsim run.
@@ -617,7 +636,7 @@ func Run(opts Options) (*Report, error) {
 		rep.Evaluations[i].Index = i
 	}
 	rep.Runs = len(rep.Evaluations)
-	st.logf("attack %s: %d search runs; confirming each policy's %d most profitable candidates and its best fixed setting on %d replications of seed %d",
+	st.logf("attack %s: %d search runs; confirming each policy's %d worst candidates (by gain or harm) and its best fixed setting on %d replications of seed %d",
 		base.Name, rep.Runs, opts.ConfirmTop, opts.Confirm, base.Seed+1)
 	for _, p := range pols {
 		if w, ok := candidates(p, rep.Evaluations, opts.ConfirmTop); ok {
@@ -664,20 +683,25 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 	w := Worst{Policy: p, Library: results.Num(math.Inf(-1))}
 	var ranked []Evaluation
 	libBest := -1
+	libScore := math.Inf(-1)
 	for i, ev := range evs {
-		v, ok := ev.Values[p]
+		sc, ok := ev.score(p)
 		if !ok {
 			continue
 		}
 		ranked = append(ranked, ev)
-		if ev.Phase == "library" && v > w.Library {
-			w.Library, w.LibrarySpace, libBest = v, ev.Space, i
+		if ev.Phase == "library" && (libBest < 0 || sc > libScore) {
+			w.Library, w.LibrarySpace, libBest, libScore = ev.Values[p], ev.Space, i, sc
 		}
 	}
 	if len(ranked) == 0 {
 		return w, false
 	}
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Values[p] > ranked[j].Values[p] })
+	sort.SliceStable(ranked, func(i, j int) bool {
+		a, _ := ranked[i].score(p)
+		b, _ := ranked[j].score(p)
+		return a > b
+	})
 	seen := map[string]bool{}
 	add := func(ev Evaluation) {
 		key, same := ev.Behaviour.Agent(), sameRun(ev)
@@ -802,7 +826,7 @@ func bestBySpace(sp []kindSpace, known []Evaluation, p string) (map[string]*spac
 	best := map[string]*spaceBest{}
 	var order []*spaceBest
 	for _, ev := range known {
-		v, ok := ev.Values[p]
+		v, ok := ev.score(p)
 		if !ok {
 			continue
 		}
@@ -812,8 +836,8 @@ func bestBySpace(sp []kindSpace, known []Evaluation, p string) (map[string]*spac
 			best[ev.Space] = t
 			order = append(order, t)
 		}
-		if float64(v) > t.v {
-			t.b, t.v = ev.Behaviour, float64(v)
+		if v > t.v {
+			t.b, t.v = ev.Behaviour, v
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].v > order[j].v })
@@ -865,13 +889,14 @@ func (e *evaluator) runAll(batch []Evaluation) error {
 
 // localSearch runs Nelder-Mead for policy p in the space of its best
 // candidate, starting from that space's best candidates for p, for at
-// most n runs. It maximises the figure: the method minimises its
-// negative, and a run that gives no figure counts as no gain (0).
+// most n runs. It maximises the score (searchValue: the gain or the
+// harm, whichever breaks its bound more): the method minimises its
+// negative.
 func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n int) ([]Evaluation, error) {
 	best, bestV := -1, math.Inf(-1)
 	for i, ev := range known {
-		if v, ok := ev.Values[p]; ok && float64(v) > bestV {
-			best, bestV = i, float64(v)
+		if v, ok := ev.score(p); ok && (best < 0 || v > bestV) {
+			best, bestV = i, v
 		}
 	}
 	if best < 0 {
@@ -896,13 +921,28 @@ func (e *evaluator) localSearch(p string, sp []kindSpace, known []Evaluation, n 
 			return 0
 		}
 		out = append(out, ev)
-		return -float64(ev.Values[p])
+		return -searchValue(&ev, p)
 	}
 	settings := &optimize.Settings{FuncEvaluations: n, Converger: optimize.NeverTerminate{}}
 	// The method ends when its runs are spent; an error can only say so
 	// or that the simplex collapsed, and either way the runs made stand.
 	optimize.Minimize(optimize.Problem{Func: f}, start, settings, nm)
 	return out, runErr
+}
+
+// searchValue is what the local search maximises: ev's score for p, kept
+// finite for the method (a run with no figure, or a gain of 0 and no
+// harm, is one bound's width below no gain, an unbounded gain far
+// above any finite one).
+func searchValue(ev *Evaluation, p string) float64 {
+	sc, ok := ev.score(p)
+	switch {
+	case !ok || math.IsInf(sc, -1):
+		return -1
+	case math.IsInf(sc, 1):
+		return 1e9
+	}
+	return max(sc, -1)
 }
 
 // initialSimplex is Nelder-Mead started from ks's dim+1 best known
@@ -916,11 +956,7 @@ func initialSimplex(ks *kindSpace, p string, known []Evaluation) (*optimize.Neld
 	var pts []pt
 	for _, ev := range known {
 		if ev.Space == ks.name {
-			v, ok := ev.Values[p]
-			if !ok {
-				v = 0
-			}
-			pts = append(pts, pt{ks.coords(ev.Behaviour), -float64(v)})
+			pts = append(pts, pt{ks.coords(ev.Behaviour), -searchValue(&ev, p)})
 		}
 	}
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].v < pts[j].v })
@@ -964,20 +1000,29 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 			}
 			c.Confirmed = confirmedOn(r.sum.Policies[w.Policy], c.Behaviour.Figure(), seed, reps)
 			c.Harm = confirmedOn(r.sum.Policies[w.Policy], "harm", seed, reps)
-			mean, bestMean := c.Confirmed.Mean, results.Num(math.NaN())
-			if best >= 0 {
-				bestMean = w.Candidates[best].Confirmed.Mean
-			}
-			if best < 0 || mean > bestMean || math.IsNaN(float64(bestMean)) && !math.IsNaN(float64(mean)) {
+			if best < 0 || confirmedScore(c) > confirmedScore(&w.Candidates[best]) {
 				best = k
 			}
 		}
 		c := w.Candidates[best]
 		w.Space, w.Behaviour, w.Search, w.Confirmed, w.Harm = c.Space, c.Behaviour, c.Search, c.Confirmed, c.Harm
 		w.Figure = c.Behaviour.Figure()
+		if sc, fig := Score(float64(c.Confirmed.Mean), float64(c.Harm.Mean)); sc > 1 {
+			w.Breaks = fig
+		}
 		w.Scenario = distinct[c.Behaviour.Agent()].yaml
 	}
 	return nil
+}
+
+// confirmedScore is a candidate's Score on the fresh seeds, -Inf where
+// they gave no figure.
+func confirmedScore(c *Candidate) float64 {
+	sc, _ := Score(float64(c.Confirmed.Mean), float64(c.Harm.Mean))
+	if math.IsNaN(sc) {
+		return math.Inf(-1)
+	}
+	return sc
 }
 
 // confirmation is one behaviour run on the fresh seeds.

@@ -155,11 +155,18 @@ func (p param) coord(v float64) float64 {
 }
 
 // Share bounds: at least a few accounts in a world of thousands, at most
-// under a third of them (beyond, "honest" is no longer the reference).
-var shareParam = param{"share", 0.002, 0.3, func(b *Behaviour, v float64) { b.Share = v }, func(b *Behaviour) float64 { return b.Share }}
+// half of them. The reference stays the honest twin (the same hosts with
+// every behaviour off), so a share past a third is still measured
+// against honest work: it is where a median- or quartile-based
+// normalisation gives way, which the search must be able to find.
+var shareParam = param{"share", 0.002, 0.5, func(b *Behaviour, v float64) { b.Share = v }, func(b *Behaviour) float64 { return b.Share }}
 
 var (
-	kParam  = param{"k", 1, 1000, func(b *Behaviour, v float64) { b.K = v }, func(b *Behaviour) float64 { return b.K }}
+	kParam = param{"k", 1, 1000, func(b *Behaviour, v float64) { b.K = v }, func(b *Behaviour) float64 { return b.K }}
+	// claimParam's k: an inflator's claim factor, from deflation (0.1 x
+	// the benchmark, the times or the FLOP count: it gains nothing and
+	// may lower what honest hosts are paid, judged by harm) to 1000 x.
+	claimKParam = param{"k", 0.1, 1000, func(b *Behaviour, v float64) { b.K = v }, func(b *Behaviour) float64 { return b.K }}
 	wfParam = param{"work_fraction", 0.001, 1, func(b *Behaviour, v float64) { b.WorkFraction = v },
 		func(b *Behaviour) float64 { return b.WorkFraction }}
 	thresholdParam = param{"threshold", 1, 86400, func(b *Behaviour, v float64) { b.Threshold = v },
@@ -188,7 +195,7 @@ func kindStart(kind, ch string, claimAt float64) (kindSpace, Behaviour) {
 	switch kind {
 	case "benchmark_inflation", "runtime_inflation", "count_inflation":
 		b.K = 3
-		ks.params = append(ks.params, kParam)
+		ks.params = append(ks.params, claimKParam)
 		if ch != "" {
 			ks.name, b.Report = kind+"/"+ch, ch
 		}
