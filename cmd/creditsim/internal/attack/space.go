@@ -167,7 +167,7 @@ var (
 	// the benchmark, the times or the FLOP count: it gains nothing and
 	// may lower what honest hosts are paid, judged by harm) to 1000 x.
 	claimKParam = param{"k", 0.1, 1000, func(b *Behaviour, v float64) { b.K = v }, func(b *Behaviour) float64 { return b.K }}
-	wfParam = param{"work_fraction", 0.001, 1, func(b *Behaviour, v float64) { b.WorkFraction = v },
+	wfParam     = param{"work_fraction", 0.001, 1, func(b *Behaviour, v float64) { b.WorkFraction = v },
 		func(b *Behaviour) float64 { return b.WorkFraction }}
 	thresholdParam = param{"threshold", 1, 86400, func(b *Behaviour, v float64) { b.Threshold = v },
 		func(b *Behaviour) float64 { return b.Threshold }}
