@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,8 +119,9 @@ func TestOwnCombinedAgent(t *testing.T) {
 }
 
 // TestPairs: for each policy, its three most profitable kinds are
-// paired, best first; a pair is tried once, two kinds of garbage never,
-// and no more than asked.
+// paired, best first, on one account and as a coalition (two groups of
+// accounts), in turn; a pair is tried once, two kinds of garbage on one
+// account never, and no more than asked.
 func TestPairs(t *testing.T) {
 	sp := spaces(nil, 86400*9)
 	ev := func(space string, vals map[string]results.Num) Evaluation {
@@ -138,12 +140,16 @@ func TestPairs(t *testing.T) {
 	for _, e := range batch {
 		got = append(got, e.Space+" for "+e.For)
 	}
-	// In rounds: each policy's first pair, then each one's second; a
-	// pair already taken in the other order is not taken again (a's
+	// In rounds: each policy's first pair, then each one's first
+	// coalition, then each one's second pair...; a pair already taken in
+	// the other order is not taken again (a's
 	// runtime_inflation+fake_results is b's first).
 	want := []string{
 		"benchmark_inflation+runtime_inflation for a", "fake_results+runtime_inflation for b",
+		"benchmark_inflation with runtime_inflation for a", "fake_results with colluding_fakes for b",
 		"benchmark_inflation+fake_results for a", "colluding_fakes+runtime_inflation for b",
+		"benchmark_inflation with fake_results for a", "fake_results with runtime_inflation for b",
+		"colluding_fakes with runtime_inflation for b",
 	}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("pairs\n  %s\nwant\n  %s", strings.Join(got, "; "), strings.Join(want, "; "))
@@ -153,8 +159,12 @@ func TestPairs(t *testing.T) {
 		t.Errorf("%d pairs for at most 2, the second for %q", len(batch), batch[len(batch)-1].For)
 	}
 	for _, e := range batch {
-		if e.Behaviour.And == nil || e.Behaviour.And.Share != 0 || e.Behaviour.Share != 0.02 {
-			t.Errorf("%s: not a combined behaviour at the first kind's share", e.Behaviour)
+		b := e.Behaviour
+		switch {
+		case b.With != nil && (b.With.Share != 0.02 || b.Share != 0.02 || b.And != nil):
+			t.Errorf("%s: not a coalition of two groups at their own shares", b)
+		case b.With == nil && (b.And == nil || b.And.Share != 0 || b.Share != 0.02):
+			t.Errorf("%s: not a combined behaviour at the first kind's share", b)
 		}
 	}
 }
@@ -612,5 +622,47 @@ func TestSpaceReachesDeflationAndHalf(t *testing.T) {
 				t.Errorf("%s: k from %g: no deflation", ks.name, p.lo)
 			}
 		}
+	}
+}
+
+// TestCoalition: two behaviours on two groups of accounts in one run are
+// one candidate with two agents and two figures, searched over both
+// groups' settings; a policy proposes coalitions of its most profitable
+// kinds beside its pairs; a kind in both groups is no coalition.
+func TestCoalition(t *testing.T) {
+	sp := spaces(nil, 0)
+	churn, infl := spaceNamed(sp, "new_identity"), spaceNamed(sp, "benchmark_inflation")
+	a, b := churn.start, infl.start
+	a.Share, b.Share = 0.15, 0.25
+	cs := coalition(churn, infl, a, b)
+	x := cs.coords(cs.start)
+	got := cs.behaviour(x)
+	if n := len(got.Agents()); n != 2 || got.With == nil || math.Abs(got.With.Share-0.25) > 1e-9 || math.Abs(got.Share-0.15) > 1e-9 {
+		t.Fatalf("coalition %s: %d agents", got, n)
+	}
+	if figs := got.Figures(); strings.Join(figs, " ") != "gain.new_identity gain.benchmark_inflation" {
+		t.Errorf("figures %v", figs)
+	}
+	x[len(churn.params)] += 1 // the second group's share moves, the first's stays
+	moved := cs.behaviour(x)
+	if moved.With.Share <= 0.25 || moved.Share != got.Share {
+		t.Errorf("second group's coordinate moved shares %g, %g", moved.Share, moved.With.Share)
+	}
+	if churn.coalesces(churn) || !churn.coalesces(infl) {
+		t.Error("coalesces: a kind beside itself, or two kinds refused")
+	}
+	if unordered(cs.name) != unordered(coalition(infl, churn, b, a).name) {
+		t.Errorf("%q and its reverse are not one coalition", cs.name)
+	}
+	known := []Evaluation{
+		{Space: "new_identity", Behaviour: a, Values: map[string]results.Num{"p": 1.3}},
+		{Space: "benchmark_inflation", Behaviour: b, Values: map[string]results.Num{"p": 1.2}},
+	}
+	var names []string
+	for _, ks := range proposed(sp, known, "p", nil) {
+		names = append(names, ks.name)
+	}
+	if !slices.Contains(names, "new_identity with benchmark_inflation") {
+		t.Errorf("proposals %q have no coalition of the two most profitable kinds", names)
 	}
 }

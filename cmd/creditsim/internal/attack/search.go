@@ -183,8 +183,10 @@ type Worst struct {
 
 // Candidate is a behaviour confirmed on fresh seeds for a policy.
 type Candidate struct {
-	Space     string      `json:"space"`
-	Behaviour Behaviour   `json:"behaviour"`
+	Space     string    `json:"space"`
+	Behaviour Behaviour `json:"behaviour"`
+	// Figure is the group's figure confirmed (a coalition's worse one).
+	Figure    string      `json:"figure"`
 	Search    results.Num `json:"search"`
 	Confirmed Interval    `json:"confirmed"`
 	Harm      Interval    `json:"harm"`
@@ -303,7 +305,7 @@ func (e *evaluator) twinsFor(s *scenarios.Scenario) ([]*results.Twin, error) {
 
 // open returns the scenario with b as its agents, on seed and reps.
 func (e *evaluator) open(b Behaviour, seed uint64, reps int) (*scenarios.Scenario, error) {
-	return e.openAgents([]string{b.Agent()}, seed, reps)
+	return e.openAgents(b.Agents(), seed, reps)
 }
 
 // openAgents returns the scenario with these agents (in a scenario's
@@ -343,7 +345,7 @@ func (e *evaluator) run(s *scenarios.Scenario) (*results.Summary, []byte, error)
 // evaluate runs b on the search seed and scores it for every policy in
 // ev.Values, unless its run would cost more than maxResults.
 func (e *evaluator) evaluate(ev *Evaluation) error {
-	m, cached, err := e.seen.get(ev.Behaviour.Agent(), func() (Evaluation, error) {
+	m, cached, err := e.seen.get(ev.Behaviour.Key(), func() (Evaluation, error) {
 		err := e.evaluateOnce(ev)
 		return *ev, err
 	})
@@ -379,12 +381,14 @@ func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 	ev.Results = sum.Results
 	e.logRun(b, fmt.Sprintf("%d results", sum.Results))
 	vals := ev.Values
-	fig := b.Figure()
 	ev.Harm, ev.Regime = map[string]results.Num{}, sum.Regime
 	for _, p := range e.all {
 		if ps := sum.Policies[p]; ps != nil {
-			if v, ok := ps.Flat()[fig]; ok && results.Defined(float64(v)) {
-				vals[p] = v // an unbounded gain (+Inf) ranks above every other
+			flat := ps.Flat()
+			for _, fig := range b.Figures() { // a coalition: its better-paid group
+				if v, ok := flat[fig]; ok && results.Defined(float64(v)) && (!hasValue(vals, p) || v > vals[p]) {
+					vals[p] = v // an unbounded gain (+Inf) ranks above every other
+				}
 			}
 			if h := ps.Harm; !math.IsNaN(float64(h)) {
 				ev.Harm[p] = h
@@ -392,6 +396,12 @@ func (e *evaluator) evaluateOnce(ev *Evaluation) error {
 		}
 	}
 	return nil
+}
+
+// hasValue reports whether m holds a value for p.
+func hasValue(m map[string]results.Num, p string) bool {
+	_, ok := m[p]
+	return ok
 }
 
 // logRun logs a finished (or skipped) search run.
@@ -619,7 +629,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	pairSpaces, pairBatch := pairs(sp, rep.Evaluations, e.all, st.maxPairs, st.screen)
 	if len(pairBatch) > 0 {
-		st.logf("attack %s: %d pairs, of the most profitable kinds and the most profitable screened, combined on one account", base.Name, len(pairBatch))
+		st.logf("attack %s: %d pairs and coalitions: the most profitable kinds combined on one account or on two groups of accounts in one run, and the most profitable screened pairs", base.Name, len(pairBatch))
 		if err := e.runAll(pairBatch); err != nil {
 			return nil, err
 		}
@@ -704,7 +714,7 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 	})
 	seen := map[string]bool{}
 	add := func(ev Evaluation) {
-		key, same := ev.Behaviour.Agent(), sameRun(ev)
+		key, same := ev.Behaviour.Key(), sameRun(ev)
 		if !seen[key] && !seen[same] {
 			seen[key], seen[same] = true, true
 			w.Candidates = append(w.Candidates, Candidate{Space: ev.Space, Behaviour: ev.Behaviour, Search: ev.Values[p]})
@@ -768,9 +778,7 @@ func pairs(sp []kindSpace, known []Evaluation, pols []string, n int, sc *Screen)
 			}
 			more = true
 			ev := proposals[k][round]
-			kinds := strings.Split(ev.Space, "+")
-			slices.Sort(kinds)
-			key := strings.Join(kinds, "+") // either order is the same pair
+			key := unordered(ev.Space)
 			if seen[key] {
 				continue
 			}
@@ -786,11 +794,23 @@ func pairs(sp []kindSpace, known []Evaluation, pols []string, n int, sc *Screen)
 	}
 }
 
-// proposed is policy p's pairs to run alone: those of policyPairs and
-// p's most profitable screened pairs (sc may be nil), taken in turn.
+// unordered is a pair's or a coalition's space name with its parts in
+// order: either order is the same pair, or the same coalition.
+func unordered(space string) string {
+	sep := "+"
+	if strings.Contains(space, coalitionSep) {
+		sep = coalitionSep
+	}
+	parts := strings.Split(space, sep)
+	slices.Sort(parts)
+	return strings.Join(parts, sep)
+}
+
+// proposed is policy p's pairs and coalitions to run alone: those of
+// policyPairs, of policyCoalitions and p's most profitable screened
+// pairs (sc may be nil), taken in turn.
 func proposed(sp []kindSpace, known []Evaluation, p string, sc *Screen) []kindSpace {
 	best, order := bestBySpace(sp, known, p)
-	combos := policyPairs(order)
 	var scr []kindSpace
 	if sc != nil {
 		for _, name := range sc.screened(p, screenPerPolicy) {
@@ -799,16 +819,19 @@ func proposed(sp []kindSpace, known []Evaluation, p string, sc *Screen) []kindSp
 			}
 		}
 	}
+	lists := [][]kindSpace{policyPairs(order), policyCoalitions(order), scr}
 	var out []kindSpace
-	for i := 0; i < max(len(combos), len(scr)); i++ {
-		if i < len(combos) {
-			out = append(out, combos[i])
+	for i := 0; ; i++ {
+		more := false
+		for _, l := range lists {
+			if i < len(l) {
+				out, more = append(out, l[i]), true
+			}
 		}
-		if i < len(scr) {
-			out = append(out, scr[i])
+		if !more {
+			return out
 		}
 	}
-	return out
 }
 
 // spaceBest is the behaviour of a space that earned most for a policy
@@ -856,6 +879,23 @@ func policyPairs(order []*spaceBest) []kindSpace {
 		for _, b := range order[i+1:] {
 			if a.ks != nil && b.ks != nil && a.ks.pairs(b.ks) {
 				out = append(out, pair(a.ks, b.ks, a.b, b.b))
+			}
+		}
+	}
+	return out
+}
+
+// policyCoalitions is a policy's proposed coalitions: its three kinds
+// that earned most on known runs, two by two, each group of accounts at
+// its best candidate's settings and share, where they can be one run's
+// two groups.
+func policyCoalitions(order []*spaceBest) []kindSpace {
+	order = order[:min(3, len(order))]
+	var out []kindSpace
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			if a.ks != nil && b.ks != nil && a.ks.coalesces(b.ks) {
+				out = append(out, coalition(a.ks, b.ks, a.b, b.b))
 			}
 		}
 	}
@@ -982,7 +1022,7 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 	var order []Behaviour
 	for _, w := range ws {
 		for _, c := range w.Candidates {
-			if key := c.Behaviour.Agent(); distinct[key] == nil {
+			if key := c.Behaviour.Key(); distinct[key] == nil {
 				distinct[key] = &confirmation{}
 				order = append(order, c.Behaviour)
 			}
@@ -994,11 +1034,11 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 		best := -1
 		for k := range w.Candidates {
 			c := &w.Candidates[k]
-			r := distinct[c.Behaviour.Agent()]
+			r := distinct[c.Behaviour.Key()]
 			if r.err != nil {
 				return r.err
 			}
-			c.Confirmed = confirmedOn(r.sum.Policies[w.Policy], c.Behaviour.Figure(), seed, reps)
+			c.Figure, c.Confirmed = worstConfirmed(r.sum.Policies[w.Policy], c.Behaviour, seed, reps)
 			c.Harm = confirmedOn(r.sum.Policies[w.Policy], "harm", seed, reps)
 			if best < 0 || confirmedScore(c) > confirmedScore(&w.Candidates[best]) {
 				best = k
@@ -1006,11 +1046,11 @@ func (e *evaluator) confirm(ws []Worst, seed uint64, reps int) error {
 		}
 		c := w.Candidates[best]
 		w.Space, w.Behaviour, w.Search, w.Confirmed, w.Harm = c.Space, c.Behaviour, c.Search, c.Confirmed, c.Harm
-		w.Figure = c.Behaviour.Figure()
+		w.Figure = c.Figure
 		if sc, fig := Score(float64(c.Confirmed.Mean), float64(c.Harm.Mean)); sc > 1 {
 			w.Breaks = fig
 		}
-		w.Scenario = distinct[c.Behaviour.Agent()].yaml
+		w.Scenario = distinct[c.Behaviour.Key()].yaml
 	}
 	return nil
 }
@@ -1039,7 +1079,7 @@ func (e *evaluator) runConfirmations(order []Behaviour, distinct map[string]*con
 	var wg sync.WaitGroup
 	done := 0
 	for _, b := range order {
-		r := distinct[b.Agent()]
+		r := distinct[b.Key()]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -1053,6 +1093,19 @@ func (e *evaluator) runConfirmations(order []Behaviour, distinct map[string]*con
 		}()
 	}
 	wg.Wait()
+}
+
+// worstConfirmed is the figure of b's groups (one, or two for a
+// coalition) with the higher mean on the fresh seeds, and its interval.
+func worstConfirmed(ps *results.PolicySummary, b Behaviour, seed uint64, reps int) (string, Interval) {
+	figs := b.Figures()
+	best, iv := figs[0], confirmedOn(ps, figs[0], seed, reps)
+	for _, fig := range figs[1:] {
+		if c := confirmedOn(ps, fig, seed, reps); c.Mean > iv.Mean || math.IsNaN(float64(iv.Mean)) {
+			best, iv = fig, c
+		}
+	}
+	return best, iv
 }
 
 // confirmedOn is a candidate's figure fig on the fresh seeds, with its

@@ -123,7 +123,7 @@ func RunShard(opts Options, k, n int) (*Shard, error) {
 	sh := st.header()
 	sh.Shard, sh.Shards = k, n
 	for _, ev := range mine {
-		r := ShardRun{Index: ev.Index, Agent: ev.Behaviour.Agent(), Values: full(ev.Values), Harm: full(ev.Harm), Regime: full(ev.Regime),
+		r := ShardRun{Index: ev.Index, Agent: ev.Behaviour.Key(), Values: full(ev.Values), Harm: full(ev.Harm), Regime: full(ev.Regime),
 			Results: ev.Results, Skipped: ev.Skipped}
 		if r.Values == nil {
 			r.Values = map[string]float64{}
@@ -195,8 +195,8 @@ func (st *search) take(sh *Shard, got []bool) error {
 			return inputErr("--from: %s holds run %d, which is not its own", name, r.Index)
 		}
 		ev := &st.first[r.Index]
-		if ev.Behaviour.Agent() != r.Agent {
-			return inputErr("--from: %s ran %s as run %d; this attack's run %d is %s", name, r.Agent, r.Index, r.Index, ev.Behaviour.Agent())
+		if ev.Behaviour.Key() != r.Agent {
+			return inputErr("--from: %s ran %s as run %d; this attack's run %d is %s", name, r.Agent, r.Index, r.Index, ev.Behaviour.Key())
 		}
 		got[r.Index] = true
 		ev.Results, ev.Skipped = r.Results, r.Skipped

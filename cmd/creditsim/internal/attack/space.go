@@ -3,6 +3,7 @@ package attack
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,11 @@ type Behaviour struct {
 	// And is the second behaviour of the same accounts (its Share is
 	// 0), or nil.
 	And *Behaviour `json:"and,omitempty"`
+	// With is a second group of accounts in the same run, with its own
+	// share and behaviour, or nil: a coalition (identity churners beside
+	// plain inflators), each group judged by its own gain. Its kinds
+	// differ from the first group's, so that each group has its figure.
+	With *Behaviour `json:"with,omitempty"`
 }
 
 // clone returns a copy of b that shares nothing with it.
@@ -43,7 +49,35 @@ func (b Behaviour) clone() Behaviour {
 		and := *b.And
 		b.And = &and
 	}
+	if b.With != nil {
+		with := b.With.clone()
+		b.With = &with
+	}
 	return b
+}
+
+// Agents returns the behaviour's groups of accounts as a scenario's
+// agents (hosts.agents), in YAML flow form: one, or two for a coalition.
+func (b Behaviour) Agents() []string {
+	out := []string{b.Agent()}
+	if b.With != nil {
+		out = append(out, b.With.Agents()...)
+	}
+	return out
+}
+
+// Key names the behaviour exactly, every group and setting: two
+// behaviours with one key make the same run.
+func (b Behaviour) Key() string { return strings.Join(b.Agents(), ", ") }
+
+// Figures are the figures that score the behaviour: each group's gain
+// over the honest twin (Figure: one group, or two for a coalition).
+func (b Behaviour) Figures() []string {
+	out := []string{b.Figure()}
+	if b.With != nil {
+		out = append(out, b.With.Figures()...)
+	}
+	return out
 }
 
 // Name is the behaviour's kind, or both kinds joined by "+": the member
@@ -55,8 +89,8 @@ func (b Behaviour) Name() string {
 	return b.Kind
 }
 
-// Agent returns the behaviour as a scenario's agent, in YAML flow form
-// (for hosts.agents).
+// Agent returns the behaviour's first group of accounts as a scenario's
+// agent, in YAML flow form (for hosts.agents; Agents has every group).
 func (b Behaviour) Agent() string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
 	parts := []string{"kind: " + b.Kind}
@@ -96,6 +130,9 @@ func (b Behaviour) String() string {
 	s += b.params()
 	if b.And != nil {
 		s += ", and " + b.And.Kind + b.And.params()
+	}
+	if b.With != nil {
+		s += "; beside them, " + b.With.String()
 	}
 	return s
 }
@@ -364,6 +401,44 @@ func pair(a, b *kindSpace, startA, startB Behaviour) kindSpace {
 	return kindSpace{name: a.name + "+" + b.name, start: start, params: ps}
 }
 
+// coalition returns the space of a's behaviour on one group of accounts
+// beside b's on another, in one run, starting from a and b (each at its
+// own share): a's parameters, then b's (set on With). Each group keeps
+// its figure; the coalition is scored by the worse of them.
+func coalition(a, b *kindSpace, startA, startB Behaviour) kindSpace {
+	start := startA.clone()
+	with := startB.clone()
+	with.With = nil
+	start.With = &with
+	ps := append([]param(nil), a.params...)
+	for _, p := range b.params {
+		ps = append(ps, p.onWith())
+	}
+	return kindSpace{name: a.name + coalitionSep + b.name, start: start, params: ps}
+}
+
+// coalitionSep joins the spaces of a coalition's two groups in its name.
+const coalitionSep = " with "
+
+// coalesces says whether two spaces' behaviours can be a coalition:
+// different kinds in each group (each group has its own figure), and
+// neither one already a coalition.
+func (ks *kindSpace) coalesces(o *kindSpace) bool {
+	kinds := func(b Behaviour) []string {
+		k := []string{b.Kind}
+		if b.And != nil {
+			k = append(k, b.And.Kind)
+		}
+		return k
+	}
+	for _, x := range kinds(ks.start) {
+		if slices.Contains(kinds(o.start), x) {
+			return false
+		}
+	}
+	return ks.start.With == nil && o.start.With == nil
+}
+
 // withoutShare is ps less the share of accounts.
 func withoutShare(ps []param) []param {
 	var out []param
@@ -390,6 +465,14 @@ func (p param) onSecond() param {
 	return param{name: "and." + p.name, lo: p.lo, hi: p.hi,
 		set: func(b *Behaviour, v float64) { set(b.And, v) },
 		get: func(b *Behaviour) float64 { return get(b.And) }}
+}
+
+// onWith is p applied to a coalition's second group.
+func (p param) onWith() param {
+	set, get := p.set, p.get
+	return param{name: "with." + p.name, lo: p.lo, hi: p.hi,
+		set: func(b *Behaviour, v float64) { set(b.With, v) },
+		get: func(b *Behaviour) float64 { return get(b.With) }}
 }
 
 // halton returns point i (from 1) of the Halton sequence in dim
