@@ -168,7 +168,7 @@ func page(rep *Report) ([]byte, error) {
 		}
 		reps, seed = c.Replications, c.Seed
 		rows = append(rows, pageRow{Policy: w.Policy, Behaviour: w.Behaviour.String(), Figure: w.Figure, Confirmed: ci, Harm: num(w.Harm.Mean),
-			Search: num(w.Search), Library: library(w), Over: float64(c.Mean) > Bound})
+			Search: num(w.Search), Library: library(w), Over: w.Breaks != ""})
 	}
 	var b bytes.Buffer
 	err := pageTmpl.Execute(&b, map[string]any{"R": rep, "Rows": rows, "Reps": reps, "Seed1": seed, "Bound": Bound,
@@ -257,8 +257,8 @@ func Table(rep *Report) string {
 	if len(rep.Worst) > 0 {
 		// The fresh seeds picked the worst of the candidates, so they are
 		// not fresh for it: a further check needs others.
-		fmt.Fprintf(&b, "The worst was picked on the fresh seeds; to check it on seeds no step saw: creditsim run attack-%s.yaml --set seed=%d --replications 10\n",
-			rep.Worst[0].Policy, rep.Seed+2)
+		fmt.Fprintf(&b, "The worst was picked on the fresh seeds; to check one on seeds no step saw: creditsim run attack-<policy>.yaml --set seed=%d --replications 10\n",
+			rep.Seed+2)
 	}
 	return b.String()
 }
@@ -274,10 +274,15 @@ func short(x results.Num) string {
 	return fmt.Sprintf("%.4g", float64(x))
 }
 
-// library is the best of the fixed settings for w's policy, with its kind.
+// library is the best of the fixed settings for w's policy by Score:
+// its kind, gain and harm.
 func library(w Worst) string {
 	if w.LibrarySpace == "" {
 		return "none gave a figure"
 	}
-	return short(w.Library) + " (" + w.LibrarySpace + ")"
+	s := w.LibrarySpace + ": gain " + short(w.Library)
+	if results.Defined(float64(w.LibraryHarm)) {
+		s += ", harm " + short(w.LibraryHarm)
+	}
+	return s
 }

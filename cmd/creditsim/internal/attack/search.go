@@ -162,6 +162,9 @@ type Worst struct {
 	Search       results.Num `json:"search"`
 	Library      results.Num `json:"library"`
 	LibrarySpace string      `json:"library_space"`
+	// LibraryHarm is the honest accounts' harm in that fixed setting's
+	// run (it is the best by Score, which may be by harm).
+	LibraryHarm results.Num `json:"library_harm"`
 	// Confirmed is the behaviour run again on fresh seeds, and Harm the
 	// honest accounts' credit over their twin's in those runs.
 	Confirmed Interval `json:"confirmed"`
@@ -702,6 +705,10 @@ func candidates(p string, evs []Evaluation, top int) (Worst, bool) {
 		ranked = append(ranked, ev)
 		if ev.Phase == "library" && (libBest < 0 || sc > libScore) {
 			w.Library, w.LibrarySpace, libBest, libScore = ev.Values[p], ev.Space, i, sc
+			w.LibraryHarm = results.Num(math.NaN())
+			if h, ok := ev.Harm[p]; ok {
+				w.LibraryHarm = h
+			}
 		}
 	}
 	if len(ranked) == 0 {
