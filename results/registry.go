@@ -146,6 +146,12 @@ func (f *Figure) Distance(x float64) float64 {
 // by cheating, "regardless of what the user does": at most 1.1 times.
 const CheatBound = 1.1
 
+// HarmFloor is the other half of what a behaviour must not do: honest
+// accounts keep at least 95% of what they earn in the honest twin. A
+// behaviour that claims less than its work (deflation) takes nothing,
+// yet can lower what honest hosts are paid (griefing).
+const HarmFloor = 0.95
+
 // PerDayBound is the scorecard's mark for kinds that do no real work
 // (their D is 0, so no ratio exists): earning more than a tenth of an
 // honest host-day per host-day for nothing.

@@ -4,7 +4,7 @@
 // vocabulary:
 //
 //	0  boinc, boinc/rng, internal/hugepage, internal/inputlimit, internal/prefetch, internal/suggest,
-//	   internal/usage, internal/layers, internal/docs, internal/longtest (tests only)
+//	   internal/usage, internal/layers, internal/docs, internal/longtest, internal/embedded (tests only)
 //	1  model/param, internal/chunked
 //	2  model/hosts, model/jobs, policy
 //	3  the credit systems (policy/...), scenarios

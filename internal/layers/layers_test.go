@@ -19,7 +19,7 @@ const module = "github.com/creditsim/creditsim/"
 // layer is every package's place in the import order (see doc.go).
 var layer = map[string]int{
 	"boinc": 0, "boinc/rng": 0, "internal/hugepage": 0, "internal/prefetch": 0, "internal/suggest": 0, "internal/usage": 0,
-	"internal/layers": 0, "internal/docs": 0, "internal/mariadbtest": 0, "internal/longtest": 0,
+	"internal/layers": 0, "internal/docs": 0, "internal/mariadbtest": 0, "internal/longtest": 0, "internal/embedded": 0,
 	"internal/inputlimit": 0,
 	"model/param":         1, "internal/chunked": 1,
 	"model/hosts": 2, "model/jobs": 2, "policy": 2,

@@ -15,11 +15,9 @@ import (
 // more than 1.1 times what honest work earns.
 const Bound = 1.1
 
-// HarmFloor is the other half of what a behaviour must not do: honest
-// accounts keep at least 95% of what they earn in the honest twin. A
-// behaviour that claims less than its work (deflation: k below 1) takes
-// nothing, yet can lower what honest hosts are paid (griefing).
-const HarmFloor = 0.95
+// HarmFloor is results.HarmFloor: honest accounts keep at least 95% of
+// their twin's credit.
+const HarmFloor = results.HarmFloor
 
 // Score is how far a behaviour breaks the two bounds, in units of each
 // (1 = at the bound): the larger of ln gain / ln Bound and, where honest

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
+	embeddedtext "github.com/creditsim/creditsim/internal/embedded"
 	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/policy"
 	"github.com/creditsim/creditsim/results"
@@ -110,27 +110,7 @@ func TestVerdict(t *testing.T) {
 // begin and end; with -update it writes want there.
 func embedded(t *testing.T, path, begin, end, want string) {
 	t.Helper()
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := bytes.Index(doc, []byte(begin))
-	j := bytes.Index(doc, []byte(end))
-	if i < 0 || j < i {
-		t.Fatalf("%s has no generated text between %q and %q", path, strings.TrimSpace(begin), strings.TrimSpace(end))
-	}
-	if string(doc[i+len(begin):j]) == want {
-		return
-	}
-	if *update {
-		out := append(append(append([]byte{}, doc[:i+len(begin)]...), want...), doc[j:]...)
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s rewritten between its markers", path)
-		return
-	}
-	t.Errorf("%s is not what the runs give between its markers; rerun with -update. The runs give:\n%s", path, want)
+	embeddedtext.Check(t, path, begin, end, want, "what the runs give", *update)
 }
 
 // TestLibraryIntervals: every interval in any built-in's summary lies in

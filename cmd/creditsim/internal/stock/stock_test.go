@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	embeddedtext "github.com/creditsim/creditsim/internal/embedded"
 	"github.com/creditsim/creditsim/internal/longtest"
 	"github.com/creditsim/creditsim/results"
 	"github.com/creditsim/creditsim/scenarios"
@@ -220,24 +221,5 @@ func TestVerdict(t *testing.T) {
 // begin and end; with -update it writes want there.
 func embedded(t *testing.T, path, begin, end, want string) {
 	t.Helper()
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, e := strings.Index(string(doc), begin), strings.Index(string(doc), end)
-	if s < 0 || e < s {
-		t.Fatalf("%s has nothing between %q and %q", path, strings.TrimSpace(begin), strings.TrimSpace(end))
-	}
-	if string(doc[s+len(begin):e]) == want {
-		return
-	}
-	if *update {
-		out := string(doc[:s+len(begin)]) + want + string(doc[e:])
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s rewritten between its markers", path)
-		return
-	}
-	t.Errorf("%s does not show what creditsim verdict prints; rerun with -update. It prints:\n%s", path, want)
+	embeddedtext.Check(t, path, begin, end, want, "what creditsim verdict prints", *update)
 }
