@@ -101,28 +101,28 @@ func TestShareScanInput(t *testing.T) {
 	}
 }
 
-// TestAloneFindsWhatJointFinds: a policy searched alone meets the pairs a
-// search of it beside other policies meets (pairs come from every
-// policy's figures, searched or not), and confirms at least the worst
-// that the joint search confirms for it, within the joint one's
-// interval: a project that checks one system is not told it is safer
-// than a joint search shows.
+// TestAloneFindsWhatJointFinds: v4trust searched alone under defended's
+// server meets the same pairs and coalitions as searched beside CreditNew
+// (the pairs come from every policy of the scenario), and confirms a
+// worst case within the joint search's interval, which is narrow enough
+// to say something (its high end under 1.5 x its low end).
 func TestAloneFindsWhatJointFinds(t *testing.T) {
-	longtest.Skip(t, "two tiny attacks")
+	longtest.Skip(t, "two small attacks under defended's server")
 	t.Parallel()
+	sets := []string{"hosts.initial=150", "duration=21d", "warmup=5d", "hosts.arrivals_per_day=0", "policies=[v3pfc-boinc, v4trust]"}
 	run := func(pols ...string) *Report {
-		r, err := Run(Options{Scenario: "cheaters", Sets: tiny, Budget: 24, Jobs: 2, Policies: pols})
+		r, err := Run(Options{Scenario: "defended", Sets: sets, Budget: 40, Confirm: 5, Jobs: 2, Policies: pols})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	alone, joint := run("v3pfc-boinc"), run("v1peak", "v3pfc-boinc")
+	alone, joint := run("v4trust"), run("v3pfc-boinc", "v4trust")
 	pairsOf := func(r *Report) []string {
 		var out []string
 		for _, ev := range r.Evaluations {
 			if ev.Phase == "pairs" {
-				out = append(out, ev.Behaviour.Agent())
+				out = append(out, ev.Behaviour.Key())
 			}
 		}
 		return out
@@ -130,18 +130,28 @@ func TestAloneFindsWhatJointFinds(t *testing.T) {
 	if a, j := pairsOf(alone), pairsOf(joint); strings.Join(a, "|") != strings.Join(j, "|") || len(a) == 0 {
 		t.Errorf("pairs alone %v, jointly %v", a, j)
 	}
-	worst := func(r *Report) Interval {
+	worst := func(r *Report) Worst {
 		for _, w := range r.Worst {
-			if w.Policy == "v3pfc-boinc" {
-				return w.Confirmed
+			if w.Policy == "v4trust" {
+				return w
 			}
 		}
-		t.Fatal("no worst case for v3pfc-boinc")
-		return Interval{}
+		t.Fatal("no worst case for v4trust")
+		return Worst{}
 	}
+	// Each worst case is judged by its score (gain or harm, whichever
+	// breaks its bound more); the joint one's interval of scores runs from
+	// its least bad ends (low gain, high harm) to its worst.
 	a, j := worst(alone), worst(joint)
-	t.Logf("v3pfc-boinc's worst: alone %.4g [%.4g, %.4g], jointly %.4g [%.4g, %.4g]", a.Mean, a.Low, a.High, j.Mean, j.Low, j.High)
-	if !(a.Mean >= j.Low) {
-		t.Errorf("searched alone, v3pfc-boinc's worst %.4g is below the joint search's interval [%.4g, %.4g]", a.Mean, j.Low, j.High)
+	score := func(gain, harm results.Num) float64 { sc, _ := Score(float64(gain), float64(harm)); return sc }
+	as := score(a.Confirmed.Mean, a.Harm.Mean)
+	lo, hi := score(j.Confirmed.Low, j.Harm.High), score(j.Confirmed.High, j.Harm.Low)
+	t.Logf("v4trust's worst: alone %s (gain %.4g, harm %.4g: score %.3g); jointly %s (gain %.4g [%.4g, %.4g], harm %.4g [%.4g, %.4g]: scores %.3g to %.3g)",
+		a.Behaviour, a.Confirmed.Mean, a.Harm.Mean, as, j.Behaviour, j.Confirmed.Mean, j.Confirmed.Low, j.Confirmed.High, j.Harm.Mean, j.Harm.Low, j.Harm.High, lo, hi)
+	if !(hi-lo < 1) {
+		t.Fatalf("the joint interval of scores [%.3g, %.3g] spans a whole bound: too wide to judge by", lo, hi)
+	}
+	if !(as >= lo && as <= hi) {
+		t.Errorf("searched alone, v4trust's worst scores %.3g, outside the joint search's [%.3g, %.3g]", as, lo, hi)
 	}
 }

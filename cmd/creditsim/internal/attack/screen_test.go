@@ -2,7 +2,6 @@ package attack
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 	"testing"
 
@@ -10,18 +9,13 @@ import (
 	"github.com/creditsim/creditsim/results"
 )
 
-// pairKey names a pair whichever kind comes first.
-func pairKey(space string) string {
-	kinds := strings.Split(space, "+")
-	slices.Sort(kinds)
-	return strings.Join(kinds, "+")
-}
 
 // TestPairScreen: with a budget that affords it, every pair of kinds the
 // space allows is screened once, in pooled runs that keep each pair's
 // group apart and the pooled accounts under poolShare; each policy's
-// most profitable screened pair then runs alone; the report is the same
-// on 1 and 2 jobs; and a budget too small for the screen says so.
+// most profitable screened pair then runs alone, and a pair known to pay
+// ranks first; the report is the same on 1 and 2 jobs; and a budget too
+// small for the screen says so.
 func TestPairScreen(t *testing.T) {
 	longtest.Skip(t, "two tiny attacks of about 80 runs")
 	t.Parallel()
@@ -52,14 +46,14 @@ func TestPairScreen(t *testing.T) {
 	}
 	want := map[string]bool{}
 	for _, ps := range screenSpaces(st.sp) {
-		want[pairKey(ps.name)] = true
+		want[unordered(ps.name)] = true
 	}
 	seen := map[string]int{}
 	figures := 0
 	for i, r := range sc.Runs {
 		groups, share := map[string]bool{}, 0.0
 		for _, p := range r.Pairs {
-			seen[pairKey(p.Space)]++
+			seen[unordered(p.Space)]++
 			if groups[p.Behaviour.Name()] {
 				t.Errorf("screen run %d holds two pairs of group %s", i, p.Behaviour.Name())
 			}
@@ -85,14 +79,20 @@ func TestPairScreen(t *testing.T) {
 	ran := map[string]bool{}
 	for _, ev := range rep.Evaluations {
 		if ev.Phase == "pairs" {
-			ran[pairKey(ev.Space)] = true
+			ran[unordered(ev.Space)] = true
 		}
 	}
 	for _, p := range rep.Policies {
 		top := sc.screened(p, 1)
-		if len(top) == 1 && !ran[pairKey(top[0])] {
+		if len(top) == 1 && !ran[unordered(top[0])] {
 			t.Errorf("%s's most profitable screened pair %s was not run alone", p, top[0])
 		}
+	}
+	// A pair known to pay ranks first: colluding fakes that inflate their
+	// benchmark validate one another's inflated claims, so CreditNew pays
+	// them several times what either part earns alone (docs/attack.md).
+	if top := sc.screened("v3pfc-boinc", 1); len(top) != 1 || unordered(top[0]) != unordered("benchmark_inflation+colluding_fakes") {
+		t.Errorf("v3pfc-boinc's most profitable screened pair %v, want benchmark_inflation+colluding_fakes", top)
 	}
 	if rep.Runs+len(sc.Runs) > budget {
 		t.Errorf("%d search runs and %d screening runs for a budget of %d", rep.Runs, len(sc.Runs), budget)
