@@ -9,7 +9,6 @@ import (
 	"github.com/creditsim/creditsim/results"
 )
 
-
 // TestPairScreen: with a budget that affords it, every pair of kinds the
 // space allows is screened once, in pooled runs that keep each pair's
 // group apart and the pooled accounts under poolShare; each policy's
