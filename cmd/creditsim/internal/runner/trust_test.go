@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/creditsim/creditsim/internal/longtest"
@@ -267,20 +268,35 @@ func TestQuantileTenure(t *testing.T) {
 // accounts inflating their benchmarks, who do real work and so earn the
 // server's trust, move the median to honest hosts' 67th percentile and
 // raise everyone's pay past the bound; the quartile moves to their
-// 33rd, within it.
+// 33rd, within it. And where the quartile itself gives way: at 10% and
+// 25% of the accounts it holds the inflators to 1.1 on three
+// replications, at 45% (they are the quartile) they pass it, the whole
+// interval above 1.1, as README's limits table says.
 func TestQuartileHoldsAQuarter(t *testing.T) {
 	t.Parallel()
-	longtest.Skip(t, "multi-project at 300 hosts, 2 replications")
-	sum := builtinSummary(t, "multi-project", "hosts.initial=300", "replications=1",
-		"policies=[v4trust, {name: v4trust-median, base: v4trust, options: {host_quantile: 0.5}}]",
-		defendedTrust(t), "hosts.agents=[{kind: benchmark_inflation, share: 0.25, k: 3}]")
-	gain := func(p string) float64 { return float64(sum.Policies[p].Gain["benchmark_inflation"]) }
-	t.Logf("inflators' gain: %.3g with the quartile, %.3g with the median", gain("v4trust"), gain("v4trust-median"))
-	if g := gain("v4trust-median"); !(g > 1.1) {
-		t.Errorf("with the median: inflators on a quarter of the accounts gain %.3g, within the bound: the quartile's price buys nothing here", g)
-	}
-	if g := gain("v4trust"); !(g <= 1.1) {
-		t.Errorf("with the quartile: inflators on a quarter of the accounts gain %.3g, want at most 1.1", g)
+	longtest.Skip(t, "multi-project at 300 hosts: 3 shares, 3 replications")
+	for _, c := range []struct {
+		share float64
+		holds bool
+	}{{0.1, true}, {0.25, true}, {0.45, false}} {
+		t.Run(fmt.Sprint(c.share), func(t *testing.T) {
+			t.Parallel()
+			sum := builtinSummary(t, "multi-project", "hosts.initial=300", "replications=3", "seed=7",
+				"policies=[v4trust, {name: v4trust-median, base: v4trust, options: {host_quantile: 0.5}}]",
+				defendedTrust(t), fmt.Sprintf("hosts.agents=[{kind: benchmark_inflation, share: %g, k: 3}]", c.share))
+			gain := func(p string) float64 { return float64(sum.Policies[p].Gain["benchmark_inflation"]) }
+			ci := sum.Policies["v4trust"].CI95["gain.benchmark_inflation"]
+			t.Logf("%g of accounts: inflators' gain %.3g [%.3g, %.3g] with the quartile, %.3g with the median",
+				c.share, gain("v4trust"), ci[0], ci[1], gain("v4trust-median"))
+			switch {
+			case c.share == 0.25 && !(gain("v4trust-median") > results.CheatBound):
+				t.Errorf("with the median: inflators on a quarter of the accounts gain %.3g, within the bound: the quartile's price buys nothing here", gain("v4trust-median"))
+			case c.holds && !(gain("v4trust") <= results.CheatBound):
+				t.Errorf("with the quartile: inflators on %g of the accounts gain %.3g, want at most 1.1", c.share, gain("v4trust"))
+			case !c.holds && !(float64(ci[0]) > results.CheatBound):
+				t.Errorf("with the quartile: inflators on %g of the accounts gain %.3g [%.3g, %.3g]; the limits table says past 1.1", c.share, gain("v4trust"), ci[0], ci[1])
+			}
+		})
 	}
 }
 
