@@ -29,7 +29,8 @@ const adviseLong = `Advise a project from its own data, in one command. SOURCE i
 reads (a MySQL/MariaDB DSN, a folder of table exports, a statistics
 export). advise
 
-  1. fits the project's world as fit does (fitted.yaml in the output);
+  1. fits the project's world as fit does (fitted.yaml in the output,
+     fitted.provenance.json beside it);
   2. puts the standard threat model in it (threats.yaml in the output;
      --threats FILE for your own, --threats-file FILE writes the standard
      one to edit);
@@ -143,7 +144,8 @@ func (fl *adviseFlags) run(cmd *cobra.Command, args, argv []string) error {
 	start := time.Now()
 	sizesKnown := fl.sizes == "known" || fl.sizes == "auto" && sizesKnownIn(fitted)
 	adv := &advice{Source: source, Fitted: what, CreditNote: creditNote, SizesKnown: sizesKnown, Measures: fl.measures,
-		NotIdentified: headerSection(text, "# Not identified"), Assumed: append(headerSection(text, "# Not in the"), creditNote)}
+		NotIdentified: headerSection(text, "# Not identified"), Assumed: append(headerSection(text, "# Not in the"), creditNote),
+		provenance: fl.prov}
 	if err := fl.search(cmd, adv, text, current, threats); err != nil {
 		return err
 	}
@@ -160,7 +162,7 @@ func (fl *adviseFlags) finish(cmd *cobra.Command, adv *advice, dir string, rule 
 	}
 	if !fl.quiet {
 		fmt.Fprint(cmd.OutOrStdout(), adv.terminal())
-		fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s (advice.md, advice.json, report.html, fitted.yaml, threats.yaml) in %s\n", dir, time.Since(start).Round(time.Second))
+		fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s (advice.md, advice.json, report.html, fitted.yaml, fitted.provenance.json, threats.yaml) in %s\n", dir, time.Since(start).Round(time.Second))
 	}
 	return nil
 }
@@ -343,6 +345,9 @@ type advice struct {
 	Answer                     *stock.Answer
 	NotIdentified, Assumed     []string
 	Attacks                    []attackResult
+	// provenance is fitted.provenance.json: where each fitted value came
+	// from (fit.Provenance).
+	provenance []byte
 }
 
 // markdown is advice.md.
@@ -540,7 +545,7 @@ func (a *advice) write(dir string, rule results.Replace, protect []string, fitte
 	for _, f := range []struct {
 		name string
 		b    []byte
-	}{{"advice.md", []byte(md)}, {"advice.json", append(js, '\n')}, {"report.html", page.Bytes()}, {"fitted.yaml", fitted}, {"threats.yaml", threats.Source}} {
+	}{{"advice.md", []byte(md)}, {"advice.json", append(js, '\n')}, {"report.html", page.Bytes()}, {"fitted.yaml", fitted}, {"fitted.provenance.json", a.provenance}, {"threats.yaml", threats.Source}} {
 		if err := od.Write(f.name, f.b); err != nil {
 			od.Abort()
 			return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,9 @@ type fitFlags struct {
 	apps, countsFlops       []string
 	limits                  []string
 	force, strict           bool
+	// prov is the fit's provenance as JSON (fit.Provenance), written
+	// beside the scenario.
+	prov []byte
 }
 
 func newFit() *cobra.Command {
@@ -145,6 +149,9 @@ func (fl *fitFlags) fitStats(cmd *cobra.Command, source string, w fit.Window) ([
 		return nil, "", err
 	}
 	text, err := f.Scenario(fl.name, path)
+	if err == nil {
+		fl.prov, err = provenanceJSON(f.Provenance(path))
+	}
 	if err != nil {
 		return nil, "", fail(cmd, ExitRun, "%v", err)
 	}
@@ -185,6 +192,9 @@ func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Win
 		return nil, "", err
 	}
 	text, err := p.Scenario(fl.name, name)
+	if err == nil {
+		fl.prov, err = provenanceJSON(p.Provenance(name))
+	}
 	if err != nil {
 		return nil, "", fail(cmd, ExitRun, "%v", err)
 	}
@@ -251,19 +261,38 @@ func (fl *fitFlags) window(cmd *cobra.Command) (fit.Window, error) {
 	return w, nil
 }
 
-// write writes the fitted scenario to --out, or prints it.
+// provenanceJSON is the fit's provenance as written beside the scenario.
+func provenanceJSON(pv fit.Provenance) ([]byte, error) {
+	b, err := json.MarshalIndent(pv, "", "  ")
+	return append(b, '\n'), err
+}
+
+// provenancePath is where the provenance of the scenario at out goes:
+// world.yaml's in world.provenance.json.
+func provenancePath(out string) string {
+	return strings.TrimSuffix(out, filepath.Ext(out)) + ".provenance.json"
+}
+
+// write writes the fitted scenario to --out and its provenance beside
+// it, or prints the scenario (whose header holds the same).
 func (fl *fitFlags) write(cmd *cobra.Command, text []byte, what string) error {
 	if fl.out == "" {
 		_, err := cmd.OutOrStdout().Write(text)
 		return err
 	}
-	if _, err := os.Stat(fl.out); err == nil && !fl.force {
-		return fail(cmd, ExitInput, "%s exists: give --force to replace it", fl.out)
+	prov := provenancePath(fl.out)
+	for _, f := range []string{fl.out, prov} {
+		if _, err := os.Stat(f); err == nil && !fl.force {
+			return fail(cmd, ExitInput, "%s exists: give --force to replace it", f)
+		}
+	}
+	if err := results.WriteFileAtomic(prov, fl.prov); err != nil {
+		return fail(cmd, ExitRun, "%v", err)
 	}
 	if err := results.WriteFileAtomic(fl.out, text); err != nil {
 		return fail(cmd, ExitRun, "%v", err)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %s\n", fl.out, what)
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %s (where each value came from: %s)\n", fl.out, what, prov)
 	return nil
 }
 

@@ -565,16 +565,7 @@ func (f *Hosts) Scenario(name, source string) ([]byte, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: fitted by creditsim fit from %s (%d hosts in the export).\n", name, source, f.Rows)
-	b.WriteString("# Fitted from the export:\n")
-	f.Notes[4] = f.benchNote()
-	for _, n := range f.Notes {
-		b.WriteString("#   - " + n + "\n")
-	}
-	b.WriteString("# Not in the export, so assumed:\n")
-	for _, n := range append(f.Assumed, f.teamsAssumed()...) {
-		b.WriteString("#   - " + n + "\n")
-	}
-	writeUnidentified(&b, f.Unidentified)
+	writeSections(&b, f.Provenance(source), "export")
 	b.Write(body)
 	return []byte(b.String()), nil
 }

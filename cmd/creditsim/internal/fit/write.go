@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/creditsim/creditsim/model/hosts"
@@ -23,18 +24,80 @@ func (p *Project) Scenario(name, source string) ([]byte, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: fitted by creditsim fit from %s (%d hosts, %d results sent in the window).\n", name, source, p.Rows, p.Results)
-	b.WriteString("# Fitted from the tables:\n")
-	p.Hosts.Notes[4] = p.Hosts.benchNote()
-	for _, n := range append(append(p.Hosts.Notes, p.tableNotes()...), p.opts.ServerNotes...) {
-		b.WriteString("#   - " + n + "\n")
-	}
-	b.WriteString("# Not in the tables, so assumed:\n")
-	for _, n := range append(append(p.Hosts.Assumed, p.Hosts.teamsAssumed()...), p.tableAssumed()...) {
-		b.WriteString("#   - " + n + "\n")
-	}
-	writeUnidentified(&b, p.Unidentified())
+	pv := p.Provenance(source)
+	writeSections(&b, pv, "tables")
 	b.Write(body)
 	return []byte(b.String()), nil
+}
+
+// Provenance is where each value of the fitted scenario came from: the
+// fitted fields with the columns and rows, the assumed ones, and what the
+// data could not identify (the scenario's header, machine-readable).
+type Provenance struct {
+	Source        string  `json:"source"`
+	Fitted        []Entry `json:"fitted"`
+	Assumed       []Entry `json:"assumed"`
+	NotIdentified []Entry `json:"not_identified"`
+}
+
+// Entry is one line of the provenance: the fields it is about (the
+// scenario's names, where the line starts with them) and how.
+type Entry struct {
+	Field string `json:"field,omitempty"`
+	How   string `json:"how"`
+}
+
+// Provenance is the fit's provenance (the scenario's header).
+func (p *Project) Provenance(source string) Provenance {
+	p.Hosts.Notes[4] = p.Hosts.benchNote()
+	return Provenance{Source: source,
+		Fitted:        entries(append(append(append([]string(nil), p.Hosts.Notes...), p.tableNotes()...), p.opts.ServerNotes...)),
+		Assumed:       entries(append(append(append([]string(nil), p.Hosts.Assumed...), p.Hosts.teamsAssumed()...), p.tableAssumed()...)),
+		NotIdentified: entries(p.Unidentified())}
+}
+
+// Provenance is the hosts' fit's provenance (the scenario's header).
+func (f *Hosts) Provenance(source string) Provenance {
+	f.Notes[4] = f.benchNote()
+	return Provenance{Source: source, Fitted: entries(f.Notes),
+		Assumed:       entries(append(append([]string(nil), f.Assumed...), f.teamsAssumed()...)),
+		NotIdentified: entries(f.Unidentified)}
+}
+
+// fieldPrefix is a note that starts with the fields it is about:
+// "cores: ...", "whetstone_gflops and dhrystone_ratio: ...".
+var fieldPrefix = regexp.MustCompile(`^([a-z_]+(?: (?:and|share,|share) [a-z_]+)*(?: [a-z_]+)*): `)
+
+// entries are notes as provenance entries, each with the fields it
+// starts with.
+func entries(notes []string) []Entry {
+	out := make([]Entry, 0, len(notes))
+	for _, n := range notes {
+		e := Entry{How: n}
+		if m := fieldPrefix.FindStringSubmatch(n); m != nil && len(m[1]) <= 40 {
+			e.Field = m[1]
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// writeSections writes the header's sections of pv: fitted from the
+// source (what, "tables" or "export"), assumed, not identified.
+func writeSections(b *strings.Builder, pv Provenance, what string) {
+	b.WriteString("# Fitted from the " + what + ":\n")
+	for _, e := range pv.Fitted {
+		b.WriteString("#   - " + e.How + "\n")
+	}
+	b.WriteString("# Not in the " + what + ", so assumed:\n")
+	for _, e := range pv.Assumed {
+		b.WriteString("#   - " + e.How + "\n")
+	}
+	var un []string
+	for _, e := range pv.NotIdentified {
+		un = append(un, e.How)
+	}
+	writeUnidentified(b, un)
 }
 
 // Unidentified is what the fit could not identify, hosts and tables:
