@@ -16,7 +16,57 @@ const (
 	maxPFpops       = 1e12 // one core's Whetstone: today's fastest are near 1e10
 	maxIopsRatio    = 100  // Dhrystone over Whetstone: real hosts 0.5 to 10
 	maxCores        = 1024 // CPUs of one host (p_ncpus)
+	maxGPUs         = 64   // GPUs of one kind in one host (p_ngpus, coprocessor counts)
+	// firstHost is 1995-01-01, before volunteer computing: an earlier
+	// create_time (0 where the column is missing, or a year like -1200)
+	// says nothing about when the host came.
+	firstHost = 788918400
 )
+
+// checkGPUCount counts a GPU host's count of GPUs in c and reports
+// whether it is in the domain.
+func checkGPUCount(c *column, n int) bool {
+	switch {
+	case n <= 0:
+		c.reject("at 0 or less (unset)")
+	case n > maxGPUs:
+		c.reject(fmt.Sprintf("above %d (no host has so many)", maxGPUs))
+	default:
+		c.used++
+		return true
+	}
+	return false
+}
+
+// checkFraction counts a fraction of time in c (on_frac, active_frac)
+// and reports whether it is in the domain (0, 1].
+func checkFraction(c *column, x float64) bool {
+	switch {
+	case !(x > 0):
+		c.reject("at 0 or less (unset, or the column missing)")
+	case !(x <= 1):
+		c.reject("above 1 (a fraction of the time)")
+	default:
+		c.used++
+		return true
+	}
+	return false
+}
+
+// checkCreated counts a host's create_time in c and reports whether it
+// is in the domain: from 1995 to the host's last contact.
+func checkCreated(c *column, created, lastContact float64) bool {
+	switch {
+	case !(created >= firstHost):
+		c.reject("before 1995 (unset, the column missing, or not a date)")
+	case lastContact > 0 && created > lastContact:
+		c.reject("after the host's last contact (rpc_time)")
+	default:
+		c.used++
+		return true
+	}
+	return false
+}
 
 // column counts one host column's values over the hosts present: those
 // within its domain (used) and each reason one is not.

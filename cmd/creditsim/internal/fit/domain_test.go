@@ -42,6 +42,14 @@ func TestDomains(t *testing.T) {
 		{name: "p_ncpus 1e9", edit: func(_ int, h *statsdump.Host) { h.NCPUs = 1e9 }, unknown: []string{"cores"}, notWritten: "1e+09"},
 		{name: "cores 0 or less", edit: func(i int, h *statsdump.Host) { h.NCPUs = -4 * (i % 2) }, unknown: []string{"cores"}},
 		{name: "no p_iops", edit: func(_ int, h *statsdump.Host) { h.PIops = 0 }, unknown: []string{"dhrystone_ratio"}},
+		{name: "no create_time column", edit: func(_ int, h *statsdump.Host) { h.CreateTime = 0 }, unknown: []string{"arrivals_per_day and lifetime"}},
+		{name: "create_time in the year -1200", edit: func(_ int, h *statsdump.Host) { h.CreateTime = -99e9 }, unknown: []string{"arrivals_per_day and lifetime"}},
+		{name: "p_ngpus 1e6", edit: func(_ int, h *statsdump.Host) { h.GPUs = []statsdump.GPU{{Vendor: "NVIDIA", Count: 1e6}} }, unknown: []string{"gpu count"}, notWritten: "1e+06"},
+		{name: "a few create_time after the last contact", edit: func(i int, h *statsdump.Host) {
+			if i%10 == 0 {
+				h.CreateTime = h.RPCTime + 86400
+			}
+		}, noted: "arrivals_per_day and lifetime: create_time of the export taken as before the window (4 after the host's last contact (rpc_time))"},
 		{name: "a few failed benchmarks", edit: func(i int, h *statsdump.Host) {
 			if i%10 == 0 {
 				h.PFpops = 1e9

@@ -202,6 +202,7 @@ func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
 		return nil, fmt.Errorf("no host of the export was present from %s to %s", day(w.From), day(w.To))
 	}
 	f.hardware(hs, present)
+	f.created(hs)
 	if len(f.Platforms) == 0 {
 		return nil, fmt.Errorf("none of the %d hosts present runs on a platform the fitted app has a version for", len(present))
 	}
@@ -210,6 +211,29 @@ func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
 	f.users(hs, present)
 	f.notes(arrivals)
 	return f, nil
+}
+
+// created judges the hosts' create_time, which tells hosts present at
+// the window's start from arrivals and how long hosts stay: a row whose
+// time is before 1995 (the column missing, or not a date) or after its
+// last contact counts as created before the window; with fewer than
+// half of the rows in the domain, arrivals and lifetimes are not
+// identified (the values written take every such host as present at the
+// window's start).
+func (f *Hosts) created(hs []statsdump.Host) {
+	c := newColumn("create_time", map[bool]string{false: "the export", true: "host"}[f.src.tables])
+	c.rows = "hosts"
+	for i := range hs {
+		checkCreated(c, hs[i].CreateTime, hs[i].RPCTime)
+	}
+	note, un := c.judge("arrivals_per_day and lifetime", "")
+	if note != "" {
+		f.domainNotes = append(f.domainNotes, strings.Replace(note, "left out of the fit", "taken as before the window", 1))
+	}
+	if un != "" {
+		un = strings.TrimSuffix(un, "; the baseline's  written") + "; the values written take every such host as present at the window's start"
+		f.Unidentified = append(f.Unidentified, un)
+	}
 }
 
 // arrivalLag is how long a new host may take to earn its first credit:
@@ -268,6 +292,8 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 	gpuHosts := 0
 	file := map[bool]string{false: "the export", true: "host"}[f.src.tables]
 	ncpus, pf, pi := newColumn("p_ncpus", file), newColumn("p_fpops", file), newColumn("p_iops", file)
+	ngpus := newColumn("GPU count (p_ngpus, or the coprocessors')", file)
+	ngpus.rows = "GPU hosts present"
 	for _, i := range present {
 		h := &hs[i]
 		okCores := checkCores(ncpus, h.NCPUs)
@@ -286,7 +312,7 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 		}
 		if len(h.GPUs) > 0 {
 			gpuHosts++
-			if r, ok := f.gpu(i, h, counts); ok && okBench && okCores {
+			if r, ok := f.gpu(i, h, counts, ngpus); ok && okBench && okCores {
 				ratios = append(ratios, r)
 			}
 		}
@@ -296,6 +322,9 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 		f.PeakRatio = fitLognormal(ratios, 3)
 	}
 	f.judgeColumns(ncpus, pf, pi)
+	if gpuHosts > 0 {
+		f.judge(ngpus, "gpu count", "GPU counts")
+	}
 	if ncpus.identified() {
 		f.Cores = choiceOf(cores, 16)
 	}
@@ -306,18 +335,22 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 		}
 	}
 	f.GPUShare = float64(gpuHosts) / float64(len(present))
-	f.GPUCount = choiceOf(counts, 8)
+	if gpuHosts == 0 || ngpus.identified() {
+		f.GPUCount = choiceOf(counts, 8)
+	}
 	normalise(f.Vendors)
 	normalise(f.Platforms)
 }
 
 // gpu counts host i's first GPU's vendor and count, and returns its
 // peak over the host's Whetstone x CPUs where its peak is known.
-func (f *Hosts) gpu(i int, h *statsdump.Host, counts map[float64]float64) (float64, bool) {
+func (f *Hosts) gpu(i int, h *statsdump.Host, counts map[float64]float64, ngpus *column) (float64, bool) {
 	if v, ok := vendorOf[h.GPUs[0].Vendor]; ok {
 		f.Vendors[v]++
 	}
-	counts[float64(h.GPUs[0].Count)]++
+	if checkGPUCount(ngpus, h.GPUs[0].Count) {
+		counts[float64(h.GPUs[0].Count)]++
+	}
 	peak, ok := f.src.gpuPeak(i)
 	return peak / (h.PFpops * float64(h.NCPUs)), ok && peak > 0 && peak < 1e16
 }
@@ -368,13 +401,19 @@ func (f *Hosts) judgeColumns(ncpus, pf, pi *column) {
 		if j.c == pi && !pf.identified() {
 			continue // said with p_fpops
 		}
-		note, un := j.c.judge(j.field, j.baseline)
-		if note != "" {
-			f.domainNotes = append(f.domainNotes, note)
-		}
-		if un != "" {
-			f.Unidentified = append(f.Unidentified, un)
-		}
+		f.judge(j.c, j.field, j.baseline)
+	}
+}
+
+// judge writes what column c's domain left out into the notes, or c into
+// Unidentified (the field written as the baseline's).
+func (f *Hosts) judge(c *column, field, baseline string) {
+	note, un := c.judge(field, baseline)
+	if note != "" {
+		f.domainNotes = append(f.domainNotes, note)
+	}
+	if un != "" {
+		f.Unidentified = append(f.Unidentified, un)
 	}
 }
 
@@ -599,7 +638,10 @@ func (f *Hosts) sets() []string {
 		}
 	}
 	if f.GPUShare > 0 && len(f.Vendors) > 0 {
-		out = append(out, "hosts.gpu.vendors="+shares(f.Vendors, "vendor"), "hosts.gpu.count="+f.GPUCount.yaml())
+		out = append(out, "hosts.gpu.vendors="+shares(f.Vendors, "vendor"))
+		if len(f.GPUCount.Values) > 0 {
+			out = append(out, "hosts.gpu.count="+f.GPUCount.yaml())
+		}
 	}
 	if r := f.PeakRatio; r.Mean > 0 {
 		out = append(out, fmt.Sprintf("hosts.gpu.peak_ratio={dist: lognormal, mean: %g, cv: %g}", r.Mean, r.CV))

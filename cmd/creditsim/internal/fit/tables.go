@@ -548,17 +548,30 @@ const maxSizeCV = 1.5
 
 // availability is the mean of on_frac x active_frac over the hosts
 // present that report one.
+// Each fraction must lie in (0, 1] (domain.go); with fewer than half of
+// the hosts present in the domain for either, availability is not
+// identified and the baseline's is written.
 func (t *tableFit) availability(set *tables.Set) {
 	var m moments
+	on, act := newColumn("on_frac", "host"), newColumn("active_frac", "host")
 	for _, h := range set.Hosts {
-		if h.OnFrac <= 0 || float64(h.RPCTime) < t.w.From || float64(h.CreateTime) >= t.w.To {
+		if float64(h.RPCTime) < t.w.From || float64(h.CreateTime) >= t.w.To {
 			continue
 		}
-		act := h.ActiveFrac
-		if act <= 0 {
-			act = 1
+		okOn, okAct := checkFraction(on, h.OnFrac), checkFraction(act, h.ActiveFrac)
+		if okOn && okAct {
+			m.add(h.OnFrac * h.ActiveFrac)
 		}
-		m.add(math.Min(1, h.OnFrac*act))
+	}
+	for _, c := range []*column{on, act} {
+		note, un := c.judge("availability", "availability")
+		if note != "" {
+			t.p.appNotes = append(t.p.appNotes, note)
+		}
+		if un != "" {
+			t.p.Warnings = append(t.p.Warnings, un)
+			return
+		}
 	}
 	if m.n > 0 {
 		t.p.OnFraction, t.p.OnHosts = round(m.mean()), int(m.n)
