@@ -101,9 +101,6 @@ func newAdvise(argv []string) *cobra.Command {
 
 // run is creditsim advise.
 func (fl *adviseFlags) run(cmd *cobra.Command, args, argv []string) error {
-	if err := applyLimits(cmd, fl.limits); err != nil {
-		return err
-	}
 	if fl.threatsFile != "" {
 		return fl.writeThreats(cmd, args)
 	}
@@ -184,8 +181,12 @@ func (fl *adviseFlags) writeThreats(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// check checks advise's flags and source, and sets --quick's sizes.
+// check applies --limit, checks advise's flags and source, and sets
+// --quick's sizes.
 func (fl *adviseFlags) check(cmd *cobra.Command, args []string) error {
+	if err := applyLimits(cmd, fl.limits); err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		return fail(cmd, ExitInput, "advise needs a SOURCE: a database DSN, a folder of table exports or a statistics export (see creditsim advise -h)")
 	}

@@ -317,14 +317,8 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 			}
 		}
 	}
-	f.GPUHosts, f.PeakHosts = gpuHosts, len(ratios)
-	if len(ratios) >= minPeakHosts {
-		f.PeakRatio = fitLognormal(ratios, 3)
-	}
+	f.fitGPUs(gpuHosts, len(present), ratios, counts, ngpus)
 	f.judgeColumns(ncpus, pf, pi)
-	if gpuHosts > 0 {
-		f.judge(ngpus, "gpu count", "GPU counts")
-	}
 	if ncpus.identified() {
 		f.Cores = choiceOf(cores, 16)
 	}
@@ -334,12 +328,26 @@ func (f *Hosts) hardware(hs []statsdump.Host, present []int) {
 			f.DhrystoneRatio, f.ratio = fitLognormal(ratio, 1.5), ratio
 		}
 	}
-	f.GPUShare = float64(gpuHosts) / float64(len(present))
-	if gpuHosts == 0 || ngpus.identified() {
-		f.GPUCount = choiceOf(counts, 8)
-	}
 	normalise(f.Vendors)
 	normalise(f.Platforms)
+}
+
+// fitGPUs fits the GPU hosts' share of the present ones, their peak
+// ratios and their counts (not identified where most counts are out of
+// the domain).
+func (f *Hosts) fitGPUs(gpuHosts, present int, ratios []float64, counts map[float64]float64, ngpus *column) {
+	f.GPUHosts, f.PeakHosts = gpuHosts, len(ratios)
+	if len(ratios) >= minPeakHosts {
+		f.PeakRatio = fitLognormal(ratios, 3)
+	}
+	f.GPUShare = float64(gpuHosts) / float64(present)
+	if gpuHosts == 0 {
+		return
+	}
+	f.judge(ngpus, "gpu count", "GPU counts")
+	if ngpus.identified() {
+		f.GPUCount = choiceOf(counts, 8)
+	}
 }
 
 // gpu counts host i's first GPU's vendor and count, and returns its
