@@ -44,6 +44,7 @@ func (o *departObserver) Day(*sim.DayState) {}
 // exactly what the host's calls were granted (runtime since its last
 // call is never paid).
 func TestDepartedHostsResults(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	const jobFlops = 2.5e13 // rsc_fpops_est with no size error
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak, v3pfc-boinc, sciunited]",

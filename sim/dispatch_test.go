@@ -139,6 +139,7 @@ func TestNoSendsInTheLastDelayBound(t *testing.T) {
 // at least 10 consecutive valid (replicated) results, and once hosts are
 // trusted most workunits go out once.
 func TestAdaptiveReplication(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	_, rec := runRecorded(t, "hosts.initial=200", "duration=20d", "warmup=1d",
 		"hosts.error_rate={dist: const, mean: 0}", "hosts.invalid_rate={dist: const, mean: 0}",
@@ -204,6 +205,7 @@ func TestPerfInfoCap(t *testing.T) {
 // TestAnonymousPlatform: the share of hosts set by anonymous_share run the
 // anonymous version and only it; the others never get it.
 func TestAnonymousPlatform(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	const y = `
 name: anon
@@ -250,6 +252,7 @@ projects:
 // TestResourceShare: hosts attached to two projects with shares 3:1 give
 // them device time in about that ratio.
 func TestResourceShare(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	const y = `
 name: share
@@ -475,6 +478,7 @@ func TestMaxJobsInProgress(t *testing.T) {
 // go to one host, but two hosts of a user may have them; with both off
 // (make_project's config.xml), one host may get two.
 func TestOneResultPerWorkunit(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	for _, c := range []struct {
 		sets               []string
@@ -628,5 +632,15 @@ func TestWorkArrayBoundsAReply(t *testing.T) {
 	}
 	if most != 3 {
 		t.Errorf("the most jobs in one reply: %d, want the 3 slots of the work array", most)
+	}
+}
+
+// slowInShort skips a test of whole small worlds (a second or more on
+// the 2-core machine) under -short, the quick tier that runs in about
+// 20 s; go test without -short runs it.
+func slowInShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a whole small world, a second or more: go test without -short runs it")
 	}
 }

@@ -118,6 +118,7 @@ func (c *estimateChecker) Day(*sim.DayState) {}
 // version with more than 100 PFC samples, peak over its mean PFC ratio;
 // otherwise p_fpops x (CPUs + 10 x GPUs used). Each tier is exercised.
 func TestRuntimeEstimateTiers(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	s, err := scenarios.Load("estimates.yaml", []byte(estimateWorld), nil)
 	if err != nil {

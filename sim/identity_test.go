@@ -14,6 +14,7 @@ import (
 // every other host), which carries on; nothing is abandoned at the
 // switch, and identities never woken stay out of the run.
 func TestIdentityByCount(t *testing.T) {
+	slowInShort(t)
 	t.Parallel()
 	const n = 5
 	sm, cfg := runBaseline(t, "hosts.initial=50", "duration=20d", "warmup=2d", "replications=1", "policies=[v1peak]",

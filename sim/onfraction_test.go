@@ -13,6 +13,7 @@ import (
 // on_fraction, the on and off periods' means for weibull) and never
 // leaves [0, 1].
 func TestOnFraction(t *testing.T) {
+	slowInShort(t)
 	for _, avail := range []string{
 		"{model: always}",
 		"{model: on_fraction, on_fraction: 0.3, period: 1d}",

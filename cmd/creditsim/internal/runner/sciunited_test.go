@@ -27,6 +27,7 @@ func (e *erroredCredit) Day(*sim.DayState) {}
 // and then crashes still earns for its runtime; the job-based systems
 // grant it nothing.
 func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
+	skipLong(t)
 	t.Parallel()
 	s, err := scenarios.Load("c.yaml", []byte(counting), append(shortWorld(), "policies=[v1peak, v2actual, v3pfc-boinc, sciunited]",
 		"hosts.error_rate={dist: const, mean: 0.2}"))
@@ -52,6 +53,7 @@ func TestErroredJobsEarnOnlyByRuntime(t *testing.T) {
 // full host-day's credit from Science United, and nothing from CreditNew
 // under replication.
 func TestScienceUnitedLiars(t *testing.T) {
+	skipLong(t)
 	t.Parallel()
 	oc := runScenario(t, counting, "policies=[v3pfc-boinc, sciunited]",
 		"hosts.agents=[{kind: benchmark_inflation, share: 0.05, k: 3}, {kind: fake_results, share: 0.05, work_fraction: 1}]")

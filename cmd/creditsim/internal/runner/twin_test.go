@@ -70,6 +70,7 @@ func TestTwinAligned(t *testing.T) {
 // seed serves every attack candidate; and a run given those twins writes
 // the same summary as one that makes its own.
 func TestTwinIndependentOfAgents(t *testing.T) {
+	skipLong(t)
 	t.Parallel()
 	open := func(agents string) *scenarios.Scenario {
 		reps := "replications=2"

@@ -29,6 +29,7 @@ func TestV2Calibration(t *testing.T) {
 // hole the seeds name), while v1peak, which ignores counts, credits it
 // like an honest host.
 func TestCountInflation(t *testing.T) {
+	skipLong(t)
 	t.Parallel()
 	// Two replications even under -short: v1peak's figure for 10 hosts
 	// of one replication strays past 1.25 with their benchmarks.

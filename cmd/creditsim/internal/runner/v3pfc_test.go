@@ -260,6 +260,7 @@ projects:
 // that; host_scale_check (10 consecutive valid) limits it; v2's reset and
 // v29's probation take the scale away on every abort.
 func TestCherryPicking(t *testing.T) {
+	skipLong(t)
 	t.Parallel()
 	oc := runScenario(t, cherryWorld,
 		"policies=[v3pfc-boinc, {name: cons-valid, base: v3pfc-boinc, options: {cherry: cons_valid}},"+

@@ -192,6 +192,9 @@ func TestShardedMergeIsByteIdentical(t *testing.T) {
 // one, leaving a temporary folder) and resumed gives the same bytes, and
 // runs only what was missing.
 func TestResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a sweep run twice: go test without -short runs it (TestShardedMergeIsByteIdentical checks shards under -short)")
+	}
 	sw := load(t, small)
 	base := t.TempDir()
 	ref := filepath.Join(base, "ref")
