@@ -108,6 +108,11 @@ func searchPlot(rep *Report, w *Worst) ([]byte, error) {
 	if skipped > 0 {
 		title += fmt.Sprintf(" (%d too costly, not run)", skipped)
 	}
+	if _, fig := Score(float64(w.Confirmed.Mean), float64(w.Harm.Mean)); fig == "harm" {
+		// The worst is the one that harms honest accounts most; the plot
+		// shows every run's gain, its own included.
+		title += fmt.Sprintf("\nworst by harm: honest accounts keep %.3g [%.3g, %.3g]", float64(w.Harm.Mean), float64(w.Harm.Low), float64(w.Harm.High))
+	}
 	return plot.AttackSearch(title, "gain over the honest twin (1 = gained nothing), log scale", Bound, pts,
 		float64(w.Confirmed.Mean), float64(w.Confirmed.Low), float64(w.Confirmed.High))
 }
