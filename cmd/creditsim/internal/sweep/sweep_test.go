@@ -121,6 +121,9 @@ func sameTree(t *testing.T, what string, want, got map[string][]byte) {
 // shards, in separate folders or one shared folder, is the unsharded
 // sweep's, byte for byte; so is a run on one core.
 func TestShardedMergeIsByteIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a sweep run whole and in shards: go test without -short runs it (runner's TestDeterminism checks -j under -short)")
+	}
 	sw := load(t, small)
 	if len(sw.Points) != 6 {
 		t.Fatalf("%d points, want 6", len(sw.Points))
@@ -154,16 +157,11 @@ func TestShardedMergeIsByteIdentical(t *testing.T) {
 	if !strings.Contains(string(want["sweep.html"]), "<td class=\"k\">p0005</td>") {
 		t.Error("sweep.html has no row for point p0005")
 	}
-	if !testing.Short() { // -short: runner's TestDeterminism checks -j
-		one := filepath.Join(base, "j1")
-		run(t, sw, one, Options{Jobs: 1})
-		sameTree(t, "-j 1", want, tree(t, one))
-	}
+	one := filepath.Join(base, "j1")
+	run(t, sw, one, Options{Jobs: 1})
+	sameTree(t, "-j 1", want, tree(t, one))
 
 	shardCounts := []int{1, 2, 3}
-	if testing.Short() {
-		shardCounts = []int{2} // the full suite checks 1 and 3 as well
-	}
 	for _, n := range shardCounts {
 		var dirs []string
 		shared := filepath.Join(base, fmt.Sprintf("shared%d", n))
