@@ -87,3 +87,15 @@ func TestDomains(t *testing.T) {
 		})
 	}
 }
+
+// TestMostlyOutOfDomainRefused: a host file out of domain in most rows
+// of every column the fit reads (CPU counts, benchmarks, creation times)
+// is refused, naming each column's count; one such column is a field
+// not identified (TestDomains).
+func TestMostlyOutOfDomainRefused(t *testing.T) {
+	_, err := FitHosts(hostsWith(40, func(_ int, h *statsdump.Host) { h.NCPUs, h.PFpops, h.CreateTime = -1, 1e9, 0 }), Window{})
+	if err == nil || !strings.Contains(err.Error(), "out of domain in most rows of every column the fit reads") ||
+		!strings.Contains(err.Error(), "usable p_ncpus") || !strings.Contains(err.Error(), "usable create_time") {
+		t.Errorf("err = %v", err)
+	}
+}

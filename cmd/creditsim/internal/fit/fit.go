@@ -203,6 +203,9 @@ func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
 	}
 	f.hardware(hs, present)
 	f.created(hs)
+	if err := f.mostlyOutOfDomain(); err != nil {
+		return nil, err
+	}
 	if len(f.Platforms) == 0 {
 		return nil, fmt.Errorf("none of the %d hosts present runs on a platform the fitted app has a version for", len(present))
 	}
@@ -211,6 +214,30 @@ func fitHosts(hs []statsdump.Host, w Window, src hostSource) (*Hosts, error) {
 	f.users(hs, present)
 	f.notes(arrivals)
 	return f, nil
+}
+
+// hostFields are the fields a host table identifies from its own
+// columns: with every one of them not identified (most rows out of
+// domain in each), the file is not a host table creditsim can fit.
+var hostFields = []string{"cores", "whetstone_gflops", "arrivals_per_day and lifetime"}
+
+// mostlyOutOfDomain refuses a host file whose rows are out of domain in
+// most of every column the fit reads; one column or two is a field not
+// identified, said and written as such.
+func (f *Hosts) mostlyOutOfDomain() error {
+	var why []string
+	for _, field := range hostFields {
+		for _, u := range f.Unidentified {
+			if strings.HasPrefix(u, field+": not identified: ") {
+				why = append(why, strings.TrimPrefix(u, field+": not identified: "))
+			}
+		}
+	}
+	if len(why) < len(hostFields) {
+		return nil
+	}
+	file := map[bool]string{false: "the export", true: "the host table"}[f.src.tables]
+	return fmt.Errorf("%s is out of domain in most rows of every column the fit reads, so it is not a host table creditsim can fit: %s", file, strings.Join(why, "; "))
 }
 
 // created judges the hosts' create_time, which tells hosts present at
