@@ -234,7 +234,8 @@ func (v *Verdict) inShort() string {
 	if top, k := mostOf(breakers); top != "" {
 		out += fmt.Sprintf("; where it does not, %s is what breaks the nearest one most often (%d of %d)", top, k, n-len(stock))
 	}
-	out += fmt.Sprintf(". Beyond BOINC, creditsim's server trust with the fourth system holds it for %d of %d%s.", len(beyond), n, listIn(beyond))
+	out += fmt.Sprintf(". Beyond BOINC, creditsim's server trust with the fourth system holds it for %d of %d%s", len(beyond), n, listIn(beyond))
+	out += " within the threat model; past it (more than a third of the accounts inflating, claims deflated, colluding fakes beside churning identities) it stops: `creditsim sweep scenarios/sweeps/v4trust-limits.yaml` measures where."
 	return out
 }
 
