@@ -195,3 +195,15 @@ func TestRelativeLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeShort: README stays under 3,000 words, the answer up top and
+// reference in docs/ (the design's rule), counted as wc -w counts.
+func TestReadmeShort(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(strings.Fields(string(b))); n >= 3000 {
+		t.Errorf("README.md is %d words; keep it under 3,000 and move reference to docs/", n)
+	}
+}
