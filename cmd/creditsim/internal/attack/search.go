@@ -880,16 +880,7 @@ func bestBySpace(sp []kindSpace, known []Evaluation, p string) (map[string]*spac
 // kinds can combine; a pair of the same two kinds in the other order
 // counts as the same.
 func policyPairs(order []*spaceBest) []kindSpace {
-	order = order[:min(3, len(order))]
-	var out []kindSpace
-	for i, a := range order {
-		for _, b := range order[i+1:] {
-			if a.ks != nil && b.ks != nil && a.ks.pairs(b.ks) {
-				out = append(out, pair(a.ks, b.ks, a.b, b.b))
-			}
-		}
-	}
-	return out
+	return twoByTwo(order, (*kindSpace).pairs, pair)
 }
 
 // policyCoalitions is a policy's proposed coalitions: its three kinds
@@ -897,12 +888,18 @@ func policyPairs(order []*spaceBest) []kindSpace {
 // its best candidate's settings and share, where they can be one run's
 // two groups.
 func policyCoalitions(order []*spaceBest) []kindSpace {
+	return twoByTwo(order, (*kindSpace).coalesces, coalition)
+}
+
+// twoByTwo combines the first three spaces of order two by two, the
+// more profitable first, each at its best behaviour, where can allows.
+func twoByTwo(order []*spaceBest, can func(a, b *kindSpace) bool, combine func(a, b *kindSpace, startA, startB Behaviour) kindSpace) []kindSpace {
 	order = order[:min(3, len(order))]
 	var out []kindSpace
 	for i, a := range order {
 		for _, b := range order[i+1:] {
-			if a.ks != nil && b.ks != nil && a.ks.coalesces(b.ks) {
-				out = append(out, coalition(a.ks, b.ks, a.b, b.b))
+			if a.ks != nil && b.ks != nil && can(a.ks, b.ks) {
+				out = append(out, combine(a.ks, b.ks, a.b, b.b))
 			}
 		}
 	}
