@@ -13,7 +13,7 @@
 //	6  results/plot, world
 //	7  results/report
 //	8  cmd/creditsim/internal/replay, cmd/creditsim/internal/statsdump
-//	9  cmd/creditsim/internal/runner
+//	9  cmd/creditsim/internal/runner, cmd/creditsim/internal/projectdb
 //	10 cmd/creditsim/internal/ablate, cmd/creditsim/internal/attack, cmd/creditsim/internal/fit,
 //	   cmd/creditsim/internal/stock, cmd/creditsim/internal/sweep
 //	11 cmd/creditsim/internal/cli

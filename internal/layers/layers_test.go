@@ -30,7 +30,7 @@ var layer = map[string]int{
 	"results/plot": 6, "world": 6,
 	"results/report":                7,
 	"cmd/creditsim/internal/tables": 7, "cmd/creditsim/internal/replay": 8, "cmd/creditsim/internal/statsdump": 8,
-	"cmd/creditsim/internal/runner": 9,
+	"cmd/creditsim/internal/runner": 9, "cmd/creditsim/internal/projectdb": 9,
 	"cmd/creditsim/internal/ablate": 10, "cmd/creditsim/internal/attack": 10, "cmd/creditsim/internal/sweep": 10,
 	"cmd/creditsim/internal/fit": 10, "cmd/creditsim/internal/stock": 10,
 	"cmd/creditsim/internal/cli": 11,

@@ -94,11 +94,9 @@ func HandleSignals() {
 
 // Main runs the command line and returns the exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	root := newRoot(args)
+	root := newRoot(args, stdout, stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(flagError)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return ExitOK
@@ -136,7 +134,7 @@ func flagError(_ *cobra.Command, err error) error {
 	return fmt.Errorf("flag %s: %q: must be %s", flag, m[1], want)
 }
 
-func newRoot(args []string) *cobra.Command {
+func newRoot(args []string, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "creditsim",
 		Short:         "creditsim simulates BOINC's credit systems side by side",
@@ -145,6 +143,9 @@ func newRoot(args []string) *cobra.Command {
 		SilenceUsage:  true,
 		RunE:          rootRun,
 	}
+	// Before the completion command, which takes its writer when made.
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(newRun(args), newReplay(), newValidate(), newScenarios(), newPolicies(), newSweep(), newMerge(), newAttack(), newAblate(args), newVerdict(), newFit(), newAdvise(args), &cobra.Command{
 		Use:   "version",

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/fit"
-	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/projectdb"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/statsdump"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 	"github.com/creditsim/creditsim/results"
@@ -171,8 +171,8 @@ func (fl *fitFlags) fitTables(cmd *cobra.Command, source, kind string, w fit.Win
 	var src tables.Source = tables.Dir(source)
 	name := source
 	if kind == "db" {
-		name = replay.Redact(source)
-		conn, closeAll, err := replay.OpenReadOnly(name, source)
+		name = projectdb.Redact(source)
+		conn, closeAll, err := projectdb.OpenReadOnly(name, source)
 		if err != nil {
 			return nil, "", fail(cmd, ExitInput, "%v", err)
 		}
@@ -222,7 +222,7 @@ func (fl *fitFlags) unidentified(cmd *cobra.Command, un []string) error {
 func sourceKind(source string) (string, error) {
 	st, err := os.Stat(source)
 	if err != nil {
-		if replay.IsDSN(source) {
+		if projectdb.IsDSN(source) {
 			return "db", nil
 		}
 		return "", err

@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"io"
+	"testing"
+)
 
 // TestOutputKey: a folder's key names what it holds. Flags that only say
 // where or how it is computed (cores, quiet, sharding and joining) do not
@@ -9,7 +12,7 @@ import "testing"
 func TestOutputKey(t *testing.T) {
 	key := func(args ...string) string {
 		t.Helper()
-		root := newRoot(args)
+		root := newRoot(args, io.Discard, io.Discard)
 		cmd, rest, err := root.Find(args)
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/projectdb"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/policy"
@@ -25,14 +26,14 @@ import (
 // since, until and app select from it) or a file. It returns the input
 // and the name its messages use; on failure it has printed the error.
 func readReplayInput(cmd *cobra.Command, file, since, until, app string, quiet bool) (*replay.Input, string, error) {
-	if !replay.IsDSN(file) {
+	if !projectdb.IsDSN(file) {
 		if since != "" || until != "" || app != "" {
 			return nil, "", fail(cmd, ExitInput, "--since, --until and --app select from a database; %s is a file", file)
 		}
 		in, err := readReplayFile(cmd, file, quiet)
 		return in, file, err
 	}
-	var q replay.DBQuery
+	var q projectdb.Query
 	for _, d := range []struct {
 		flag, text string
 		t          *time.Time
@@ -49,7 +50,7 @@ func readReplayInput(cmd *cobra.Command, file, since, until, app string, quiet b
 		return nil, "", fail(cmd, ExitInput, "flag --since: %q is not before --until %q: no result could match", since, until)
 	}
 	q.App = app
-	in, err := replay.ReadDB(file, q)
+	in, err := projectdb.Read(file, q)
 	if err != nil {
 		return nil, "", failPlain(cmd, ExitInput, err)
 	}

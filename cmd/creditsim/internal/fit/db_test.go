@@ -12,7 +12,7 @@ import (
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/cli"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/fit"
-	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/projectdb"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 	"github.com/creditsim/creditsim/internal/mariadbtest"
@@ -57,7 +57,7 @@ func TestTablesFromDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, closeAll, err := replay.OpenReadOnly("db", root+"boinc")
+	conn, closeAll, err := projectdb.OpenReadOnly("db", root+"boinc")
 	if err != nil {
 		t.Fatal(err)
 	}

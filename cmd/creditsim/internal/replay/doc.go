@@ -8,7 +8,8 @@
 // project's database or creditsim run --trace produces. A trace also
 // carries the server's periods and the world in a header line, so its
 // replay regenerates the feeder, validator and day ticks and gives each
-// job-based policy exactly the credit the run gave.
+// job-based policy exactly the credit the run gave. Package projectdb
+// reads the same columns from a live database into an Input (Rows).
 //
 // Imports (layer 8): boinc, cmd/creditsim/internal/tables, internal/chunked, internal/inputlimit, internal/suggest, policy, results, results/plot, sim.
 package replay

@@ -1,4 +1,4 @@
-package replay_test
+package projectdb_test
 
 import (
 	"database/sql"
@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/go-sql-driver/mysql"
-
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/cli"
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/projectdb"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/runner"
 	"github.com/creditsim/creditsim/internal/mariadbtest"
@@ -119,7 +118,7 @@ func TestDatabase(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	fromDB, err := replay.ReadDB(dsn, replay.DBQuery{})
+	fromDB, err := projectdb.Read(dsn, projectdb.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +155,7 @@ func TestDatabase(t *testing.T) {
 	}
 	// The window and the app select.
 	mid := time.Unix(int64(tr.Rows[len(tr.Rows)/2].ReceivedTime), 0)
-	later, err := replay.ReadDB(dsn, replay.DBQuery{Since: mid, App: "science"})
+	later, err := projectdb.Read(dsn, projectdb.Query{Since: mid, App: "science"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,12 +166,12 @@ func TestDatabase(t *testing.T) {
 	// whatever its characters (a name latin1 cannot hold once gave
 	// MySQL's "Illegal mix of collations").
 	for _, app := range []string{"nosuch", "ñandú", "科学", "x' OR 1=1 --"} {
-		_, err := replay.ReadDB(dsn, replay.DBQuery{App: app})
+		_, err := projectdb.Read(dsn, projectdb.Query{App: app})
 		if err == nil || !strings.Contains(err.Error(), "no app has that name (the project's apps: science") || strings.Contains(err.Error(), "collation") {
 			t.Errorf("--app %q: %v", app, err)
 		}
 	}
-	if in, err := replay.ReadDB(dsn, replay.DBQuery{App: "SCIENCE"}); err != nil || len(in.Rows) != n {
+	if in, err := projectdb.Read(dsn, projectdb.Query{App: "SCIENCE"}); err != nil || len(in.Rows) != n {
 		t.Errorf("--app SCIENCE matches science as MySQL's default collation does: %v", err)
 	}
 	// The command line, as a user runs it.
@@ -191,7 +190,7 @@ func TestDatabase(t *testing.T) {
 	if code := cli.Main([]string{"replay", dsn, "--since", "last week", "-o", out + "2"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `flag --since: "last week"`) {
 		t.Errorf("a bad --since: exit %d, %s", code, stderr.String())
 	}
-	if got := replay.Redact("u:secret@tcp(db:3306)/boinc"); strings.Contains(got, "secret") {
+	if got := projectdb.Redact("u:secret@tcp(db:3306)/boinc"); strings.Contains(got, "secret") {
 		t.Errorf("Redact kept the password: %s", got)
 	}
 }
@@ -225,23 +224,8 @@ func TestIsDSN(t *testing.T) {
 		"me@home.csv":                               false,
 		"/tmp/x@y":                                  false,
 	} {
-		if got := replay.IsDSN(arg); got != want {
+		if got := projectdb.IsDSN(arg); got != want {
 			t.Errorf("IsDSN(%q) = %v, want %v", arg, got, want)
-		}
-	}
-}
-
-// TestRedactSecrets: a user:password@ part is hidden wherever it stands
-// in a message.
-func TestRedactSecrets(t *testing.T) {
-	for in, want := range map[string]string{
-		"stat boinc:PASSWORD@/boinc: no such file or directory": "stat boinc:xxx@/boinc: no such file or directory",
-		"database boinc:s3cr:et@tcp(db:3306)/boinc: refused":    "database boinc:xxx@tcp(db:3306)/boinc: refused",
-		"'boinc:pw@tcp6([::1]:1)/boinc'":                        "'boinc:xxx@tcp6([::1]:1)/boinc'",
-		"no secret here: a@b":                                   "no secret here: a@b",
-	} {
-		if got := replay.RedactSecrets(in); got != want || strings.Contains(got, "PASSWORD") {
-			t.Errorf("RedactSecrets(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -267,7 +251,7 @@ func TestSilentServer(t *testing.T) {
 				c.Close()
 			}()
 			start := time.Now()
-			_, err = replay.ReadDB("boinc:PASSWORD@tcp("+ln.Addr().String()+")/boinc?timeout=500ms", replay.DBQuery{})
+			_, err = projectdb.Read("boinc:PASSWORD@tcp("+ln.Addr().String()+")/boinc?timeout=100ms", projectdb.Query{})
 			ln.Close()
 			if err == nil {
 				t.Fatal("no error")
@@ -280,7 +264,7 @@ func TestSilentServer(t *testing.T) {
 			}
 		})
 	}
-	if replay.DBConnectTimeout > 30*time.Second || replay.DBReadTimeout <= 0 {
-		t.Errorf("default time-outs %v, %v", replay.DBConnectTimeout, replay.DBReadTimeout)
+	if projectdb.ConnectTimeout > 30*time.Second || projectdb.ReadTimeout <= 0 {
+		t.Errorf("default time-outs %v, %v", projectdb.ConnectTimeout, projectdb.ReadTimeout)
 	}
 }

@@ -1,25 +1,21 @@
-package replay
+package projectdb
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/replay"
 	"github.com/go-sql-driver/mysql"
 )
 
-// Database is the input form of a live project database.
-const Database Form = "database"
-
-// DBQuery selects the results a replay reads from a database: received
+// Query selects the results a replay reads from a database: received
 // in [Since, Until) (zero: no bound) and of one app (name or ID; "" for
 // all).
-type DBQuery struct {
+type Query struct {
 	Since, Until time.Time
 	App          string
 }
@@ -59,15 +55,6 @@ func IsDSN(arg string) bool {
 	return err == nil
 }
 
-// secret matches the password of a user:password@ part anywhere: up to
-// the last "@" of its word, as the driver reads a password that holds
-// one.
-var secret = regexp.MustCompile(`([^\s:/@'"(]+):(\S*)@`)
-
-// RedactSecrets hides every password written as user:password@ in s,
-// whether s parsed as a DSN or not: for every message creditsim prints.
-func RedactSecrets(s string) string { return secret.ReplaceAllString(s, "$1:xxx@") }
-
 // Redact hides a DSN's password, for messages and outputs.
 func Redact(dsn string) string {
 	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
@@ -83,12 +70,12 @@ func Redact(dsn string) string {
 // Default time-outs of a database replay (a DSN's timeout, readTimeout
 // and writeTimeout override them).
 const (
-	DBConnectTimeout = 10 * time.Second
-	DBReadTimeout    = 5 * time.Minute
+	ConnectTimeout = 10 * time.Second
+	ReadTimeout    = 5 * time.Minute
 )
 
-// ReadDB reads a project's results from its database, read-only.
-func ReadDB(dsn string, q DBQuery) (*Input, error) {
+// Read reads a project's results from its database, read-only.
+func Read(dsn string, q Query) (*replay.Input, error) {
 	name := Redact(dsn)
 	conn, closeAll, err := OpenReadOnly(name, dsn)
 	if err != nil {
@@ -103,7 +90,7 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 	query, args := dbQuery(q)
 	rows, err := conn.QueryContext(context.Background(), query, args...)
 	if err != nil {
-		return nil, &Error{File: name, Reason: "query: " + err.Error()}
+		return nil, &replay.Error{File: name, Reason: "query: " + err.Error()}
 	}
 	defer rows.Close()
 	return scanRows(name, rows)
@@ -115,23 +102,23 @@ func ReadDB(dsn string, q DBQuery) (*Input, error) {
 func OpenReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error) {
 	cfg, err := mysql.ParseDSN(strings.TrimPrefix(dsn, "mysql://"))
 	if err != nil {
-		return nil, nil, &Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}
+		return nil, nil, &replay.Error{File: name, Reason: "not a DSN: " + err.Error() + " (want user:password@tcp(host:3306)/database)"}
 	}
 	// A server that accepts and then says nothing must not hang a
 	// replay: connect, read and write time-outs by default, which the
 	// DSN may set otherwise.
 	if cfg.Timeout == 0 {
-		cfg.Timeout = DBConnectTimeout
+		cfg.Timeout = ConnectTimeout
 	}
 	if cfg.ReadTimeout == 0 {
-		cfg.ReadTimeout = DBReadTimeout
+		cfg.ReadTimeout = ReadTimeout
 	}
 	if cfg.WriteTimeout == 0 {
-		cfg.WriteTimeout = DBReadTimeout
+		cfg.WriteTimeout = ReadTimeout
 	}
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, nil, &Error{File: name, Reason: err.Error()}
+		return nil, nil, &replay.Error{File: name, Reason: err.Error()}
 	}
 	db := sql.OpenDB(connector)
 	// The handshake too: a server that accepts and says nothing (or
@@ -142,7 +129,7 @@ func OpenReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error)
 	cancel()
 	if err != nil {
 		db.Close()
-		return nil, nil, &Error{File: name, Reason: "cannot connect: " + err.Error()}
+		return nil, nil, &replay.Error{File: name, Reason: "cannot connect: " + err.Error()}
 	}
 	closeAll = func() {
 		conn.Close()
@@ -151,7 +138,7 @@ func OpenReadOnly(name, dsn string) (conn *sql.Conn, closeAll func(), err error)
 	// Nothing a replay does may change the project's data.
 	if _, err := conn.ExecContext(context.Background(), "SET SESSION TRANSACTION READ ONLY"); err != nil {
 		closeAll()
-		return nil, nil, &Error{File: name, Reason: err.Error()}
+		return nil, nil, &replay.Error{File: name, Reason: err.Error()}
 	}
 	return conn, closeAll, nil
 }
@@ -167,7 +154,7 @@ func appID(conn *sql.Conn, name, app string) (string, error) {
 	}
 	rows, err := conn.QueryContext(context.Background(), "SELECT id, name FROM app ORDER BY id")
 	if err != nil {
-		return "", &Error{File: name, Reason: "query: " + err.Error()}
+		return "", &replay.Error{File: name, Reason: "query: " + err.Error()}
 	}
 	defer rows.Close()
 	var names []string
@@ -176,7 +163,7 @@ func appID(conn *sql.Conn, name, app string) (string, error) {
 		var id int64
 		var n string
 		if err := rows.Scan(&id, &n); err != nil {
-			return "", &Error{File: name, Reason: "query: " + err.Error()}
+			return "", &replay.Error{File: name, Reason: "query: " + err.Error()}
 		}
 		if n == app {
 			return strconv.FormatInt(id, 10), nil
@@ -187,18 +174,18 @@ func appID(conn *sql.Conn, name, app string) (string, error) {
 		names = append(names, n)
 	}
 	if err := rows.Err(); err != nil {
-		return "", &Error{File: name, Reason: "query: " + err.Error()}
+		return "", &replay.Error{File: name, Reason: "query: " + err.Error()}
 	}
 	if folded != "" {
 		return folded, nil
 	}
-	return "", &Error{File: name, Field: "--app", Value: app,
+	return "", &replay.Error{File: name, Field: "--app", Value: app,
 		Reason: fmt.Sprintf("no app has that name (the project's apps: %s)", strings.Join(names, ", "))}
 }
 
 // dbQuery is the results query with q's window on received_time and
 // its app (by ID or name), as parameters, in result-ID order.
-func dbQuery(q DBQuery) (string, []any) {
+func dbQuery(q Query) (string, []any) {
 	query, args := resultQuery, []any{}
 	if !q.Since.IsZero() {
 		query += " AND r.received_time >= ?"
@@ -222,83 +209,34 @@ func dbQuery(q DBQuery) (string, []any) {
 
 // scanRows reads the query's rows as replay rows, each field checked as
 // a file's would be.
-func scanRows(name string, rows *sql.Rows) (*Input, error) {
+func scanRows(name string, rows *sql.Rows) (*replay.Input, error) {
 	names, err := rows.Columns()
 	if err != nil {
-		return nil, &Error{File: name, Reason: err.Error()}
+		return nil, &replay.Error{File: name, Reason: err.Error()}
 	}
-	in := &Input{File: name, Form: Database, Has: map[string]bool{}}
-	cols := make([]*Column, len(names))
-	for i, n := range names {
-		cols[i] = column(n)
-		in.Has[n] = true
-	}
+	b := replay.NewRows(name, replay.Database, names)
 	vals := make([]sql.NullString, len(names))
 	ptrs := make([]any, len(names))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
+	fields, present := make([]string, len(names)), make([]bool, len(names))
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, &Error{File: name, Line: len(in.Rows) + 1, Reason: err.Error()}
+			return nil, &replay.Error{File: name, Line: len(b.Input().Rows) + 1, Reason: err.Error()}
 		}
-		row := newRow()
-		for i, c := range cols {
-			if !vals[i].Valid {
-				continue
-			}
-			if reason := setField(&row, c, vals[i].String); reason != "" {
-				return nil, &Error{File: name, Line: len(in.Rows) + 1, Field: c.Name, Value: vals[i].String,
-					Reason: reason + fmt.Sprintf(" (result %d)", row.ResultID)}
-			}
+		for i, v := range vals {
+			fields[i], present[i] = v.String, v.Valid
 		}
-		in.Rows = append(in.Rows, row)
+		if err := b.Add(fields, present); err != nil {
+			return nil, err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, &Error{File: name, Reason: err.Error()}
+		return nil, &replay.Error{File: name, Reason: err.Error()}
 	}
-	if len(in.Rows) == 0 {
-		return nil, &Error{File: name, Reason: "no results match (server_state 5, sent, in the given window and app)"}
+	if len(b.Input().Rows) == 0 {
+		return nil, &replay.Error{File: name, Reason: "no results match (server_state 5, sent, in the given window and app)"}
 	}
-	return in, nil
-}
-
-// wholeText writes a bound of whole numbers as digits up to 1e15
-// (2147483648, not 2.147483648e+09), beyond as %g (9.2e+18).
-func wholeText(v float64) string {
-	if math.Abs(v) < 1e15 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	return fmt.Sprintf("%g", v)
-}
-
-// setField stores the text s of column c in r; it returns why it cannot.
-func setField(r *Row, c *Column, s string) string {
-	s = strings.TrimSpace(s)
-	if c.text != nil {
-		if err := c.text(r, s); err != nil {
-			return err.Error()
-		}
-		return ""
-	}
-	if s == "" || s == "NULL" || s == `\N` {
-		return "" // absent: zero (NaN for credits)
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	switch {
-	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
-		return "not a finite number"
-	case c.whole && (v != math.Trunc(v) || v < c.lo || v > c.hi):
-		return fmt.Sprintf("want a whole number from %s to %s", wholeText(c.lo), wholeText(c.hi))
-	case c.ranged && (v < c.lo || v > c.hi):
-		if c.hi == MaxSpan {
-			return fmt.Sprintf("want %.0f to %.0f seconds (20 years, the longest a replay covers)", c.lo, c.hi)
-		}
-		if c.hi == math.MaxFloat64 {
-			return fmt.Sprintf("want a number of at least %g", c.lo)
-		}
-		return fmt.Sprintf("want a number from %g to %g", c.lo, c.hi)
-	}
-	c.set(r, v)
-	return ""
+	return b.Input(), nil
 }
