@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 )
@@ -50,6 +51,30 @@ func (a *appFit) jobs(ws []*tables.Workunit) {
 	if ms := modeOf("max_success_results"); ms > 0 && ms < a.MaxTotalResults {
 		a.MaxSuccessResults = max(ms, a.TargetNResults)
 	}
+}
+
+// jobsNote says what the app's workunits gave: only the fields they
+// identified (the others are said not identified).
+func (a *appFit) jobsNote() string {
+	var parts []string
+	if a.Est > 0 {
+		classes := ""
+		if len(a.Classes) > 0 {
+			classes = fmt.Sprintf(" with %d size classes of equal share (quantiles)", len(a.Classes))
+		}
+		parts = append(parts, "rsc_fpops_est their median"+classes)
+	}
+	if a.BoundFactor > 0 {
+		parts = append(parts, "bound_factor the median of rsc_fpops_bound / rsc_fpops_est")
+	}
+	if a.DelayBound > 0 {
+		parts = append(parts, "delay bound their median")
+	}
+	if a.MinQuorum > 0 || a.TargetNResults > 0 || a.MaxErrorResults > 0 || a.MaxTotalResults > 0 {
+		parts = append(parts, "quorum, target and limits the most common")
+	}
+	return fmt.Sprintf("app %s: %d workunits created in the window; %s (each over the values within its domain)",
+		a.Name, a.Workunits, strings.Join(parts, ", "))
 }
 
 // wuValues are an app's workunit values within their domains, and the
@@ -229,6 +254,9 @@ func (v *versionFit) cpuNote() string {
 		return fmt.Sprintf("CPU time per elapsed second %.3g, as cpu_usage at the default CPU time fraction %g", v.CPUUsage*v.CPUFrac, defaultCPUFrac)
 	case v.MultiThread:
 		return fmt.Sprintf("multi-threaded (its plan class names mt): CPU time per elapsed second and CPU %.3g", v.CPUFrac)
+	}
+	if len(v.usage) == 0 {
+		return fmt.Sprintf("cpu_usage 1 (assumed: no p_fpops of the hosts that ran it to read it from); CPU time per elapsed second and CPU %.3g", v.CPUFrac)
 	}
 	return fmt.Sprintf("cpu_usage %g, flops_estimate over the host's p_fpops; CPU time per elapsed second and CPU %.3g", v.CPUUsage, v.CPUFrac)
 }

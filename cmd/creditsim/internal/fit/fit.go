@@ -510,7 +510,7 @@ func (f *Hosts) notes(arrivals int) {
 	if f.src.tables {
 		f.Assumed = nil
 		if f.GPUHosts > 0 && f.PeakRatio.Mean == 0 {
-			f.Assumed = []string{fmt.Sprintf("GPU peak FLOPS: fewer than %d GPU hosts report p_gpu_fpops; the baseline's peak_ratio", minPeakHosts)}
+			f.Unidentified = append(f.Unidentified, fmt.Sprintf("gpu peak_ratio: not identified: fewer than %d GPU hosts report p_gpu_fpops, p_ngpus, p_fpops and p_ncpus; the baseline's written", minPeakHosts))
 		}
 		return
 	}

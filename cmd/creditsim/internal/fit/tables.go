@@ -163,14 +163,25 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 	hf, err := fitHosts(hs, t.w, hostSource{tables: true,
 		platform: func(i int) string { return plat[i] },
 		gpuPeak: func(i int) (float64, bool) {
+			// p_gpu_fpops is the sum over the host's GPUs.
 			h := &set.Hosts[i]
-			return h.PGPUFpops / float64(max(h.NGPUs, 1)), h.PGPUFpops > 0
+			return h.PGPUFpops / float64(max(h.NGPUs, 1)), h.PGPUFpops > 0 && h.NGPUs > 0
 		}})
 	if err != nil {
 		return nil, err
 	}
 	t.p.Hosts = hf
-	if set.Has["user"] != nil && set.Has["user"]["teamid"] {
+	hostsHave := func(col string) bool { return set.Has["host"][col] }
+	if !hostsHave("os_name") {
+		hf.Notes[6] = "platforms: each host's, that of the app versions it ran most results of (the host table has no os_name: a host that ran none is left out)"
+	}
+	if !hostsHave("userid") {
+		hf.HostsPerUser = choice{}
+		hf.Unidentified = append(hf.Unidentified, "hosts_per_user, teams and team_share: not identified: the host table has no userid column; the baseline's written")
+	} else if set.Has["user"] != nil && !set.Has["user"]["teamid"] {
+		hf.Unidentified = append(hf.Unidentified, "teams and team_share: not identified: the user table has no teamid column; the baseline's written")
+	}
+	if hostsHave("userid") && set.Has["user"] != nil && set.Has["user"]["teamid"] {
 		team := map[int]int{}
 		for _, u := range set.Users {
 			team[int(u.ID)] = int(u.TeamID)

@@ -218,8 +218,7 @@ func (p *Project) tableNotes() []string {
 		out = append(out, "apps: each weighted by its share of the workunits created in the window (apps of several projects, which a run's export names project.app, become apps of one project)")
 	}
 	for _, a := range p.Apps {
-		out = append(out, fmt.Sprintf("app %s: %d workunits created in the window; rsc_fpops_est their median%s, bound_factor the median of rsc_fpops_bound / rsc_fpops_est, delay bound their median, quorum, target and limits the most common (each over the values within its domain)",
-			a.Name, a.Workunits, map[bool]string{true: fmt.Sprintf(" with %d size classes of equal share (quantiles)", len(a.Classes)), false: ""}[len(a.Classes) > 0]))
+		out = append(out, a.jobsNote())
 		if a.SizeErrorCV > 0 {
 			out = append(out, fmt.Sprintf("app %s: size_error's CV %.3g, the spread of rsc_fpops_est / (elapsed x flops_estimate) within each host and version, less the runtime noise of %g", a.Name, a.SizeErrorCV, runtimeNoise))
 		}

@@ -15,6 +15,7 @@ type codec struct {
 	names  []string // the columns, in the struct's order
 	fields []int    // the struct field of each column
 	key    []string // the columns a file must have
+	need   []string // the other columns a fit cannot do without
 	byName map[string]int
 }
 
@@ -35,8 +36,11 @@ var codecs = func() map[string]*codec {
 			c.byName[name] = len(c.names)
 			c.names = append(c.names, name)
 			c.fields = append(c.fields, i)
-			if opt == "key" {
+			switch opt {
+			case "key":
 				c.key = append(c.key, name)
+			case "need":
+				c.need = append(c.need, name)
 			}
 		}
 		if table == "host_app_version" {
@@ -46,6 +50,39 @@ var codecs = func() map[string]*codec {
 	}
 	return m
 }()
+
+// missing is the first column of c's keys and needs that has lacks, and
+// why a file must have it; "" if none.
+func (c *codec) missing(has map[string]bool) (col, why string) {
+	for _, k := range c.key {
+		if !has[k] {
+			return k, "each row's identity"
+		}
+	}
+	for _, k := range c.need {
+		if !has[k] {
+			return k, "a fit cannot do without it: " + needs[c.table+"."+k]
+		}
+	}
+	return "", ""
+}
+
+// needs says what a fit reads each needed column for.
+var needs = map[string]string{
+	"host.rpc_time":          "the window ends at the hosts' last contact",
+	"workunit.appid":         "each workunit's app",
+	"workunit.create_time":   "which workunits the window holds",
+	"workunit.rsc_fpops_est": "each job's estimated size, which every efficiency and credit is read against",
+	"result.workunitid":      "each result's workunit",
+	"result.appid":           "each result's app",
+	"result.server_state":    "which results were sent and are over",
+	"result.outcome":         "which results succeeded",
+	"result.validate_state":  "which results were valid",
+	"result.sent_time":       "which results the window holds",
+	"result.elapsed_time":    "each version's efficiency, rsc_fpops_est / (elapsed_time x flops_estimate)",
+	"result.flops_estimate":  "each version's efficiency, rsc_fpops_est / (elapsed_time x flops_estimate)",
+	"app.name":               "the apps' names, by which the scenario and --app name them",
+}
 
 // Columns lists a table's columns as creditsim reads and writes them.
 func Columns(table string) []string { return append([]string(nil), codecs[table].names...) }

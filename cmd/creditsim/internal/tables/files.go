@@ -252,10 +252,8 @@ func (r *Reader) header(head []string) error {
 		r.has[h] = true
 		r.cols = append(r.cols, k)
 	}
-	for _, k := range r.c.key {
-		if !r.has[k] {
-			return &Error{File: r.file, Line: 1, Reason: fmt.Sprintf("no column %s (the header names %s)", k, shownNames(head))}
-		}
+	if k, why := r.c.missing(r.has); k != "" {
+		return &Error{File: r.file, Line: 1, Reason: fmt.Sprintf("no column %s (%s; the header names %s)", k, why, shownNames(head))}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,8 @@ import (
 )
 
 // dirSource is a folder of table files whose required tables but host
-// and result are empty.
+// and result are empty; the columns a fit needs that a file lacks are
+// added, NULL in every row.
 func dirSource(t *testing.T, files map[string]string) Dir {
 	t.Helper()
 	dir := t.TempDir()
@@ -22,6 +24,19 @@ func dirSource(t *testing.T, files map[string]string) Dir {
 		if files[name+".tsv"] == "" {
 			files[name+".tsv"] = strings.Join(codecs[name].key, "\t") + "\n"
 		}
+	}
+	for file, text := range files {
+		c := codecs[strings.TrimSuffix(file, ".tsv")]
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		for _, k := range c.need {
+			if !slices.Contains(strings.Split(lines[0], "\t"), k) {
+				lines[0] += "\t" + k
+				for i := 1; i < len(lines); i++ {
+					lines[i] += "\t\\N"
+				}
+			}
+		}
+		files[file] = strings.Join(lines, "\n") + "\n"
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {

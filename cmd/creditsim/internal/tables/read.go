@@ -189,10 +189,8 @@ func (d *DB) columns(table string) (has map[string]bool, cols []int, sel []strin
 			sel = append(sel, "`"+n+"`")
 		}
 	}
-	for _, k := range c.key {
-		if !has[k] {
-			return nil, nil, nil, fmt.Errorf("%s: table %s has no column %s", d.Label, table, k)
-		}
+	if k, why := c.missing(has); k != "" {
+		return nil, nil, nil, fmt.Errorf("%s: table %s has no column %s (%s)", d.Label, table, k, why)
 	}
 	return has, cols, sel, nil
 }

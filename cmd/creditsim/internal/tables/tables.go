@@ -9,7 +9,7 @@ type Host struct {
 	ID              int64   `db:"id,key"`
 	UserID          int64   `db:"userid"`
 	CreateTime      int64   `db:"create_time"`
-	RPCTime         int64   `db:"rpc_time"`
+	RPCTime         int64   `db:"rpc_time,need"`
 	TotalCredit     float64 `db:"total_credit"`
 	ExpavgCredit    float64 `db:"expavg_credit"`
 	ExpavgTime      float64 `db:"expavg_time"`
@@ -37,25 +37,25 @@ type Host struct {
 type Result struct {
 	ID             int64   `db:"id,key"`
 	CreateTime     int64   `db:"create_time"`
-	WorkunitID     int64   `db:"workunitid"`
-	ServerState    int64   `db:"server_state"`
-	Outcome        int64   `db:"outcome"`
+	WorkunitID     int64   `db:"workunitid,need"`
+	ServerState    int64   `db:"server_state,need"`
+	Outcome        int64   `db:"outcome,need"`
 	ClientState    int64   `db:"client_state"`
 	HostID         int64   `db:"hostid"`
 	UserID         int64   `db:"userid"`
 	ReportDeadline int64   `db:"report_deadline"`
-	SentTime       int64   `db:"sent_time"`
+	SentTime       int64   `db:"sent_time,need"`
 	ReceivedTime   int64   `db:"received_time"`
 	Name           string  `db:"name"`
 	CPUTime        float64 `db:"cpu_time"`
-	ValidateState  int64   `db:"validate_state"`
+	ValidateState  int64   `db:"validate_state,need"`
 	ClaimedCredit  float64 `db:"claimed_credit"`
 	GrantedCredit  float64 `db:"granted_credit"`
-	AppID          int64   `db:"appid"`
+	AppID          int64   `db:"appid,need"`
 	ExitStatus     int64   `db:"exit_status"`
 	TeamID         int64   `db:"teamid"`
-	ElapsedTime    float64 `db:"elapsed_time"`
-	FlopsEstimate  float64 `db:"flops_estimate"`
+	ElapsedTime    float64 `db:"elapsed_time,need"`
+	FlopsEstimate  float64 `db:"flops_estimate,need"`
 	AppVersionID   int64   `db:"app_version_id"`
 	RuntimeOutlier int64   `db:"runtime_outlier"`
 	SizeClass      int64   `db:"size_class"`
@@ -84,10 +84,10 @@ const (
 // Workunit is a row of the workunit table.
 type Workunit struct {
 	ID                int64   `db:"id,key"`
-	CreateTime        int64   `db:"create_time"`
-	AppID             int64   `db:"appid"`
+	CreateTime        int64   `db:"create_time,need"`
+	AppID             int64   `db:"appid,need"`
 	Name              string  `db:"name"`
-	RscFpopsEst       float64 `db:"rsc_fpops_est"`
+	RscFpopsEst       float64 `db:"rsc_fpops_est,need"`
 	RscFpopsBound     float64 `db:"rsc_fpops_bound"`
 	CanonicalResultID int64   `db:"canonical_resultid"`
 	CanonicalCredit   float64 `db:"canonical_credit"`
@@ -104,7 +104,7 @@ type Workunit struct {
 // App is a row of the app table.
 type App struct {
 	ID              int64   `db:"id,key"`
-	Name            string  `db:"name"`
+	Name            string  `db:"name,need"`
 	MinAvgPFC       float64 `db:"min_avg_pfc"`
 	HostScaleCheck  int64   `db:"host_scale_check"`
 	TargetNResults  int64   `db:"target_nresults"`

@@ -55,7 +55,7 @@ func TestRead(t *testing.T) {
 		{"tsv", "platform.tsv", "name\tid\textra\nwindows_x86_64\t1\tx\n\\N\t2\ty\n", []Platform{{1, "windows_x86_64"}, {2, ""}}, ""},
 		{"csv with prefix", "platform.csv", "platform.id,platform.name\n1,\"x86_64-pc-linux-gnu\"\n", []Platform{{1, "x86_64-pc-linux-gnu"}}, ""},
 		{"crlf", "platform.tsv", "id\tname\r\n3\tandroid\r\n", []Platform{{3, "android"}}, ""},
-		{"no key", "platform.tsv", "name\nwin\n", nil, `platform.tsv:1: no column id (the header names "name")`},
+		{"no key", "platform.tsv", "name\nwin\n", nil, `platform.tsv:1: no column id (each row's identity; the header names "name")`},
 		{"bad id", "platform.tsv", "id\tname\n1\twin\nx1\tlinux\n", nil, `platform.tsv:3:1: platform.id: "x1": want a whole number`},
 		{"short row", "platform.tsv", "id\tname\n1\n", nil, "platform.tsv:2: 1 fields, but the header names 2 columns"},
 		{"empty", "platform.tsv", "", nil, "platform.tsv: empty: no header line naming the columns"},
@@ -112,5 +112,25 @@ func TestSQL(t *testing.T) {
 	load := LoadData("host", "it's.tsv")
 	if !strings.Contains(load, "'it''s.tsv'") || !strings.Contains(load, "(`"+strings.Join(Columns("host"), "`, `")+"`)") {
 		t.Errorf("LOAD DATA: %s", load)
+	}
+}
+
+// TestNeededColumn: a file without a column a fit cannot do without is
+// refused at its header, naming the column and what the fit reads it
+// for.
+func TestNeededColumn(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "app.tsv"), []byte("id\n1\n"), 0o644)
+	_, err := Dir(dir).Read("app", func(any) error { return nil })
+	want := `app.tsv:1: no column name (a fit cannot do without it: the apps' names, by which the scenario and --app name them; the header names "id")`
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want one ending %q", err, want)
+	}
+	for table, c := range codecs {
+		for _, k := range c.need {
+			if needs[table+"."+k] == "" {
+				t.Errorf("%s.%s is needed, and no sentence says what for", table, k)
+			}
+		}
 	}
 }
