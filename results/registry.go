@@ -39,9 +39,10 @@ type Figure struct {
 	// for calibration figures.
 	Ideal     string
 	Direction Direction
-	// Bound flags a value: a Neutral figure outside [1/Bound, Bound], a
-	// Lower figure above Bound; 0 for none.
-	Bound float64
+	// Bound flags a value: a Neutral figure outside [1/Bound, Bound]
+	// (or [Floor, Bound] where Floor is set), a Lower figure above Bound;
+	// 0 for none.
+	Bound, Floor float64
 	// Additive figures (slopes, totals, days) are summarised by the
 	// arithmetic mean; the others are ratios or non-negative spreads,
 	// summarised by the geometric mean (AggregateFigures).
@@ -118,7 +119,11 @@ func (f *Figure) Flagged(x float64) bool {
 		return false // an infinite value is past any bound
 	}
 	if f.Direction == Neutral {
-		return x < 1/f.Bound || x > f.Bound
+		lo := 1 / f.Bound
+		if f.Floor > 0 {
+			lo = f.Floor
+		}
+		return x < lo || x > f.Bound
 	}
 	return x > f.Bound
 }
@@ -151,6 +156,19 @@ const CheatBound = 1.1
 // behaviour that claims less than its work (deflation) takes nothing,
 // yet can lower what honest hosts are paid (griefing).
 const HarmFloor = 0.95
+
+// HarmUnits is how far a harm x is from 1 in units of its bounds: ln x /
+// ln HarmFloor below 1, ln x / ln CheatBound above (honest accounts paid
+// more than in the twin); 1 is at a bound. +Inf for x <= 0.
+func HarmUnits(x float64) float64 {
+	switch {
+	case !(x > 0):
+		return math.Inf(1)
+	case x < 1:
+		return math.Log(x) / math.Log(HarmFloor)
+	}
+	return math.Log(x) / math.Log(CheatBound)
+}
 
 // PerDayBound is the scorecard's mark for kinds that do no real work
 // (their D is 0, so no ratio exists): earning more than a tenth of an
@@ -202,8 +220,8 @@ var Registry = []*Figure{
 		Text: "What worst_account_gain reaches by chance: honest accounts' credit over their own in the honest twin (those with at least 10 counted results there), at the rank where the largest of as many accounts as worst_account_gain compares would fall (the quantile 1 − 1/(n+1), n the agents' accounts compared). Job-level draws differ between a run and its twin, so one account's credit moves; an agent account's gain at or below this is noise, not gain.",
 		Axis: "honest accounts' gain at the worst account's rank", LogAxis: true, Ref: CheatBound, RefLabel: "bound 1.1",
 		scalar: func(p *PolicySummary) *Num { return &p.AccountGainNoise }, compute: accountGainNoise},
-	{Name: "harm", Short: "harm", Ideal: "1", Direction: Neutral, Bound: CheatBound, Table: true,
-		Text: "Honest accounts' credit per host-day over theirs in the honest twin. 1 = the agents did them no harm; below, they were paid less.",
+	{Name: "harm", Short: "harm", Ideal: "1", Direction: Neutral, Bound: CheatBound, Floor: HarmFloor, Table: true,
+		Text: "Honest accounts' credit per host-day over theirs in the honest twin. 1 = the agents did them no harm; below, they were paid less. Flagged below 0.95 (they lost more than 5%) or above 1.1.",
 		Axis: "honest credit over the honest twin's", Ref: 1, RefLabel: "unharmed",
 		scalar: func(p *PolicySummary) *Num { return &p.Harm }, compute: harm},
 	{Name: "cheat_ratio", Member: "kind", Short: "cheat ratio", Prefix: "cheat_ratio.", Ideal: "≤ 1", Direction: Lower, Bound: CheatBound, Headline: true,

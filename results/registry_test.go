@@ -81,6 +81,12 @@ func TestFigureReading(t *testing.T) {
 		{"cheat_ratio.benchmark_inflation", 1.1, false, 1.1},
 		{"cheat_ratio.benchmark_inflation", 1.11, true, 1.11},
 		{"cheat_credit_per_day.fake_results", 0.2, true, 0.2},
+		// Harm: honest accounts keep at least HarmFloor, and are paid
+		// no more than CheatBound times theirs in the twin.
+		{"harm", 0.96, false, -math.Log(0.96)},
+		{"harm", 0.94, true, -math.Log(0.94)},
+		{"harm", 1.09, false, math.Log(1.09)},
+		{"harm", 1.11, true, math.Log(1.11)},
 		{"host_neutrality_cv", 5, false, 5}, // no bound: ranked, not flagged
 		{"honest_ratio", 3, false, inf},     // calibration: never best
 	} {
@@ -90,6 +96,17 @@ func TestFigureReading(t *testing.T) {
 		}
 		if got := f.Distance(c.x); math.Abs(got-c.distance) > 1e-12 && got != c.distance {
 			t.Errorf("%s.Distance(%v) = %v, want %v", c.fig, c.x, got, c.distance)
+		}
+	}
+}
+
+// TestHarmUnits: 1 at either bound, 0 unharmed, +Inf for nothing kept.
+func TestHarmUnits(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{1, 0}, {HarmFloor, 1}, {CheatBound, 1}, {HarmFloor * HarmFloor, 2}, {0, math.Inf(1)}, {math.NaN(), math.Inf(1)},
+	} {
+		if got := HarmUnits(c.x); math.Abs(got-c.want) > 1e-12 && got != c.want {
+			t.Errorf("HarmUnits(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}
 }

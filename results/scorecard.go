@@ -506,9 +506,9 @@ func (sc *Scorecard) cheatSummary(where string, label func(i int) string) string
 // outside the bounds marked !.
 func (sc *Scorecard) Text() string {
 	var b strings.Builder
-	b.WriteString("scorecard (* best in its column; ! a neutrality or harm outside [1/1.1, 1.1], or a gain over\n")
-	b.WriteString("the honest twin above 1.1, the one bound for every kind; an account's gain also above what\n")
-	b.WriteString("honest accounts reach by chance at its rank, account_gain_noise)\n")
+	b.WriteString("scorecard (* best in its column; ! a neutrality outside [1/1.1, 1.1], a harm outside [0.95, 1.1],\n")
+	b.WriteString("or a gain over the honest twin above 1.1, the one bound for every kind; an account's gain also\n")
+	b.WriteString("above what honest accounts reach by chance at its rank, account_gain_noise)\n")
 	head := []string{"policy"}
 	for _, c := range sc.Shown {
 		head = append(head, ScoreColumns[c].Short)

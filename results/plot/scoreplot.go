@@ -24,7 +24,9 @@ func badness(c int, x float64) float64 {
 	}
 	lb := math.Log(results.CheatBound)
 	switch c {
-	case results.ColDevice, results.ColProject, results.ColHarm:
+	case results.ColHarm:
+		return results.HarmUnits(x)
+	case results.ColDevice, results.ColProject:
 		if x <= 0 {
 			return math.Inf(1)
 		}

@@ -108,7 +108,7 @@ p.meta,p.note{color:#444}
 {{range .ScoreRows}}<tr><td>{{.Policy}}</td>{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}>{{if .Best}}<b>{{.Text}}</b>{{else}}{{.Text}}{{end}}</td>{{end}}<td>{{.Scale}}</td></tr>
 {{end}}</table>
 {{range .Score.NotMeasured}}<p class="note">{{.}}.</p>
-{{end}}<p class="note">Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off) against the CreditNew design's bound of 1.1, the one bound for every kind, from the worst account's gain beyond what honest accounts reach by chance, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality or harm outside [1/1.1, 1.1], or a gain above 1.1.</p>
+{{end}}<p class="note">Fairness is read from the spread between honest hosts and from device and project neutrality; cheat resistance from each behaviour's gain over the honest twin (the same world with every behaviour switched off) against the CreditNew design's bound of 1.1, the one bound for every kind, from the worst account's gain beyond what honest accounts reach by chance, and from the harm done to honest accounts. <b>Bold</b>: the best value of its column; <span class="bad">red</span>: a neutrality outside [1/1.1, 1.1], a harm outside [0.95, 1.1] (honest accounts lost more than 5%, or were paid more than 1.1 times), or a gain above 1.1.</p>
 {{with .Summary}}<figure><img src="{{.File}}" alt="{{.Title}}"><figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption></figure>{{end}}
 {{if .Details}}<h3>In detail</h3>
 <ul>{{range .Details}}<li>{{.}}</li>{{end}}</ul>{{end}}

@@ -16,5 +16,6 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scripts in testdata/script: run, validate,
 // scenarios, policies, bad input and exit codes.
 func TestScripts(t *testing.T) {
+	t.Parallel() // beside the bad-input tables, which are parallel too
 	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
 }

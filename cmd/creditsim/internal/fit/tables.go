@@ -171,6 +171,16 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		return nil, err
 	}
 	t.p.Hosts = hf
+	hostColumns(set, hf)
+	if err := t.finish(set, hs); err != nil {
+		return nil, err
+	}
+	return t.p, nil
+}
+
+// hostColumns says what the host and user tables' missing columns leave
+// not identified, and fits the teams where both have their columns.
+func hostColumns(set *tables.Set, hf *Hosts) {
 	hostsHave := func(col string) bool { return set.Has["host"][col] }
 	if !hostsHave("os_name") {
 		hf.Notes[6] = "platforms: each host's, that of the app versions it ran most results of (the host table has no os_name: a host that ran none is left out)"
@@ -188,10 +198,6 @@ func FitTables(src tables.Source, opt TableOptions) (*Project, error) {
 		}
 		hf.FitTeams(team, "user.teamid")
 	}
-	if err := t.finish(set, hs); err != nil {
-		return nil, err
-	}
-	return t.p, nil
 }
 
 // checkApps checks that every app --app names is in the app table.

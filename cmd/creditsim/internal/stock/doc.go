@@ -9,8 +9,8 @@
 // and the threat model (Threats, threats.yaml), each replication with
 // its honest twin, and judges each row by one rule: it holds the bound
 // when every behaviour's gain over the twin and the worst account's gain
-// beyond chance are at most 1.1 and honest accounts keep at least 1/1.1
-// of their credit; among those the fairest, then the cheapest, is
+// beyond chance are at most 1.1 and honest accounts keep at least 95%
+// of their credit (results.HarmFloor); among those the fairest, then the cheapest, is
 // recommended; where none holds, the one whose worst figure is nearest
 // its ideal. Kinds are the kinds of project `creditsim verdict` answers
 // for; `creditsim advise` searches a project's own fitted world.

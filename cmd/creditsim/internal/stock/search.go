@@ -66,7 +66,7 @@ type Row struct {
 	// Figs are the row's figures by scorecard column, with intervals.
 	Figs [results.NumScoreColumns]Fig
 	// Holds: the bound holds (results.ScoreRow.Holds) and honest
-	// accounts keep at least 1/1.1 of their credit.
+	// accounts keep at least 95% of their credit (results.HarmFloor).
 	Holds bool
 	// Price is the results computed (sent, and the project's own checks)
 	// per validated workunit; DaysToPay the mean days until a new honest
@@ -295,7 +295,8 @@ func newRow(sv Server, o Option, sr results.ScoreRow, sum *results.Summary, subj
 
 // badness is how far a row's figure in column c is from its ideal, in
 // units of its bound (1 = at the bound), as the scorecard's picture
-// colours it: neutralities and harm by |log x| / log 1.1, a gain by how
+// colours it: neutralities by |log x| / log 1.1, harm by
+// results.HarmUnits (log x / log 0.95 below 1), a gain by how
 // far it exceeds 1 the same way, host spread over 0.1. 0 where the
 // figure is not measured.
 func badness(r *Row, c int) float64 { return badnessAt(r, c, r.Figs[c].Mean) }
@@ -307,7 +308,9 @@ func badnessAt(r *Row, c int, x float64) float64 {
 	}
 	lb := math.Log(results.CheatBound)
 	switch c {
-	case results.ColDevice, results.ColProject, results.ColHarm:
+	case results.ColHarm:
+		return results.HarmUnits(x)
+	case results.ColDevice, results.ColProject:
 		if !(x > 0) {
 			return math.Inf(1)
 		}
@@ -349,7 +352,7 @@ func worst(r *Row) (float64, int) {
 
 // better reports whether a is to be recommended before b: a row that
 // holds the bound before one that does not; then one whose honest
-// accounts keep at least 1/1.1 of their credit (a configuration that
+// accounts keep at least 95% of their credit (a configuration that
 // takes credit from every honest volunteer is worse than one a few
 // cheaters profit from); then the one whose worst figure (fairness, a
 // gain or the harm, in units of its bound) is nearer its ideal, unless
@@ -373,8 +376,8 @@ func better(a, b *Row) bool {
 	return a.order < b.order
 }
 
-// keeps reports whether honest accounts keep at least 1/1.1 of their
-// credit under r (or harm is not measured).
+// keeps reports whether honest accounts keep at least 95% of their
+// credit (and are paid no more than 1.1 times) under r (or harm is not measured).
 func keeps(r *Row) bool { return !r.Score.Flag[results.ColHarm] }
 
 // tied reports whether the data cannot tell a and b apart: on every

@@ -49,7 +49,7 @@ func (v *Verdict) Markdown() string {
 	fmt.Fprintf(&b, "Printed by `creditsim verdict`. Each kind of project is a built-in world (%d hosts, %d replications with their honest twins) with the standard threat model: every cheating behaviour on 1 or 2%% of the accounts. "+
 		"Every configuration of BOINC's server as it ships that the search tries (jobs sent once, with or without a daily quota of %d per CPU; adaptive replication; twice) runs with every credit option side by side. "+
 		"Figures are means with their 95%% intervals; a gain is a behaviour's credit per day over the same hosts' in the honest twin (bound 1.1), \"keep\" honest accounts' credit over theirs. "+
-		"A configuration holds the bound when every gain, and the worst account's beyond chance, is at most 1.1 and honest accounts keep at least 91%%; `creditsim verdict --all` and docs/verdict.md have every configuration and how the verdict decides.\n\n",
+		"A configuration holds the bound when every gain, and the worst account's beyond chance, is at most 1.1 and honest accounts keep at least 95%%; `creditsim verdict --all` and docs/verdict.md have every configuration and how the verdict decides.\n\n",
 		v.Hosts, v.Reps, Quota)
 	b.WriteString(v.inShort() + "\n\n")
 	b.WriteString("**The answer, kind by kind (BOINC's server as it ships):**\n\n")
