@@ -29,6 +29,7 @@ func TestSlurmArraySweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Slurm and runs a sweep three ways: full suite only")
 	}
+	t.Parallel() // mostly waiting for Slurm: beside the scripts
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		t.Skip("a one-node Slurm with SlurmUser=root needs Linux and root")
 	}
