@@ -480,15 +480,15 @@ func (f *Hosts) notes(arrivals int) {
 	f.Notes = []string{
 		fmt.Sprintf("window %s to %s: %d hosts present at its start (created by then, seen after it), %d created in it",
 			day(f.Window.From), day(f.Window.To), f.Initial, arrivals),
-		fmt.Sprintf("arrivals_per_day: hosts created per day in the window less its last %g days (a new host needs days to earn the credit that puts it in the export)", arrivalLag/86400),
-		fmt.Sprintf("lifetime: exponential, mean the days hosts were seen over the hosts that left (silent for %g days before %s; every host censored there)", goneAfter/86400, src),
-		"cores: the hosts' CPU counts as they reported them, the 16 most common values",
+		fmt.Sprintf("arrivals_per_day: hosts created (create_time) per day in the window less its last %g days (a new host needs days to earn the credit that puts it in the export)", arrivalLag/86400),
+		fmt.Sprintf("lifetime: exponential, mean the days hosts were seen (create_time to rpc_time) over the hosts that left (silent for %g days before %s; every host censored there)", goneAfter/86400, src),
+		"cores: the hosts' CPU counts (p_ncpus) as they reported them, the 16 most common values",
 		"whetstone_gflops and dhrystone_ratio: lognormal with the mean and CV of p_fpops and p_iops / p_fpops, failed benchmarks (1e9) left out",
 		"gpu share, vendors and count: from each host's first GPU (misc JSON or coprocs)",
 		"platforms: Windows and Linux hosts by os_name; others (macOS, Android) have no version of the baseline's app and are left out",
 	}
 	if f.src.tables {
-		f.Notes[1] = "arrivals_per_day: hosts created per day in the window (the host table lists every host, with credit or not)"
+		f.Notes[1] = "arrivals_per_day: hosts created (create_time) per day in the window (the host table lists every host, with credit or not)"
 		f.Notes[5] = "gpu share, vendors and count: from each host's first GPU (host.misc's JSON, else the coprocessor summary in host.serialnum)"
 		f.Notes[6] = "platforms: each host's, that of the app versions it ran most results of, else its os_name's (Windows or Linux)"
 	}

@@ -22,14 +22,7 @@ func TestEveryColumnMissing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a run and 150 fits; go test ./... runs it")
 	}
-	s, err := scenarios.Open("gpu-mix", []string{"hosts.initial=30", "duration=10d", "warmup=2d", "replications=1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole := filepath.Join(t.TempDir(), "whole")
-	if _, err := runner.Run(s, runner.Options{NoPlots: true, ExportTables: whole}); err != nil {
-		t.Fatal(err)
-	}
+	whole := smallExport(t)
 	full := fitted(t, whole)
 	if full.err != nil {
 		t.Fatal(full.err)
@@ -83,6 +76,11 @@ func TestEveryColumnMissing(t *testing.T) {
 						t.Errorf("fitted from the missing column: %s", e.How)
 					}
 				}
+				for _, e := range got.pv.NotIdentified {
+					if e.Field != "" && len(e.Paths) == 0 {
+						t.Errorf("not identified %q names no scenario key", e.Field)
+					}
+				}
 				for field := range full.fields {
 					if !got.fields[field] && !got.unknown(field) {
 						t.Errorf("%s: fitted from the whole export, neither fitted nor said not identified without %s", field, col)
@@ -91,6 +89,21 @@ func TestEveryColumnMissing(t *testing.T) {
 			})
 		}
 	}
+}
+
+// smallExport writes the tables of a small gpu-mix run (30 hosts, 10
+// days) and returns their folder.
+func smallExport(t *testing.T) string {
+	t.Helper()
+	s, err := scenarios.Open("gpu-mix", []string{"hosts.initial=30", "duration=10d", "warmup=2d", "replications=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "tables")
+	if _, err := runner.Run(s, runner.Options{NoPlots: true, ExportTables: dir}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // fit is what fitting a table export gave: its provenance, the fields

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/creditsim/creditsim/cmd/creditsim/internal/tables"
 
 	"github.com/creditsim/creditsim/model/hosts"
 	"github.com/creditsim/creditsim/model/param"
@@ -41,46 +44,147 @@ type Provenance struct {
 }
 
 // Entry is one line of the provenance: the fields it is about (the
-// scenario's names, where the line starts with them) and how.
+// scenario's names, where the line starts with them), the scenario keys
+// they set, the input columns the line reads, the rows it counts, and
+// how, in words.
 type Entry struct {
-	Field string `json:"field,omitempty"`
-	How   string `json:"how"`
+	Field   string   `json:"field,omitempty"`
+	Paths   []string `json:"paths,omitempty"`
+	Columns []string `json:"columns,omitempty"`
+	Rows    string   `json:"rows,omitempty"`
+	How     string   `json:"how"`
 }
 
 // Provenance is the fit's provenance (the scenario's header).
 func (p *Project) Provenance(source string) Provenance {
 	p.Hosts.Notes[4] = p.Hosts.benchNote()
 	return Provenance{Source: source,
-		Fitted:        entries(append(append(append([]string(nil), p.Hosts.Notes...), p.tableNotes()...), p.opts.ServerNotes...)),
-		Assumed:       entries(append(append(append([]string(nil), p.Hosts.Assumed...), p.Hosts.teamsAssumed()...), p.tableAssumed()...)),
-		NotIdentified: entries(p.Unidentified())}
+		Fitted:        entries(append(append(append([]string(nil), p.Hosts.Notes...), p.tableNotes()...), p.opts.ServerNotes...), p.appPaths()),
+		Assumed:       entries(append(append(append([]string(nil), p.Hosts.Assumed...), p.Hosts.teamsAssumed()...), p.tableAssumed()...), p.appPaths()),
+		NotIdentified: entries(p.Unidentified(), p.appPaths())}
 }
 
 // Provenance is the hosts' fit's provenance (the scenario's header).
 func (f *Hosts) Provenance(source string) Provenance {
 	f.Notes[4] = f.benchNote()
-	return Provenance{Source: source, Fitted: entries(f.Notes),
-		Assumed:       entries(append(append([]string(nil), f.Assumed...), f.teamsAssumed()...)),
-		NotIdentified: entries(f.Unidentified)}
+	return Provenance{Source: source, Fitted: entries(f.Notes, nil),
+		Assumed:       entries(append(append([]string(nil), f.Assumed...), f.teamsAssumed()...), nil),
+		NotIdentified: entries(f.Unidentified, nil)}
 }
 
 // fieldPrefix is a note that starts with the fields it is about:
 // "cores: ...", "whetstone_gflops and dhrystone_ratio: ...".
 var fieldPrefix = regexp.MustCompile(`^([a-z_]+(?: (?:and|share,|share) [a-z_]+)*(?: [a-z_]+)*): `)
 
-// entries are notes as provenance entries, each with the fields it
-// starts with.
-func entries(notes []string) []Entry {
+// entries are notes as provenance entries: the fields each starts with,
+// their scenario keys (apps: "app NAME" and "version NAME" to theirs),
+// the columns and the rows it names.
+func entries(notes []string, apps map[string]string) []Entry {
 	out := make([]Entry, 0, len(notes))
 	for _, n := range notes {
 		e := Entry{How: n}
 		if m := fieldPrefix.FindStringSubmatch(n); m != nil && len(m[1]) <= 40 {
 			e.Field = m[1]
+		} else if m := appPrefix.FindStringSubmatch(n); m != nil {
+			e.Field = m[1]
+		}
+		if e.Field != "" {
+			e.Paths = scenarioPaths(e.Field, apps)
+		}
+		e.Columns = columnsIn(strings.TrimPrefix(n, e.Field+": "))
+		if m := rowsIn.FindStringSubmatch(n); m != nil {
+			e.Rows = m[1] + " " + m[2]
 		}
 		out = append(out, e)
 	}
 	return out
 }
+
+// appPrefix is a note about one app or version: "version win-cpu: ...".
+var appPrefix = regexp.MustCompile(`^((?:app|version) [^:\s]+): `)
+
+// hostPaths are the scenario keys of the hosts' fields a note names.
+var hostPaths = map[string][]string{
+	"arrivals_per_day": {"hosts.arrivals_per_day"}, "lifetime": {"hosts.lifetime"},
+	"cores": {"hosts.cpu.cores"}, "whetstone_gflops": {"hosts.cpu.whetstone_gflops"}, "dhrystone_ratio": {"hosts.cpu.dhrystone_ratio"},
+	"gpu share, vendors and count": {"hosts.gpu.share", "hosts.gpu.vendors", "hosts.gpu.count"},
+	"gpu peak_ratio":               {"hosts.gpu.peak_ratio"}, "gpu count": {"hosts.gpu.count"},
+	"platforms": {"hosts.platforms"}, "hosts_per_user": {"hosts.hosts_per_user"},
+	"teams": {"hosts.teams"}, "team_share": {"hosts.team_share"},
+	"error_rate": {"hosts.error_rate", "hosts.invalid_rate"}, "availability": {"hosts.availability"},
+}
+
+// scenarioPaths are the scenario keys of a note's fields.
+func scenarioPaths(field string, apps map[string]string) []string {
+	if p, ok := hostPaths[field]; ok {
+		return p
+	}
+	if p, ok := apps[field]; ok {
+		return []string{p}
+	}
+	var out []string
+	for _, part := range strings.FieldsFunc(strings.ReplaceAll(field, " and ", ","), func(r rune) bool { return r == ',' }) {
+		out = append(out, hostPaths[strings.TrimSpace(part)]...)
+	}
+	return out
+}
+
+// appPaths maps "app NAME" and "version NAME" to their scenario keys.
+func (p *Project) appPaths() map[string]string {
+	m := map[string]string{}
+	for i, a := range p.Apps {
+		m["app "+a.Name] = fmt.Sprintf("projects[0].apps[%d]", i)
+		for j, v := range a.Versions {
+			m["version "+v.Name] = fmt.Sprintf("projects[0].apps[%d].versions[%d]", i, j)
+		}
+	}
+	return m
+}
+
+// columnWord is a column a note may name: table.column, or a column
+// whose name is not an English word (it has an underscore or ends in
+// "id").
+var columnWord = regexp.MustCompile(`\b(?:(host|user|team|result|workunit|app|app_version|platform|host_app_version)\.([a-z_]+)|([a-z]+(?:_[a-z]+)+|[a-z]{2,}id))\b`)
+
+// columnsIn are the input columns a note names, table-qualified where it
+// says the table, each once in order.
+func columnsIn(note string) []string {
+	var out []string
+	for _, m := range columnWord.FindAllStringSubmatch(note, -1) {
+		c := m[3]
+		if m[1] != "" {
+			c = m[2]
+		}
+		if !knownColumn[c] {
+			continue
+		}
+		if m[1] != "" {
+			c = m[1] + "." + c
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// knownColumn are the columns of BOINC's tables and statistics export
+// that fit reads.
+var knownColumn = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range tables.Names {
+		for _, c := range tables.Columns(t) {
+			m[c] = true
+		}
+	}
+	for _, c := range []string{"p_fpops", "p_iops", "p_ncpus", "p_ngpus", "p_gpu_fpops", "create_time", "rpc_time", "os_name", "on_frac", "active_frac", "coprocs"} {
+		m[c] = true
+	}
+	return m
+}()
+
+// rowsIn finds the rows a note counts: "64 hosts", "4636 workunits".
+var rowsIn = regexp.MustCompile(`\b(\d+) ((?:GPU |valid )?(?:hosts|results|workunits|users))\b`)
 
 // writeSections writes the header's sections of pv: fitted from the
 // source (what, "tables" or "export"), assumed, not identified.
@@ -207,7 +311,7 @@ func quote(s string) string { return fmt.Sprintf("%q", s) }
 // tableNotes say how the tables' part was fitted.
 func (p *Project) tableNotes() []string {
 	out := []string{
-		fmt.Sprintf("error_rate: client errors over results reported (%.3g; %d aborts and %d time-outs apart); invalid_rate: invalid over validated results (%.3g)",
+		fmt.Sprintf("error_rate: client errors over results reported (result.outcome: %.3g; %d aborts and %d time-outs apart); invalid_rate: invalid over validated results (result.validate_state: %.3g)",
 			p.ErrorRate, p.Aborted, p.TimedOut, p.InvalidRate),
 	}
 	out = append(out, p.appNotes...)
@@ -220,10 +324,10 @@ func (p *Project) tableNotes() []string {
 	for _, a := range p.Apps {
 		out = append(out, a.jobsNote())
 		if a.SizeErrorCV > 0 {
-			out = append(out, fmt.Sprintf("app %s: size_error's CV %.3g, the spread of rsc_fpops_est / (elapsed x flops_estimate) within each host and version, less the runtime noise of %g", a.Name, a.SizeErrorCV, runtimeNoise))
+			out = append(out, fmt.Sprintf("app %s: size_error's CV %.3g, the spread of rsc_fpops_est / (elapsed_time x flops_estimate) within each host and version, less the runtime noise of %g", a.Name, a.SizeErrorCV, runtimeNoise))
 		}
 		for _, v := range a.Versions {
-			out = append(out, fmt.Sprintf("version %s: efficiency lognormal over %d hosts with %d or more valid results (mean of rsc_fpops_est / (elapsed x flops_estimate) per host, less the jobs' spread); %s",
+			out = append(out, fmt.Sprintf("version %s: efficiency lognormal over %d hosts with %d or more valid results (mean of rsc_fpops_est / (elapsed_time x flops_estimate) per host, less the jobs' spread); %s",
 				v.Name, v.Hosts, minJobs, v.cpuNote()))
 		}
 	}

@@ -82,6 +82,11 @@ var needs = map[string]string{
 	"result.elapsed_time":    "each version's efficiency, rsc_fpops_est / (elapsed_time x flops_estimate)",
 	"result.flops_estimate":  "each version's efficiency, rsc_fpops_est / (elapsed_time x flops_estimate)",
 	"app.name":               "the apps' names, by which the scenario and --app name them",
+	"result.app_version_id":  "which version ran each result (without it CPU and GPU results are one version)",
+	"app_version.appid":      "each version's app",
+	"app_version.platformid": "each version's platform",
+	"app_version.plan_class": "each version's plan class, which says CPU or GPU and multi-threaded",
+	"platform.name":          "the versions' platform names",
 }
 
 // Columns lists a table's columns as creditsim reads and writes them.

@@ -56,7 +56,7 @@ type Result struct {
 	TeamID         int64   `db:"teamid"`
 	ElapsedTime    float64 `db:"elapsed_time,need"`
 	FlopsEstimate  float64 `db:"flops_estimate,need"`
-	AppVersionID   int64   `db:"app_version_id"`
+	AppVersionID   int64   `db:"app_version_id,need"`
 	RuntimeOutlier int64   `db:"runtime_outlier"`
 	SizeClass      int64   `db:"size_class"`
 }
@@ -115,10 +115,10 @@ type App struct {
 // AppVersion is a row of the app_version table.
 type AppVersion struct {
 	ID           int64   `db:"id,key"`
-	AppID        int64   `db:"appid"`
+	AppID        int64   `db:"appid,need"`
 	VersionNum   int64   `db:"version_num"`
-	PlatformID   int64   `db:"platformid"`
-	PlanClass    string  `db:"plan_class"`
+	PlatformID   int64   `db:"platformid,need"`
+	PlanClass    string  `db:"plan_class,need"`
 	PFCN         float64 `db:"pfc_n"`
 	PFCAvg       float64 `db:"pfc_avg"`
 	PFCScale     float64 `db:"pfc_scale"`
@@ -131,7 +131,7 @@ type AppVersion struct {
 // Platform is a row of the platform table.
 type Platform struct {
 	ID   int64  `db:"id,key"`
-	Name string `db:"name"`
+	Name string `db:"name,need"`
 }
 
 // User is a row of the user table.
