@@ -362,6 +362,25 @@ func definedAnywhere(pts []pointData, names []string, fig string) bool {
 // past it, points are labelled by their IDs.
 const maxTickLabel = 16
 
+// wrapTickLabel is the widest line of a label in words under a line
+// plot's axis (eight points side by side stay apart).
+const wrapTickLabel = 12
+
+// wrapWords breaks s into lines of at most width characters at spaces
+// (a longer word keeps its own line).
+func wrapWords(s string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines, line = append(lines, line), w
+			continue
+		}
+		line = strings.TrimPrefix(line+" "+w, " ")
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 // lineTask draws fig against the first parameter (zipped with the
 // others), a line per policy.
 func lineTask(m *manifest, pts []pointData, names []string, fig string) plotTask {
@@ -378,8 +397,13 @@ func lineTask(m *manifest, pts []pointData, names []string, fig string) plotTask
 	long := false
 	p0 := m.Parameters[0]
 	for _, pd := range pts {
-		xs = append(xs, p0.label(pd.Values[0]))
-		long = long || len(xs[len(xs)-1]) > maxTickLabel
+		l := p0.label(pd.Values[0])
+		if len(p0.Labels) > 0 {
+			// Labels are words: wrapped under the axis, not replaced.
+			l = wrapWords(l, wrapTickLabel)
+		}
+		xs = append(xs, l)
+		long = long || len(p0.Labels) == 0 && len(l) > maxTickLabel
 	}
 	xl := p0.axis()
 	if len(m.Parameters) > 1 {

@@ -631,3 +631,22 @@ func TestPointLabel(t *testing.T) {
 		t.Errorf("axes %q, %q; want server, hosts.initial", a, b)
 	}
 }
+
+// TestWrapWords: a label in words is wrapped under the axis at spaces,
+// no line past the width unless one word is.
+func TestWrapWords(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		width    int
+	}{
+		{"inflators x 3 on 35%", "inflators x\n3 on 35%", 12},
+		{"short", "short", 12},
+		{"churners with inflated benchmarks 15%", "churners\nwith\ninflated\nbenchmarks\n15%", 12},
+		{"averyveryverylongword here", "averyveryverylongword\nhere", 12},
+		{"", "", 12},
+	} {
+		if got := wrapWords(c.in, c.width); got != c.want {
+			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}
