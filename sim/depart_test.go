@@ -143,6 +143,7 @@ func (c *callRecorder) ClientReport(r *policy.ClientReport) float64 {
 // availability stream.
 func TestAccountManagerCallsWhileOff(t *testing.T) {
 	t.Parallel()
+	slowInShort(t)
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=200", "hosts.arrivals_per_day=5",
 		"duration=8d", "warmup=1d", "projects[0].apps[0].delay_bound=2d",
 		"hosts.availability={model: on_fraction, on_fraction: 0.4, period: 1d}"})

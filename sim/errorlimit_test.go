@@ -62,6 +62,7 @@ func (f *fateRecorder) Validated(v *policy.Validation) float64 {
 // more than max_total_results results.
 func TestErrorLimit(t *testing.T) {
 	t.Parallel()
+	slowInShort(t)
 	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=200", "duration=12d", "warmup=1d",
 		"projects[0].apps[0].delay_bound=1d", "hosts.error_rate={dist: const, mean: 0.25}",
 		"projects[0].apps[0].max_error_results=3", "projects[0].apps[0].max_total_results=8",

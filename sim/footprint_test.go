@@ -21,6 +21,7 @@ import (
 // its parts, grows with the world, and counts at least the first chunk
 // of result records.
 func TestFootprint(t *testing.T) {
+	slowInShort(t)
 	run := func(hosts string) ([]int64, int64) {
 		x := newBaseline(t, []string{"replications=1", "hosts.initial=" + hosts, "duration=10d", "warmup=2d", "policies=[v1peak, sciunited]"})
 		var daily []int64

@@ -105,6 +105,7 @@ func TestQueueInterleaved(t *testing.T) {
 // a block per 32 events and a part-filled block per bucket, plus the
 // last slab's spare blocks (a quarter of the queue at most).
 func TestQueueMemory(t *testing.T) {
+	slowInShort(t)
 	for _, n := range []int{1000, 100000} {
 		var q queue
 		r := rand.New(rand.NewPCG(5, 6))

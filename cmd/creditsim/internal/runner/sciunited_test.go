@@ -74,6 +74,7 @@ func TestScienceUnitedLiars(t *testing.T) {
 // share, and honest hosts barely move.
 func TestReconciliationTakesBackFakesCredit(t *testing.T) {
 	t.Parallel()
+	skipLong(t)
 	s, err := scenarios.Load("c.yaml", []byte(counting), append(shortWorld(),
 		"policies=[{name: su, base: sciunited, options: {reconcile: 1}}]",
 		"hosts.agents=[{kind: fake_results, share: 0.1, work_fraction: 1}]"))

@@ -11,6 +11,7 @@ import (
 // job equal the first system's within 1% over the counted results.
 func TestV2Calibration(t *testing.T) {
 	t.Parallel()
+	skipLong(t)
 	oc := runScenario(t, counting, "policies=[v1peak, v2actual]")
 	v1 := float64(oc.Summary.Policies["v1peak"].TotalCredit)
 	v2 := float64(oc.Summary.Policies["v2actual"].TotalCredit)
