@@ -105,7 +105,9 @@ func TestQueueInterleaved(t *testing.T) {
 // a block per 32 events and a part-filled block per bucket, plus the
 // last slab's spare blocks (a quarter of the queue at most).
 func TestQueueMemory(t *testing.T) {
-	slowInShort(t)
+	if testing.Short() {
+		t.Skip("a queue of 100,000 events measured: go test without -short runs it")
+	}
 	for _, n := range []int{1000, 100000} {
 		var q queue
 		r := rand.New(rand.NewPCG(5, 6))
