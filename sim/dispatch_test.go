@@ -387,11 +387,8 @@ func (c *idCheck) Day(*sim.DayState) {}
 // errors, spare replicas and long off periods, used to trigger it.
 func TestResultSlotsAreNotReusedWhileInUse(t *testing.T) {
 	t.Parallel()
-	hosts := "hosts.initial=300"
-	if testing.Short() {
-		hosts = "hosts.initial=120"
-	}
-	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", hosts, "duration=25d", "warmup=2d",
+	slowInShort(t)
+	s, err := scenarios.Open("baseline", []string{"policies=[v1peak]", "hosts.initial=300", "duration=25d", "warmup=2d",
 		"hosts.error_rate={dist: const, mean: 0.1}", "projects[0].apps[0].target_nresults=3",
 		"hosts.availability.off_period={dist: lognormal, mean: 1d, cv: 3}"})
 	if err != nil {
