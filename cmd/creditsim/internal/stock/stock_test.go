@@ -127,7 +127,7 @@ func row(name string, order int, holds bool, price float64, cv, gain, acct, harm
 	set(results.ColHarm, harm)
 	set(results.ColHonest, 1)
 	r.Score.AccountNoise = 1
-	r.Score.Flag[results.ColHarm] = harm < 1/results.CheatBound
+	r.Score.Flag[results.ColHarm] = results.MustLookup("harm").Flagged(harm)
 	return r
 }
 
@@ -149,6 +149,7 @@ func TestPick(t *testing.T) {
 		{"then to the first listed", []*Row{row("second", 1, false, 2, 0.05, 1.52, 1, 1), row("first", 0, false, 2, 0.05, 1.5, 1, 1)}, "first"},
 		{"a worst account counts beyond chance", []*Row{row("account", 0, false, 2, 0.05, 1, 4, 1), row("gain", 1, false, 2, 0.05, 1.5, 1, 1)}, "gain"},
 		{"honest accounts keep their credit first", []*Row{row("harms", 0, false, 2, 0.05, 1, 1, 0.8), row("gains", 1, false, 2, 0.05, 3, 1, 1)}, "gains"},
+		{"keeping 93% is below the harm floor of 95%", []*Row{row("keeps 93%", 0, false, 2, 0.05, 1, 1, 0.93), row("gains", 1, false, 2, 0.05, 3, 1, 1)}, "gains"},
 	} {
 		if got := pick(c.rows); got == nil || got.Option.Policy != c.want {
 			t.Errorf("%s: picked %v, want %s", c.name, got, c.want)
