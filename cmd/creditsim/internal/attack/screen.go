@@ -1,8 +1,10 @@
 package attack
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,13 +35,18 @@ const (
 // pairs are proposed to run alone.
 const screenPerPolicy = 3
 
-// Screen is the pair screen: every pair the space allows, pooled.
+// Screen is the pair screen: every pair the space allows, pooled, and,
+// where the budget affords them too, every coalition.
 type Screen struct {
-	// Pairs is how many pairs the space allows; Runs the pooled runs.
-	Pairs int         `json:"pairs"`
-	Runs  []ScreenRun `json:"runs,omitempty"`
-	// Skipped says why no screen ran (a budget too small), if it did not.
-	Skipped string `json:"skipped,omitempty"`
+	// Pairs is how many pairs the space allows, Coalitions how many
+	// coalitions were screened; Runs the pooled runs (pairs first).
+	Pairs      int         `json:"pairs"`
+	Coalitions int         `json:"coalitions,omitempty"`
+	Runs       []ScreenRun `json:"runs,omitempty"`
+	// Skipped says why no screen ran (a budget too small), if it did
+	// not; CoalitionsSkipped why the coalitions were left out.
+	Skipped           string `json:"skipped,omitempty"`
+	CoalitionsSkipped string `json:"coalitions_skipped,omitempty"`
 }
 
 // String says what the screen did, in a few words.
@@ -60,9 +67,13 @@ func (sc *Screen) String() string {
 			}
 		}
 	}
-	return fmt.Sprintf("every pair the space allows, %d, screened in %d pooled runs at the kinds' fixed settings, %d with a figure; "+
-		"each policy's %d most profitable then ran alone; attack.json's pair_screen holds every pair's screened gain",
-		sc.Pairs, len(sc.Runs), figures, screenPerPolicy)
+	coalitions := fmt.Sprintf("every coalition of two kinds on two groups, %d, too", sc.Coalitions)
+	if sc.Coalitions == 0 {
+		coalitions = "no coalition (" + cmp.Or(sc.CoalitionsSkipped, "none the space allows") + ")"
+	}
+	return fmt.Sprintf("every pair the space allows, %d, and %s, screened in %d pooled runs at the kinds' fixed settings, %d with a figure; "+
+		"each policy's %d most profitable pairs and coalitions then ran alone; attack.json's pair_screen holds every screened gain",
+		sc.Pairs, coalitions, len(sc.Runs), figures, screenPerPolicy)
 }
 
 // ScreenRun is one pooled screening run on the search seed.
@@ -75,7 +86,8 @@ type ScreenRun struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
-// ScreenPair is one pair of a screening run and its gain per policy.
+// ScreenPair is one pair or coalition of a screening run and its gain
+// per policy (a coalition's: the worse of its two groups').
 type ScreenPair struct {
 	Space     string                 `json:"space"`
 	Behaviour Behaviour              `json:"behaviour"`
@@ -99,18 +111,47 @@ func screenSpaces(sp []kindSpace) []kindSpace {
 	return out
 }
 
-// pools packs pairs into screening runs, in order: a pair goes into the
-// first run that has room for its share and holds no pair of its group
-// (a kind's variants share a group, and a figure names a group).
+// coalitionSpaces returns every coalition of two of sp's kinds (each
+// alone on its accounts) that can be one run's two groups, each at its
+// kind's fixed settings and share, in a fixed order.
+func coalitionSpaces(sp []kindSpace) []kindSpace {
+	var out []kindSpace
+	for i := range sp {
+		for j := i + 1; j < len(sp); j++ {
+			a, b := &sp[i], &sp[j]
+			if a.start.And != nil || b.start.And != nil || !a.coalesces(b) {
+				continue
+			}
+			out = append(out, coalition(a, b, a.start, b.start))
+		}
+	}
+	return out
+}
+
+// groupsOf are the names of b's groups of accounts (two for a
+// coalition), and the share of the accounts they take together.
+func groupsOf(b Behaviour) ([]string, float64) {
+	names, share := []string{b.Name()}, b.Share
+	if b.With != nil {
+		names, share = append(names, b.With.Name()), share+b.With.Share
+	}
+	return names, share
+}
+
+// pools packs pairs (or coalitions) into screening runs, in order: one
+// goes into the first run that has room for its share and holds none of
+// its groups (a kind's variants share a group, and a figure names a
+// group).
 func pools(pairs []kindSpace) []ScreenRun {
 	var runs []ScreenRun
 	var share []float64
 	var groups []map[string]bool
 	for _, ps := range pairs {
-		name := ps.start.Name()
+		names, sh := groupsOf(ps.start)
+		taken := func(k int) bool { return slices.ContainsFunc(names, func(n string) bool { return groups[k][n] }) }
 		k := 0
 		for ; k < len(runs); k++ {
-			if len(runs[k].Pairs) < poolSize && share[k]+ps.start.Share <= poolShare && !groups[k][name] {
+			if len(runs[k].Pairs) < poolSize && share[k]+sh <= poolShare && !taken(k) {
 				break
 			}
 		}
@@ -118,8 +159,10 @@ func pools(pairs []kindSpace) []ScreenRun {
 			runs, share, groups = append(runs, ScreenRun{}), append(share, 0), append(groups, map[string]bool{})
 		}
 		runs[k].Pairs = append(runs[k].Pairs, ScreenPair{Space: ps.name, Behaviour: ps.start})
-		share[k] += ps.start.Share
-		groups[k][name] = true
+		share[k] += sh
+		for _, n := range names {
+			groups[k][n] = true
+		}
 	}
 	return runs
 }
@@ -127,9 +170,9 @@ func pools(pairs []kindSpace) []ScreenRun {
 // screenRun runs one pool on the search seed and reads each pair's gain
 // for every policy of the scenario.
 func (e *evaluator) screenRun(r *ScreenRun) error {
-	agents := make([]string, len(r.Pairs))
-	for i, p := range r.Pairs {
-		agents[i] = p.Behaviour.Agent()
+	var agents []string
+	for _, p := range r.Pairs {
+		agents = append(agents, p.Behaviour.Agents()...)
 	}
 	s, err := e.openAgents(agents, e.seed, 1)
 	if err != nil {
@@ -151,9 +194,17 @@ func (e *evaluator) screenRun(r *ScreenRun) error {
 		p := &r.Pairs[i]
 		p.Values = map[string]results.Num{}
 		for _, pol := range e.all {
-			if ps := sum.Policies[pol]; ps != nil {
-				if v, ok := ps.Flat()[p.Behaviour.Figure()]; ok && results.Defined(float64(v)) {
-					p.Values[pol] = v
+			ps := sum.Policies[pol]
+			if ps == nil {
+				continue
+			}
+			// A coalition's gain is its worse group's.
+			flat := ps.Flat()
+			for _, fig := range p.Behaviour.Figures() {
+				if v, ok := flat[fig]; ok && results.Defined(float64(v)) {
+					if old, had := p.Values[pol]; !had || v > old {
+						p.Values[pol] = v
+					}
 				}
 			}
 		}
@@ -176,9 +227,9 @@ func (e *evaluator) runScreen(sc *Screen) error {
 	return errors.Join(errs...)
 }
 
-// screened returns policy p's screened pairs in order of their gain for
-// p, most first, at most n, each named by its space.
-func (sc *Screen) screened(p string, n int) []string {
+// screened returns policy p's screened pairs (or coalitions) in order
+// of their gain for p, most first, at most n, each named by its space.
+func (sc *Screen) screened(p string, n int, coalitions bool) []string {
 	type entry struct {
 		space string
 		v     float64
@@ -186,7 +237,7 @@ func (sc *Screen) screened(p string, n int) []string {
 	var all []entry
 	for _, r := range sc.Runs {
 		for _, pr := range r.Pairs {
-			if v, ok := pr.Values[p]; ok {
+			if v, ok := pr.Values[p]; ok && (pr.Behaviour.With != nil) == coalitions {
 				all = append(all, entry{pr.Space, float64(v)})
 			}
 		}
@@ -197,6 +248,24 @@ func (sc *Screen) screened(p string, n int) []string {
 		out = append(out, x.space)
 	}
 	return out
+}
+
+// screenedCoalition is the coalition named space (as coalitionSpaces
+// names it) at each kind's most profitable settings and share for the
+// policy best is of, or false.
+func screenedCoalition(sp []kindSpace, best map[string]*spaceBest, space string) (kindSpace, bool) {
+	first, second, ok := strings.Cut(space, coalitionSep)
+	a, b := spaceNamed(sp, first), spaceNamed(sp, second)
+	if !ok || a == nil || b == nil {
+		return kindSpace{}, false
+	}
+	at := func(ks *kindSpace) Behaviour {
+		if t := best[ks.name]; t != nil {
+			return t.b
+		}
+		return ks.start
+	}
+	return coalition(a, b, at(a), at(b)), true
 }
 
 // screenedPair is the pair named space (as screenSpaces names it) at

@@ -22,7 +22,9 @@ func TestPairScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := len(st.sp) + 4*len(st.screen.Runs)
+	// A budget for the pairs' screen, not the coalitions'
+	// (TestCoalitionScreen checks theirs).
+	budget := len(st.sp) + 4*len(pools(screenSpaces(st.sp)))
 	var outs [][]byte
 	var rep *Report
 	for _, jobs := range []int{1, 2} {
@@ -42,6 +44,9 @@ func TestPairScreen(t *testing.T) {
 	sc := rep.Screen
 	if sc == nil || sc.Skipped != "" || len(sc.Runs) == 0 {
 		t.Fatalf("no screen at a budget of %d: %+v", budget, sc)
+	}
+	if sc.Coalitions != 0 || !strings.Contains(sc.CoalitionsSkipped, "too few") {
+		t.Errorf("budget %d screened %d coalitions (%q); it affords the pairs only", budget, sc.Coalitions, sc.CoalitionsSkipped)
 	}
 	want := map[string]bool{}
 	for _, ps := range screenSpaces(st.sp) {
@@ -82,7 +87,7 @@ func TestPairScreen(t *testing.T) {
 		}
 	}
 	for _, p := range rep.Policies {
-		top := sc.screened(p, 1)
+		top := sc.screened(p, 1, false)
 		if len(top) == 1 && !ran[unordered(top[0])] {
 			t.Errorf("%s's most profitable screened pair %s was not run alone", p, top[0])
 		}
@@ -90,7 +95,7 @@ func TestPairScreen(t *testing.T) {
 	// A pair known to pay ranks first: colluding fakes that inflate their
 	// benchmark validate one another's inflated claims, so CreditNew pays
 	// them several times what either part earns alone (docs/attack.md).
-	if top := sc.screened("v3pfc-boinc", 1); len(top) != 1 || unordered(top[0]) != unordered("benchmark_inflation+colluding_fakes") {
+	if top := sc.screened("v3pfc-boinc", 1, false); len(top) != 1 || unordered(top[0]) != unordered("benchmark_inflation+colluding_fakes") {
 		t.Errorf("v3pfc-boinc's most profitable screened pair %v, want benchmark_inflation+colluding_fakes", top)
 	}
 	if rep.Runs+len(sc.Runs) > budget {
@@ -103,5 +108,103 @@ func TestPairScreen(t *testing.T) {
 	}
 	if st.screen.Runs != nil || !strings.Contains(st.screen.Skipped, "too few") {
 		t.Errorf("budget %d: screen %+v", budget-1, st.screen)
+	}
+}
+
+// TestCoalitionScreen: where the budget affords both screens, every
+// coalition of two kinds is screened once, after the pairs, in pooled
+// runs that keep every group apart and the pooled accounts under
+// poolShare; one run short of it, the coalitions are left out and the
+// report says why; and a screened coalition's gain is the worse of its
+// two groups' gains in its pooled run.
+func TestCoalitionScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a pooled run of a tiny world")
+	}
+	t.Parallel()
+	st, err := prepare(Options{Scenario: "cheaters", Sets: tiny, Budget: MaxBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	coal := coalitionSpaces(st.sp)
+	pairRuns, coalRuns := pools(screenSpaces(st.sp)), pools(coal)
+	budget := len(st.sp) + 4*(len(pairRuns)+len(coalRuns))
+	if st, err = prepare(Options{Scenario: "cheaters", Sets: tiny, Budget: budget}); err != nil {
+		t.Fatal(err)
+	}
+	sc := st.screen
+	if len(coal) == 0 || sc.Coalitions != len(coal) || len(sc.Runs) != len(pairRuns)+len(coalRuns) {
+		t.Fatalf("budget %d: %d coalitions in %d runs, want %d in %d more runs than the pairs' %d", budget, sc.Coalitions, len(sc.Runs), len(coal), len(coalRuns), len(pairRuns))
+	}
+	seen := map[string]int{}
+	for i, r := range sc.Runs[len(pairRuns):] {
+		groups, share := map[string]bool{}, 0.0
+		for _, p := range r.Pairs {
+			if p.Behaviour.With == nil {
+				t.Errorf("coalition run %d holds %s, not a coalition", i, p.Space)
+			}
+			seen[unordered(p.Space)]++
+			names, sh := groupsOf(p.Behaviour)
+			for _, n := range names {
+				if groups[n] {
+					t.Errorf("coalition run %d holds group %s twice", i, n)
+				}
+				groups[n] = true
+			}
+			share += sh
+		}
+		if share > poolShare+1e-9 || len(r.Pairs) > poolSize {
+			t.Errorf("coalition run %d: %d coalitions on %.3g of the accounts", i, len(r.Pairs), share)
+		}
+	}
+	for _, c := range coal {
+		if seen[unordered(c.name)] != 1 {
+			t.Errorf("coalition %s screened %d times", c.name, seen[unordered(c.name)])
+		}
+	}
+	short, err := prepare(Options{Scenario: "cheaters", Sets: tiny, Budget: budget - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short.screen.Coalitions != 0 || len(short.screen.Runs) != len(pairRuns) || !strings.Contains(short.screen.CoalitionsSkipped, "too few") {
+		t.Errorf("budget %d: %d coalitions, %d runs, %q", budget-1, short.screen.Coalitions, len(short.screen.Runs), short.screen.CoalitionsSkipped)
+	}
+	// One pooled run of coalitions, read as the screen reads it, against
+	// the same run's summary.
+	r := &sc.Runs[len(pairRuns)]
+	if err := st.e.screenRun(r); err != nil {
+		t.Fatal(err)
+	}
+	var agents []string
+	for _, p := range r.Pairs {
+		agents = append(agents, p.Behaviour.Agents()...)
+	}
+	s, err := st.e.openAgents(agents, st.e.seed, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _, err := st.e.run(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figures := 0
+	for _, p := range r.Pairs {
+		for _, pol := range st.e.all {
+			flat := sum.Policies[pol].Flat()
+			worse, found := 0.0, false
+			for _, fig := range p.Behaviour.Figures() {
+				if v, ok := flat[fig]; ok && results.Defined(float64(v)) {
+					worse, found = max(worse, float64(v)), true
+				}
+			}
+			got, ok := p.Values[pol]
+			if ok != found || ok && float64(got) != worse {
+				t.Errorf("%s under %s: screened %v (%v), want the worse group's %v (%v)", p.Space, pol, got, ok, worse, found)
+			}
+			figures += len(p.Values)
+		}
+	}
+	if figures == 0 {
+		t.Error("no screened coalition gave a figure")
 	}
 }

@@ -207,7 +207,8 @@ type Report struct {
 	Inert       []string     `json:"not_searched,omitempty"`
 	Worst       []Worst      `json:"worst"`
 	Evaluations []Evaluation `json:"evaluations"`
-	// Screen is the pair screen: every pair of kinds, pooled.
+	// Screen is the pair screen: every pair of kinds, pooled, and the
+	// coalitions where the budget affords them.
 	Screen *Screen `json:"pair_screen,omitempty"`
 	// Scan is the share scan (--shares), if one ran.
 	Scan *Scan `json:"share_scan,omitempty"`
@@ -508,12 +509,20 @@ func (st *search) planFirst(budget int) {
 	// The screen, if the budget leaves the local searches at least as
 	// many runs as it takes (what the fixed settings leave is at least
 	// four times its runs); its pairs then share a larger cap.
-	all := screenSpaces(sp)
-	st.screen = &Screen{Pairs: len(all), Runs: pools(all)}
+	// The coalitions are screened too where the budget affords both.
+	all, coal := screenSpaces(sp), coalitionSpaces(sp)
+	pairRuns, coalRuns := pools(all), pools(coal)
+	st.screen = &Screen{Pairs: len(all), Runs: pairRuns}
+	if n := len(pairRuns) + len(coalRuns); len(coalRuns) > 0 && rest >= 4*n {
+		st.screen.Runs, st.screen.Coalitions = append(pairRuns, coalRuns...), len(coal)
+	} else if len(coalRuns) > 0 {
+		st.screen.CoalitionsSkipped = fmt.Sprintf("a budget of %d runs leaves too few for the %d more pooled runs that screen %d coalitions (%d runs are enough)",
+			budget, len(coalRuns), len(coal), len(sp)+4*n)
+	}
 	if n := len(st.screen.Runs); n > 0 && rest < 4*n {
 		st.screen.Skipped = fmt.Sprintf("a budget of %d runs leaves too few for the %d pooled runs that screen %d pairs (%d runs are enough)",
 			budget, n, len(all), len(sp)+4*n)
-		st.screen.Runs = nil
+		st.screen.Runs, st.screen.CoalitionsSkipped = nil, ""
 	} else if n > 0 {
 		st.maxPairs = rest / 4
 		design = rest/2 - st.maxPairs
@@ -623,7 +632,10 @@ func Run(opts Options) (*Report, error) {
 	sp := st.sp
 	rep.Screen = st.screen
 	if n := len(st.screen.Runs); n > 0 {
-		st.logf("attack %s: every pair of kinds the space allows (%d) screened in %d pooled runs", base.Name, st.screen.Pairs, n)
+		st.logf("attack %s: every pair of kinds the space allows (%d) and %d coalitions screened in %d pooled runs", base.Name, st.screen.Pairs, st.screen.Coalitions, n)
+		if st.screen.CoalitionsSkipped != "" {
+			st.logf("attack %s: coalitions not screened: %s", base.Name, st.screen.CoalitionsSkipped)
+		}
 		if err := e.runScreen(st.screen); err != nil {
 			return nil, err
 		}
@@ -815,18 +827,23 @@ func unordered(space string) string {
 
 // proposed is policy p's pairs and coalitions to run alone: those of
 // policyPairs, of policyCoalitions and p's most profitable screened
-// pairs (sc may be nil), taken in turn.
+// pairs and coalitions (sc may be nil), taken in turn.
 func proposed(sp []kindSpace, known []Evaluation, p string, sc *Screen) []kindSpace {
 	best, order := bestBySpace(sp, known, p)
-	var scr []kindSpace
+	var scr, scrC []kindSpace
 	if sc != nil {
-		for _, name := range sc.screened(p, screenPerPolicy) {
+		for _, name := range sc.screened(p, screenPerPolicy, false) {
 			if ps, ok := screenedPair(sp, best, name); ok {
 				scr = append(scr, ps)
 			}
 		}
+		for _, name := range sc.screened(p, screenPerPolicy, true) {
+			if cs, ok := screenedCoalition(sp, best, name); ok {
+				scrC = append(scrC, cs)
+			}
+		}
 	}
-	lists := [][]kindSpace{policyPairs(order), policyCoalitions(order), scr}
+	lists := [][]kindSpace{policyPairs(order), policyCoalitions(order), scr, scrC}
 	var out []kindSpace
 	for i := 0; ; i++ {
 		more := false
