@@ -98,31 +98,26 @@ type ScreenPair struct {
 // account, each at its kinds' fixed settings and the first kind's share,
 // in a fixed order (a kind's variants are separate spaces).
 func screenSpaces(sp []kindSpace) []kindSpace {
-	var out []kindSpace
-	for i := range sp {
-		for j := i + 1; j < len(sp); j++ {
-			a, b := &sp[i], &sp[j]
-			if a.start.And != nil || b.start.And != nil || !a.pairs(b) {
-				continue
-			}
-			out = append(out, pair(a, b, a.start, b.start))
-		}
-	}
-	return out
+	return everyTwo(sp, (*kindSpace).pairs, pair)
 }
 
 // coalitionSpaces returns every coalition of two of sp's kinds (each
 // alone on its accounts) that can be one run's two groups, each at its
 // kind's fixed settings and share, in a fixed order.
 func coalitionSpaces(sp []kindSpace) []kindSpace {
+	return everyTwo(sp, (*kindSpace).coalesces, coalition)
+}
+
+// everyTwo combines every two of sp's single kinds that can allows, in
+// order, each at its fixed settings.
+func everyTwo(sp []kindSpace, can func(a, b *kindSpace) bool, combine func(a, b *kindSpace, startA, startB Behaviour) kindSpace) []kindSpace {
 	var out []kindSpace
 	for i := range sp {
 		for j := i + 1; j < len(sp); j++ {
 			a, b := &sp[i], &sp[j]
-			if a.start.And != nil || b.start.And != nil || !a.coalesces(b) {
-				continue
+			if a.start.And == nil && b.start.And == nil && can(a, b) {
+				out = append(out, combine(a, b, a.start, b.start))
 			}
-			out = append(out, coalition(a, b, a.start, b.start))
 		}
 	}
 	return out
@@ -179,6 +174,9 @@ func (e *evaluator) screenRun(r *ScreenRun) error {
 		return err
 	}
 	what := fmt.Sprintf("a screen of %d pairs", len(r.Pairs))
+	if len(r.Pairs) > 0 && r.Pairs[0].Behaviour.With != nil { // coalitions pool apart
+		what = fmt.Sprintf("a screen of %d coalitions", len(r.Pairs))
+	}
 	if est := s.EstimateResults(); est > e.maxResults {
 		r.Skipped = fmt.Sprintf("estimated %.3g results, more than %g x the scenario's", est, e.opts.MaxCost)
 		e.logLine(what + ", not run: " + r.Skipped)
@@ -250,30 +248,25 @@ func (sc *Screen) screened(p string, n int, coalitions bool) []string {
 	return out
 }
 
-// screenedCoalition is the coalition named space (as coalitionSpaces
-// names it) at each kind's most profitable settings and share for the
-// policy best is of, or false.
-func screenedCoalition(sp []kindSpace, best map[string]*spaceBest, space string) (kindSpace, bool) {
-	first, second, ok := strings.Cut(space, coalitionSep)
-	a, b := spaceNamed(sp, first), spaceNamed(sp, second)
-	if !ok || a == nil || b == nil {
-		return kindSpace{}, false
-	}
-	at := func(ks *kindSpace) Behaviour {
-		if t := best[ks.name]; t != nil {
-			return t.b
-		}
-		return ks.start
-	}
-	return coalition(a, b, at(a), at(b)), true
-}
-
 // screenedPair is the pair named space (as screenSpaces names it) at
 // each kind's most profitable settings for the policy best is of (from
 // bestBySpace; its fixed settings where the policy has no figure for the
 // kind), or false.
 func screenedPair(sp []kindSpace, best map[string]*spaceBest, space string) (kindSpace, bool) {
-	first, second, ok := strings.Cut(space, "+")
+	return screenedAt(sp, best, space, "+", pair)
+}
+
+// screenedCoalition is the coalition named space (as coalitionSpaces
+// names it), each group at its kind's most profitable settings and share
+// for the policy best is of, or false.
+func screenedCoalition(sp []kindSpace, best map[string]*spaceBest, space string) (kindSpace, bool) {
+	return screenedAt(sp, best, space, coalitionSep, coalition)
+}
+
+// screenedAt rebuilds the combination named space (its two spaces
+// joined by sep) with each at its best behaviour in best.
+func screenedAt(sp []kindSpace, best map[string]*spaceBest, space, sep string, combine func(a, b *kindSpace, startA, startB Behaviour) kindSpace) (kindSpace, bool) {
+	first, second, ok := strings.Cut(space, sep)
 	a, b := spaceNamed(sp, first), spaceNamed(sp, second)
 	if !ok || a == nil || b == nil {
 		return kindSpace{}, false
@@ -284,5 +277,5 @@ func screenedPair(sp []kindSpace, best map[string]*spaceBest, space string) (kin
 		}
 		return ks.start
 	}
-	return pair(a, b, at(a), at(b)), true
+	return combine(a, b, at(a), at(b)), true
 }

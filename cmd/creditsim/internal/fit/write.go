@@ -45,7 +45,8 @@ type Provenance struct {
 
 // Entry is one line of the provenance: the fields it is about (the
 // scenario's names, where the line starts with them), the scenario keys
-// they set, the input columns the line reads, the rows it counts, and
+// they set, the input columns the line names (read, or missing where
+// not identified), the rows it counts, and
 // how, in words.
 type Entry struct {
 	Field   string   `json:"field,omitempty"`

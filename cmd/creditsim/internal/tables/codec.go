@@ -82,7 +82,7 @@ var needs = map[string]string{
 	"result.elapsed_time":    "each version's efficiency, rsc_fpops_est / (elapsed_time x flops_estimate)",
 	"result.flops_estimate":  "each version's efficiency, rsc_fpops_est / (elapsed_time x flops_estimate)",
 	"app.name":               "the apps' names, by which the scenario and --app name them",
-	"result.app_version_id":  "which version ran each result (without it CPU and GPU results are one version)",
+	"result.app_version_id":  "which version ran each result, without which CPU and GPU results are one version",
 	"app_version.appid":      "each version's app",
 	"app_version.platformid": "each version's platform",
 	"app_version.plan_class": "each version's plan class, which says CPU or GPU and multi-threaded",
