@@ -326,7 +326,7 @@ func adviseAttacks(text []byte, name string, a *stock.Answer, hosts, budget, job
 			continue
 		}
 		seen[r] = true
-		sets := append(append([]string(nil), r.Server.Sets...), "policies=["+r.Option.Spec+"]", "hosts.agents=[]")
+		sets := r.AttackSets()
 		if s, err := scenarios.Load(file, text, nil); err == nil && s.Hosts.Initial > hosts {
 			sets = append(sets, fmt.Sprintf("hosts.initial=%d", hosts))
 		}

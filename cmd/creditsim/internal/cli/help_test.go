@@ -53,6 +53,9 @@ func TestHelpAndFlagErrors(t *testing.T) {
 		// verdict takes no arguments and checks -j before running anything.
 		{[]string{"verdict", "baseline"}, ExitInput, nil, []string{`unknown command "baseline"|accepts 0 arg`}, false},
 		{[]string{"verdict", "-j", "0"}, ExitInput, nil, []string{`flag -j: 0: must be at least 1`}, false},
+		{[]string{"verdict", "--kind", "cpu,nosuch"}, ExitInput, nil, []string{`flag --kind: "nosuch" is not a kind of project \(want cpu, sizes, gpu, vm\)`}, false},
+		{[]string{"verdict", "--budget", "30"}, ExitInput, nil, []string{`flag --budget sizes the attacks of --search; give both`}, false},
+		{[]string{"verdict", "--search", "--budget", "0"}, ExitInput, nil, []string{`flag --budget: 0: must be 1 to`}, false},
 		// Shell completion scripts come from the command itself; an
 		// unknown shell or help topic is bad input.
 		{[]string{"completion", "bash"}, ExitOK, []string{`bash completion`}, nil, false},

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/attack"
@@ -19,7 +21,7 @@ import (
 // verdictFlags are verdict's flags.
 type verdictFlags struct {
 	workers, hosts, reps int
-	png, threats         string
+	png, threats, kinds  string
 	all, systems, search bool
 	budget               int
 }
@@ -38,6 +40,7 @@ func newVerdict() *cobra.Command {
 	f.IntVar(&fl.hosts, "hosts", stock.DefaultHosts, "hosts of each world (fewer if it has fewer)")
 	f.IntVar(&fl.reps, "replications", stock.DefaultReplications, "replications of each configuration (95% intervals need 3)")
 	f.StringVar(&fl.threats, "threats", "", "a threat model file instead of the standard one (creditsim advise --threats-file writes it)")
+	f.StringVar(&fl.kinds, "kind", "", "only these kinds of project, comma-separated ("+strings.Join(stock.KindNames(), ", ")+"): a verdict or search can be spread over machines a kind each")
 	f.BoolVar(&fl.all, "all", false, "list every configuration of every kind, best first")
 	f.BoolVar(&fl.systems, "systems", false, "instead: every credit system at its worst over the built-in worlds as their files set them (one replication)")
 	f.StringVar(&fl.png, "png", "", "with --systems, also draw its table as a picture into this PNG file")
@@ -57,13 +60,9 @@ func (fl *verdictFlags) run(cmd *cobra.Command) error {
 	if fl.systems {
 		return verdictSystems(cmd, fl.workers, fl.png)
 	}
-	switch {
-	case fl.png != "":
-		return fail(cmd, ExitInput, "flag --png draws the --systems table; give both")
-	case fl.hosts < 10:
-		return fail(cmd, ExitInput, "flag --hosts: %d: must be at least 10", fl.hosts)
-	case fl.reps < 1:
-		return fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", fl.reps)
+	kinds, err := fl.check(cmd)
+	if err != nil {
+		return err
 	}
 	st := stock.Settings{Hosts: fl.hosts, Replications: fl.reps, Jobs: fl.workers}
 	if fl.threats != "" {
@@ -74,12 +73,11 @@ func (fl *verdictFlags) run(cmd *cobra.Command) error {
 		st.Threats = t
 	}
 	var v *stock.Verdict
-	var err error
 	withSteps(cmd, "verdict", func(progress runner.Progress) {
 		if progress != nil {
 			st.Progress = func(what string, done, total int) { progress(what, done, total) }
 		}
-		v, err = stock.RunVerdict(st)
+		v, err = stock.RunVerdictOf(kinds, st)
 	})
 	if err != nil {
 		return fail(cmd, ExitRun, "%v", err)
@@ -95,20 +93,40 @@ func (fl *verdictFlags) run(cmd *cobra.Command) error {
 	return nil
 }
 
+// check checks verdict's flags, and returns the kinds --kind names.
+func (fl *verdictFlags) check(cmd *cobra.Command) ([]stock.Kind, error) {
+	switch {
+	case fl.png != "":
+		return nil, fail(cmd, ExitInput, "flag --png draws the --systems table; give both")
+	case fl.hosts < 10:
+		return nil, fail(cmd, ExitInput, "flag --hosts: %d: must be at least 10", fl.hosts)
+	case fl.reps < 1:
+		return nil, fail(cmd, ExitInput, "flag --replications: %d: must be at least 1", fl.reps)
+	case fl.budget < 1 || fl.budget > attack.MaxBudget:
+		return nil, fail(cmd, ExitInput, "flag --budget: %d: must be 1 to %d", fl.budget, attack.MaxBudget)
+	case cmd.Flags().Changed("budget") && !fl.search:
+		return nil, fail(cmd, ExitInput, "flag --budget sizes the attacks of --search; give both")
+	}
+	kinds, err := stock.KindsNamed(fl.kinds)
+	if err != nil {
+		return nil, fail(cmd, ExitInput, "flag --kind: %v", err)
+	}
+	return kinds, nil
+}
+
 // searchAll is --search: an attack on each kind's recommended
-// configuration, printed after the verdict.
+// configuration, printed after the verdict with the `creditsim attack`
+// command that runs the same search alone (which --shard spreads over
+// machines).
 func (fl *verdictFlags) searchAll(cmd *cobra.Command, v *stock.Verdict) error {
-	fmt.Fprintf(cmd.OutOrStdout(), "\n**Searched** (`creditsim attack`, %d runs each, the worst confirmed on 3 fresh seeds), against each recommended configuration:\n\n", fl.budget)
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "\n**Searched** (`creditsim attack`, %d runs each, the worst confirmed on 3 seeds the search never saw), against each recommended configuration:\n\n", fl.budget)
 	for i, a := range v.Answers {
-		k := stock.Kinds[i]
-		r := a.Best
+		k, r := v.Kinds[i], a.Best
 		if r == nil {
 			continue
 		}
-		sets := append(append(append([]string(nil), k.Sets...), r.Server.Sets...), "policies=["+r.Option.Spec+"]", "hosts.agents=[]")
-		if a.Hosts > 0 {
-			sets = append(sets, fmt.Sprintf("hosts.initial=%d", a.Hosts))
-		}
+		sets := k.AttackSets(r, a.Hosts)
 		var rep *attack.Report
 		var err error
 		withSteps(cmd, "verdict --search: "+k.Name, func(runner.Progress) {
@@ -118,11 +136,22 @@ func (fl *verdictFlags) searchAll(cmd *cobra.Command, v *stock.Verdict) error {
 			return fail(cmd, ExitRun, "%s: %v", k.Name, err)
 		}
 		for _, w := range rep.Worst {
-			fmt.Fprintf(cmd.OutOrStdout(), "* %s (%s, jobs %s): %s, %s %s, honest accounts keep %s.\n", a.Subject.Says, r.Option.Label, r.Server.Name,
+			fmt.Fprintf(out, "* %s (%s with jobs %s): %s, %s %s, honest accounts keep %s.\n", a.Subject.Says, r.Option.Label, r.Server.Name,
 				w.Behaviour, w.Figure, intervalText(w.Confirmed), intervalText(w.Harm))
 		}
+		fmt.Fprintf(out, "  The same search alone: `%s`\n", attackCommand(k.World, sets, fl.budget))
 	}
 	return nil
+}
+
+// attackCommand is the `creditsim attack` command line of a search of
+// world with sets at budget, quoted for a POSIX shell.
+func attackCommand(world string, sets []string, budget int) string {
+	parts := []string{"creditsim", "attack", world}
+	for _, s := range sets {
+		parts = append(parts, "--set", quoteArg(s))
+	}
+	return strings.Join(append(parts, "--budget", strconv.Itoa(budget)), " ")
 }
 
 // verdictSystems prints every credit system at its worst over the
@@ -187,8 +216,13 @@ credit, fixed credit, post-assigned credit), 3 replications each with
 their honest twins. It prints the answer in one line per kind with 95%
 intervals, the configurations behind it with the lines to set them, and
 what creditsim's own designs (the fourth credit system, the server's own
-trust) would add. About 3 minutes on 2 cores; a progress line on a
-terminal.
+trust) would add. About 5 minutes on 2 cores with another job running
+(2.3 alone); a progress line on a terminal.
+
+--search also searches (creditsim attack) for the worst behaviour against
+each kind's recommended configuration, and prints the attack command of
+each search, which attack's --shard spreads over machines; --kind runs
+only some kinds (one per machine, say).
 
 --systems prints instead every credit system (the historic ones and the
 design pages' included) at its worst over the built-in worlds as their

@@ -43,7 +43,7 @@ func Servers(s *scenarios.Scenario) ([]Server, error) {
 		}
 		return out
 	}
-	trust, err := defendedTrust()
+	trust, err := DefendedTrust()
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +63,9 @@ func Servers(s *scenarios.Scenario) ([]Server, error) {
 	}, nil
 }
 
-// defendedTrust is the server trust of the built-in defended world, as an
+// DefendedTrust is the server trust of the built-in defended world, as an
 // override.
-func defendedTrust() (string, error) {
+func DefendedTrust() (string, error) {
 	d, err := scenarios.Open("defended", nil)
 	if err != nil {
 		return "", err

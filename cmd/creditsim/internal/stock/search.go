@@ -82,6 +82,13 @@ type Row struct {
 // option.
 func (r *Row) Stock() bool { return !r.Server.Beyond && !r.Option.Beyond }
 
+// AttackSets are the overrides an attack on r's configuration runs with
+// (after the world's own): its server, its credit option as the only
+// policy, and no cheaters, which the search puts in itself.
+func (r *Row) AttackSets() []string {
+	return append(append([]string(nil), r.Server.Sets...), "policies=["+r.Option.Spec+"]", "hosts.agents=[]")
+}
+
 // Answer is a search's result for one subject.
 type Answer struct {
 	Subject Subject

@@ -224,3 +224,34 @@ func embedded(t *testing.T, path, begin, end, want string) {
 	t.Helper()
 	embeddedtext.Check(t, path, begin, end, want, "what creditsim verdict prints", *update)
 }
+
+// TestKindsNamed: --kind's list picks kinds in the verdict's order, ""
+// is every kind, and an unknown name is refused with the known ones.
+func TestKindsNamed(t *testing.T) {
+	for _, c := range []struct {
+		list string
+		want []string
+		err  string
+	}{
+		{"", []string{"cpu", "sizes", "gpu", "vm"}, ""},
+		{"gpu", []string{"gpu"}, ""},
+		{"vm, cpu", []string{"cpu", "vm"}, ""},
+		{"gpu,gpu", []string{"gpu"}, ""},
+		{"cpu,GPU", nil, `"GPU" is not a kind of project (want cpu, sizes, gpu, vm)`},
+	} {
+		ks, err := KindsNamed(c.list)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%q: error %v, want %q", c.list, err, c.err)
+			}
+			continue
+		}
+		var got []string
+		for _, k := range ks {
+			got = append(got, k.Name)
+		}
+		if err != nil || strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%q: %v, %v; want %v", c.list, got, err, c.want)
+		}
+	}
+}

@@ -9,14 +9,18 @@ import (
 
 // Verdict is the answer for every kind of project (Kinds).
 type Verdict struct {
+	Kinds   []Kind    // the kinds answered for, in Answers' order
 	Answers []*Answer
 	Hosts   int // the hosts each world is capped at
 	Reps    int
 	Threats *Threats
 }
 
-// RunVerdict searches every kind of project.
-func RunVerdict(st Settings) (*Verdict, error) {
+// RunVerdict searches every kind of project (Kinds).
+func RunVerdict(st Settings) (*Verdict, error) { return RunVerdictOf(Kinds, st) }
+
+// RunVerdictOf searches the given kinds of project.
+func RunVerdictOf(kinds []Kind, st Settings) (*Verdict, error) {
 	if st.Threats == nil {
 		var err error
 		if st.Threats, err = ReadThreats(""); err != nil {
@@ -24,14 +28,14 @@ func RunVerdict(st Settings) (*Verdict, error) {
 		}
 	}
 	var subjects []Subject
-	for _, k := range Kinds {
+	for _, k := range kinds {
 		subjects = append(subjects, k.Subject())
 	}
 	as, err := SearchAll(subjects, st)
 	if err != nil {
 		return nil, err
 	}
-	v := &Verdict{Answers: as, Hosts: st.Hosts, Reps: st.Replications, Threats: st.Threats}
+	v := &Verdict{Kinds: kinds, Answers: as, Hosts: st.Hosts, Reps: st.Replications, Threats: st.Threats}
 	if v.Hosts <= 0 {
 		v.Hosts = DefaultHosts
 	}
@@ -235,7 +239,7 @@ func (v *Verdict) inShort() string {
 		out += fmt.Sprintf("; where it does not, %s is what breaks the nearest one most often (%d of %d)", top, k, n-len(stock))
 	}
 	out += fmt.Sprintf(". Beyond BOINC, creditsim's server trust with the fourth system holds it for %d of %d%s", len(beyond), n, listIn(beyond))
-	out += " within the threat model; past it (more than a third of the accounts inflating, claims deflated, colluding fakes beside churning identities) it stops: `creditsim sweep scenarios/sweeps/v4trust-limits.yaml` measures where."
+	out += " within the threat model; past it (more than a third of the accounts inflating, claims deflated, colluding fakes beside churning identities) it stops: `creditsim sweep scenarios/sweeps/v4trust-limits.yaml` measures where, and `creditsim attack defended` finds the worst case beyond it."
 	return out
 }
 
