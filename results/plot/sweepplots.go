@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"math"
 	"strconv"
@@ -37,6 +38,14 @@ func figureAxis(fig string) (label string, logY bool, ref float64, refLabel stri
 		return f.Axis, f.LogAxis, 0, ""
 	}
 	return f.Axis, f.LogAxis, f.Ref, f.RefLabel
+}
+
+// figureFloor is a figure's floor (the harm floor, 0.95), 0 if none.
+func figureFloor(fig string) float64 {
+	if f, _, ok := results.Lookup(fig); ok && f.Floor > 0 {
+		return f.Floor
+	}
+	return 0
 }
 
 // SweepLines plots a figure (a dotted summary name) against the swept
@@ -93,6 +102,15 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		p.Add(line)
 		p.Legend.Add(refLabel, line)
 		p.Y.Min, p.Y.Max = min(p.Y.Min, ref), max(p.Y.Max, ref)
+	}
+	if fl := figureFloor(fig); fl > 0 && (!logY || fl > 0) {
+		// The harm floor: honest accounts below it lost more than 5%.
+		line := plotter.NewFunction(func(float64) float64 { return fl })
+		line.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+		line.Color = color.Black
+		p.Add(line)
+		p.Legend.Add(fmt.Sprintf("floor %g", fl), line)
+		p.Y.Min, p.Y.Max = min(p.Y.Min, fl), max(p.Y.Max, fl)
 	}
 	if logY && p.Y.Max/p.Y.Min < 100 {
 		// Two decades at least, so that labelled ticks show the scale.

@@ -37,6 +37,16 @@ func TestFigureAxis(t *testing.T) {
 	}
 }
 
+// TestFigureFloor: harm, and only harm, has a floor line (0.95) on a
+// sweep's plot besides its reference.
+func TestFigureFloor(t *testing.T) {
+	for fig, want := range map[string]float64{"harm": results.HarmFloor, "worst_gain": 0, "device_neutrality": 0, "no_such_figure": 0} {
+		if got := figureFloor(fig); got != want {
+			t.Errorf("figureFloor(%q) = %g, want %g", fig, got, want)
+		}
+	}
+}
+
 func TestSweepLines(t *testing.T) {
 	nan := math.NaN()
 	xs := []string{"0", "0.1", "0.2"}
