@@ -433,11 +433,15 @@ func figText(r *stock.Row, c int) string {
 	return s
 }
 
-// intervalText writes an attack's interval.
+// intervalText writes an attack's interval: the mean, with its 95% interval
+// where one exists, or that only one seed gave a figure.
 func intervalText(iv attack.Interval) string {
 	s := results.FormatScore(float64(iv.Mean))
-	if results.Defined(float64(iv.Low)) && results.Defined(float64(iv.High)) {
+	switch {
+	case results.Defined(float64(iv.Low)) && results.Defined(float64(iv.High)):
 		s += " [" + results.FormatScore(float64(iv.Low)) + ", " + results.FormatScore(float64(iv.High)) + "]"
+	case results.Defined(float64(iv.Mean)) && iv.Replications == 1:
+		s += " (one seed gave a figure: no interval)"
 	}
 	return s
 }

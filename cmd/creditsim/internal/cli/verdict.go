@@ -136,7 +136,7 @@ func (fl *verdictFlags) searchAll(cmd *cobra.Command, v *stock.Verdict) error {
 			return fail(cmd, ExitRun, "%s: %v", k.Name, err)
 		}
 		for _, w := range rep.Worst {
-			fmt.Fprintf(out, "* %s (%s with jobs %s): %s, %s %s, honest accounts keep %s.\n", a.Subject.Says, r.Option.Label, r.Server.Name,
+			fmt.Fprintf(out, "* %s (%s): %s, %s %s, honest accounts keep %s.\n", a.Subject.Says, r.What(),
 				w.Behaviour, w.Figure, intervalText(w.Confirmed), intervalText(w.Harm))
 		}
 		fmt.Fprintf(out, "  The same search alone: `%s`\n", attackCommand(k.World, sets, fl.budget))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/creditsim/creditsim/cmd/creditsim/internal/attack"
 	"github.com/creditsim/creditsim/internal/embedded"
 	"github.com/creditsim/creditsim/internal/longtest"
+	"github.com/creditsim/creditsim/results"
 )
 
 // TestVerdictSearchCommand: `creditsim verdict --search` prints, for each
@@ -147,4 +149,23 @@ func searchedBlocks(text string) (whole, short string) {
 		}
 	}
 	return whole, strings.Join(keep, "")
+}
+
+// TestIntervalText: a search's figure is written with its interval, or
+// with why it has none.
+func TestIntervalText(t *testing.T) {
+	nan := results.Num(math.NaN())
+	for _, c := range []struct {
+		iv   attack.Interval
+		want string
+	}{
+		{attack.Interval{Mean: 1.08, Low: 1.02, High: 1.15, Replications: 3}, "1.08 [1.02, 1.15]"},
+		{attack.Interval{Mean: 775, Low: nan, High: nan, Replications: 1}, "775 (one seed gave a figure: no interval)"},
+		{attack.Interval{Mean: nan, Low: nan, High: nan}, "–"},
+		{attack.Interval{Mean: results.Num(math.Inf(1)), Low: 2, High: results.Num(math.Inf(1)), Replications: 3}, "unbounded [2, unbounded]"},
+	} {
+		if got := intervalText(c.iv); got != c.want {
+			t.Errorf("intervalText(%+v) = %q, want %q", c.iv, got, c.want)
+		}
+	}
 }

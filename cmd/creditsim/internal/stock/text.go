@@ -35,8 +35,9 @@ func (r *Row) price() string {
 	return s
 }
 
-// what names a row: its credit option and server.
-func (r *Row) what() string { return r.Option.Label + " with jobs " + serverWords(r.Server) }
+// What names a row in words: its credit option and server ("fixed credit
+// per job with jobs under adaptive replication").
+func (r *Row) What() string { return r.Option.Label + " with jobs " + serverWords(r.Server) }
 
 // serverWords is a server configuration as the end of "jobs ...".
 func serverWords(s Server) string {
@@ -58,10 +59,10 @@ func (a *Answer) Line() string {
 	if b == nil {
 		return a.Subject.Says + ": no configuration could be judged."
 	}
-	use := "use " + b.what()
+	use := "use " + b.What()
 	for _, t := range a.Ties {
 		if t.Price == b.Price {
-			use += ", or (a tie) " + t.what()
+			use += ", or (a tie) " + t.What()
 		}
 	}
 	verdict := "a cheater gains at most " + b.gain()
