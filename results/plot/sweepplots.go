@@ -40,6 +40,10 @@ func figureAxis(fig string) (label string, logY bool, ref float64, refLabel stri
 	return f.Axis, f.LogAxis, f.Ref, f.RefLabel
 }
 
+// refInk draws a sweep's reference lines (a bound, a floor) in grey, so
+// that no one takes them for a series (v4trust's is black and dashed).
+var refInk = color.Gray{Y: 110}
+
 // figureFloor is a figure's floor (the harm floor, 0.95), 0 if none.
 func figureFloor(fig string) float64 {
 	if f, _, ok := results.Lookup(fig); ok && f.Floor > 0 {
@@ -98,7 +102,7 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 	if ref != 0 && (!logY || ref > 0) {
 		line := plotter.NewFunction(func(float64) float64 { return ref })
 		line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		line.Color = color.Black
+		line.Color = refInk
 		p.Add(line)
 		p.Legend.Add(refLabel, line)
 		p.Y.Min, p.Y.Max = min(p.Y.Min, ref), max(p.Y.Max, ref)
@@ -107,7 +111,7 @@ func SweepLines(title, xLabel, fig string, xs []string, series []SweepSeries) ([
 		// The harm floor: honest accounts below it lost more than 5%.
 		line := plotter.NewFunction(func(float64) float64 { return fl })
 		line.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
-		line.Color = color.Black
+		line.Color = refInk
 		p.Add(line)
 		p.Legend.Add(fmt.Sprintf("floor %g", fl), line)
 		p.Y.Min, p.Y.Max = min(p.Y.Min, fl), max(p.Y.Max, fl)
