@@ -60,7 +60,7 @@ func TestV4trustAttacks(t *testing.T) {
 			rows = append(rows, worstRow(t, c.label, w))
 		}
 	}
-	table := "| world (300 hosts) | system | worst behaviour found | confirmed figure | honest accounts keep | |\n|---|---|---|---|---|---|\n" + strings.Join(rows, "")
+	table := "| world (300 hosts) | system | worst behaviour found | confirmed figure | honest accounts keep | by its mean |\n|---|---|---|---|---|---|\n" + strings.Join(rows, "")
 	root := filepath.Join("..", "..", "..", "..")
 	for _, doc := range []string{"README.md", filepath.Join("docs", "attack.md")} {
 		embedded.Check(t, filepath.Join(root, doc), v4attackBegin, v4attackFinish, table, "the two attacks' confirmed worst cases", *updateSearch)
