@@ -95,13 +95,32 @@ type Summary struct {
 	// to be trusted) and honest_days_to_trust (their mean days from
 	// arrival to trust); with escrow, honest_revoked_share and
 	// honest_escrow_at_end_share (of honest hosts' valid results).
-	Price    map[string]Num            `json:"price"`
-	Policies map[string]*PolicySummary `json:"policies"`
+	Price map[string]Num `json:"price"`
+	// PriceCI95 holds the 95% intervals over replications of Price's
+	// figures, and of computed_per_validated_workunit (results sent plus
+	// the project's own checks per validated workunit: the price
+	// JobsPerValidatedWorkunit reads), where at least
+	// MinIntervalReplications replications give one.
+	PriceCI95 map[string][2]Num         `json:"price_ci95,omitempty"`
+	Policies  map[string]*PolicySummary `json:"policies"`
 }
 
 // JobsPerValidatedWorkunit is the price a frontier puts against the worst
 // gain: jobs computed per validated workunit, the results sent and the
 // project's own checks (NaN without a price).
+// JobsPerValidatedWorkunitCI95 is JobsPerValidatedWorkunit's 95%
+// interval over replications (NaN, NaN where there is none).
+func (s *Summary) JobsPerValidatedWorkunitCI95() (lo, hi float64) {
+	if ci, ok := s.PriceCI95[ComputedPerValidated]; ok {
+		return float64(ci[0]), float64(ci[1])
+	}
+	return math.NaN(), math.NaN()
+}
+
+// ComputedPerValidated names, in PriceCI95, the interval of results sent
+// plus the project's own checks per validated workunit.
+const ComputedPerValidated = "computed_per_validated_workunit"
+
 func (s *Summary) JobsPerValidatedWorkunit() float64 {
 	x, ok := s.Price["results_per_validated_workunit"]
 	if !ok {

@@ -416,8 +416,8 @@ func rowWords(r *stock.Row) string {
 	if !r.Holds {
 		hold = "does not hold the bound"
 	}
-	return fmt.Sprintf("%s; a behaviour gains up to %s; honest accounts keep %s; host spread %s; %.2f results per validated workunit",
-		hold, figText(r, results.ColGain), figText(r, results.ColHarm), figText(r, results.ColHostCV), r.Price)
+	return fmt.Sprintf("%s; a behaviour gains up to %s; honest accounts keep %s; host spread %s; %s results per validated workunit",
+		hold, figText(r, results.ColGain), figText(r, results.ColHarm), figText(r, results.ColHostCV), r.PriceText())
 }
 
 // figText is a row's figure with its interval.

@@ -384,6 +384,7 @@ func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simula
 	summary.Outcomes = means(outcomes)
 	summary.Regime = means(regimes)
 	summary.Price = means(prices)
+	summary.PriceCI95 = priceIntervals(prices)
 	if validated == 0 && summary.Results > 0 {
 		summary.Warnings = append(summary.Warnings, noValidation(s))
 	} else {
@@ -402,6 +403,34 @@ func summarize(s *scenarios.Scenario, sha string, win results.Window, sm *simula
 }
 
 // means is each figure's arithmetic mean over replications.
+// priceIntervals are the 95% intervals of each replication's price
+// figures, and of results sent plus the project's checks per validated
+// workunit (results.ComputedPerValidated), where there is one; nil if
+// none.
+func priceIntervals(prices []results.Figures) map[string][2]results.Num {
+	reps := make([]results.Figures, len(prices))
+	for i, p := range prices {
+		reps[i] = results.Figures{}
+		for k, v := range p {
+			reps[i][k] = v
+		}
+		if x, ok := p["results_per_validated_workunit"]; ok {
+			reps[i][results.ComputedPerValidated] = x + p["project_checks_per_validated_workunit"]
+		}
+	}
+	var out map[string][2]results.Num
+	for k, a := range results.AggregateArithmetic(reps) {
+		if math.IsNaN(a.Low) || math.IsNaN(a.Hi) {
+			continue
+		}
+		if out == nil {
+			out = map[string][2]results.Num{}
+		}
+		out[k] = [2]results.Num{results.Num(a.Low), results.Num(a.Hi)}
+	}
+	return out
+}
+
 func means(reps []results.Figures) map[string]results.Num {
 	out := map[string]results.Num{}
 	for k, a := range results.AggregateArithmetic(reps) {

@@ -72,6 +72,8 @@ type Row struct {
 	// per validated workunit; DaysToPay the mean days until a new honest
 	// host is paid in full (NaN where credit is paid at validation).
 	Price, DaysToPay float64
+	// PriceCI and DaysCI are their 95% intervals (NaN: none).
+	PriceCI, DaysCI [2]float64
 	// Allowed: the project can choose it (its needs are met) and BOINC
 	// ships it; beyond-BOINC rows are never Allowed.
 	Allowed bool
@@ -292,9 +294,13 @@ func newRow(sv Server, o Option, sr results.ScoreRow, sum *results.Summary, subj
 	ok, measured := sr.Holds()
 	r.Holds = ok && measured && !sr.Flag[results.ColHarm]
 	r.Price = float64(sum.JobsPerValidatedWorkunit())
-	r.DaysToPay = math.NaN()
+	r.PriceCI[0], r.PriceCI[1] = sum.JobsPerValidatedWorkunitCI95()
+	r.DaysToPay, r.DaysCI = math.NaN(), [2]float64{math.NaN(), math.NaN()}
 	if d, ok := sum.Price["honest_days_to_trust"]; ok && sv.Beyond {
 		r.DaysToPay = float64(d)
+		if ci, ok := sum.PriceCI95["honest_days_to_trust"]; ok {
+			r.DaysCI = [2]float64{float64(ci[0]), float64(ci[1])}
+		}
 	}
 	r.Allowed = r.Stock() && (!o.SizesKnown || subj.SizesKnown) && (!o.Measures || subj.Measures)
 	return r

@@ -17,6 +17,20 @@ func (f Fig) format() string {
 	return s + " [" + results.FormatScore(f.Lo) + ", " + results.FormatScore(f.Hi) + "]"
 }
 
+// withInterval writes x in format f, with its 95% interval ci where
+// there is one: "1.03 [1.02, 1.04]".
+func withInterval(f string, x float64, ci [2]float64) string {
+	s := fmt.Sprintf(f, x)
+	if results.Defined(ci[0]) && results.Defined(ci[1]) {
+		s += " [" + fmt.Sprintf(f, ci[0]) + ", " + fmt.Sprintf(f, ci[1]) + "]"
+	}
+	return s
+}
+
+// PriceText is the row's price, results computed per validated
+// workunit, with its interval: "1.03 [1.02, 1.04]".
+func (r *Row) PriceText() string { return withInterval("%.2f", r.Price, r.PriceCI) }
+
 // gain is the row's worst gain with its behaviour and interval.
 func (r *Row) gain() string {
 	s := r.Figs[results.ColGain].format()
@@ -28,9 +42,9 @@ func (r *Row) gain() string {
 
 // price says what the row costs.
 func (r *Row) price() string {
-	s := fmt.Sprintf("%.2f results per validated workunit", r.Price)
+	s := r.PriceText() + " results per validated workunit"
 	if results.Defined(r.DaysToPay) {
-		s += fmt.Sprintf(", %.1f days before a new honest host is paid in full", r.DaysToPay)
+		s += ", " + withInterval("%.1f", r.DaysToPay, r.DaysCI) + " days before a new honest host is paid in full"
 	}
 	return s
 }
@@ -105,9 +119,9 @@ func (a *Answer) Markdown() string {
 		if !r.Allowed && r.Option.Needs != "" {
 			name += " (needs " + r.Option.Needs + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |\n", name, r.Server.Name,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, r.Server.Name,
 			r.Figs[results.ColHostCV].format(), r.Figs[results.ColDevice].format(), r.Figs[results.ColProject].format(),
-			r.gain(), r.Figs[results.ColAccountGain].format(), r.Figs[results.ColHarm].format(), r.Price, hold)
+			r.gain(), r.Figs[results.ColAccountGain].format(), r.Figs[results.ColHarm].format(), r.PriceText(), hold)
 	}
 	if a.Best != nil {
 		b.WriteString("\nTo set it: " + strings.Join(append(append([]string(nil), a.Best.Server.Config...), a.Best.Option.Config), "; ") + ".\n")

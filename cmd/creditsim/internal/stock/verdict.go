@@ -9,7 +9,7 @@ import (
 
 // Verdict is the answer for every kind of project (Kinds).
 type Verdict struct {
-	Kinds   []Kind    // the kinds answered for, in Answers' order
+	Kinds   []Kind // the kinds answered for, in Answers' order
 	Answers []*Answer
 	Hosts   int // the hosts each world is capped at
 	Reps    int
@@ -151,9 +151,9 @@ func tableRow(kind string, r *Row, best bool) string {
 	if !r.Allowed && r.Option.Needs != "" {
 		name += " (needs " + r.Option.Needs + ")"
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |\n", kind, name, r.Server.Name,
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kind, name, r.Server.Name,
 		r.Figs[results.ColHostCV].format(), r.Figs[results.ColDevice].format(), r.Figs[results.ColProject].format(),
-		r.gain(), r.Figs[results.ColAccountGain].format(), r.Figs[results.ColHarm].format(), r.Price, holdWords(r))
+		r.gain(), r.Figs[results.ColAccountGain].format(), r.Figs[results.ColHarm].format(), r.PriceText(), holdWords(r))
 }
 
 // holdWords says whether a row holds the bound, and if not why.
@@ -197,7 +197,7 @@ func (a *Answer) BeyondLine() string {
 		if trustedV4 != nil {
 			p += fmt.Sprintf(", the fourth system %s, keep %s (%s)", trustedV4.Figs[results.ColGain].format(), trustedV4.Figs[results.ColHarm].format(), holdsOrNot(trustedV4))
 		}
-		p += fmt.Sprintf(", for %s (the recommended: %.2f)", trusted.price(), best.Price)
+		p += fmt.Sprintf(", for %s (the recommended: %s)", trusted.price(), best.PriceText())
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
