@@ -441,6 +441,15 @@ type search struct {
 	inert []string
 }
 
+// Check checks opts as Run does before it simulates anything (the
+// scenario, its policies, a budget of at least one run per kind the
+// world leaves to search), so a caller can refuse them before its own
+// long work.
+func Check(opts Options) error {
+	_, err := prepare(opts)
+	return err
+}
+
 // prepare checks the options and builds the search.
 func prepare(opts Options) (*search, error) {
 	base, err := scenarios.Open(opts.Scenario, opts.Sets)

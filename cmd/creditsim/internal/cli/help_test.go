@@ -56,6 +56,8 @@ func TestHelpAndFlagErrors(t *testing.T) {
 		{[]string{"verdict", "--kind", "cpu,nosuch"}, ExitInput, nil, []string{`flag --kind: "nosuch" is not a kind of project \(want cpu, sizes, gpu, vm\)`}, false},
 		{[]string{"verdict", "--budget", "30"}, ExitInput, nil, []string{`flag --budget sizes the attacks of --search; give both`}, false},
 		{[]string{"verdict", "--search", "--budget", "0"}, ExitInput, nil, []string{`flag --budget: 0: must be 1 to`}, false},
+		{[]string{"verdict", "--systems", "--kind", "gpu"}, ExitInput, nil, []string{`flag --kind: not with --systems`}, false},
+		{[]string{"verdict", "--search", "--budget", "3", "--kind", "sizes"}, ExitInput, nil, []string{`sizes: --budget 3: at least \d+ runs, one per kind`}, false},
 		// Shell completion scripts come from the command itself; an
 		// unknown shell or help topic is bad input.
 		{[]string{"completion", "bash"}, ExitOK, []string{`bash completion`}, nil, false},

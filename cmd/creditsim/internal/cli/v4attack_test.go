@@ -27,9 +27,7 @@ const (
 // verdict is the figures' own. About 5 minutes on 2 cores: it runs with
 // CREDITSIM_SEARCHTEST=1.
 func TestV4trustAttacks(t *testing.T) {
-	if os.Getenv(searchEnv) != "1" || testing.Short() {
-		t.Skipf("two attack searches at 300 hosts (about 5 minutes on 2 cores): runs with %s=1", searchEnv)
-	}
+	searchTier(t, "two attack searches at 300 hosts (about 5 minutes on 2 cores)")
 	trust, err := stock.DefendedTrust()
 	if err != nil {
 		t.Fatal(err)

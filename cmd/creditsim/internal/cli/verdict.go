@@ -58,6 +58,11 @@ func (fl *verdictFlags) run(cmd *cobra.Command) error {
 		fl.workers = runtime.GOMAXPROCS(0)
 	}
 	if fl.systems {
+		for _, name := range []string{"kind", "search", "budget", "all", "threats", "hosts", "replications"} {
+			if cmd.Flags().Changed(name) {
+				return fail(cmd, ExitInput, "flag --%s: not with --systems, which runs the built-in worlds as their files set them", name)
+			}
+		}
 		return verdictSystems(cmd, fl.workers, fl.png)
 	}
 	kinds, err := fl.check(cmd)
@@ -110,6 +115,16 @@ func (fl *verdictFlags) check(cmd *cobra.Command) ([]stock.Kind, error) {
 	kinds, err := stock.KindsNamed(fl.kinds)
 	if err != nil {
 		return nil, fail(cmd, ExitInput, "flag --kind: %v", err)
+	}
+	if fl.search {
+		// Refused now, not after the verdict's minutes: each kind's
+		// world leaves its own number of kinds to search.
+		for _, k := range kinds {
+			opts := attack.Options{Scenario: k.World, Sets: append(append([]string(nil), k.Sets...), "hosts.agents=[]"), Budget: fl.budget}
+			if err := attack.Check(opts); err != nil {
+				return nil, fail(cmd, ExitInput, "%s: %v", k.Name, err)
+			}
+		}
 	}
 	return kinds, nil
 }

@@ -102,11 +102,20 @@ func shellWords(s string) ([]string, error) {
 	return words, nil
 }
 
-var updateSearch = flag.Bool("update-search", false, "rewrite the searched blocks of README and docs/verdict.md from this run")
+var updateSearch = flag.Bool("update-search", false, "rewrite the searched blocks of README, docs/verdict.md and docs/attack.md from this run")
 
-// searchEnv runs TestVerdictSearch: four attack searches at the verdict's
-// size, longer than CI's long tier affords.
+// searchEnv runs the search tier (TestVerdictSearch, TestV4trustAttacks):
+// attack searches at the size README states, longer than CI's long tier
+// affords.
 const searchEnv = "CREDITSIM_SEARCHTEST"
+
+// searchTier skips t unless the search tier runs; what says what it runs.
+func searchTier(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv(searchEnv) != "1" || testing.Short() {
+		t.Skipf("%s: runs with %s=1", what, searchEnv)
+	}
+}
 
 const (
 	searchBegin  = "<!-- verdict-search:begin (creditsim verdict --search; CREDITSIM_SEARCHTEST=1 go test ./cmd/creditsim/internal/cli -run 'TestVerdictSearch$' -update-search) -->\n"
@@ -118,9 +127,7 @@ const (
 // its answers (without the heading and each search's command). About 40 minutes on 2 cores:
 // it runs only with CREDITSIM_SEARCHTEST=1.
 func TestVerdictSearch(t *testing.T) {
-	if os.Getenv(searchEnv) != "1" || testing.Short() {
-		t.Skipf("four attack searches at the verdict's size (about 40 minutes on 2 cores): runs with %s=1", searchEnv)
-	}
+	searchTier(t, "four attack searches at the verdict's size (about 40 minutes on 2 cores with another job running)")
 	var out, errb bytes.Buffer
 	if code := Main([]string{"verdict", "--search"}, &out, &errb); code != 0 {
 		t.Fatalf("verdict --search: exit %d: %s", code, errb.String())
