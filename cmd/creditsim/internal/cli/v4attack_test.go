@@ -24,10 +24,10 @@ const (
 // `creditsim attack multi-project` under defended's server, 300 hosts,
 // the default budget, five fresh seeds), and checks that README and
 // docs/attack.md show their confirmed worst cases, and that each row's
-// verdict is the figures' own. About 5 minutes on 2 cores: it runs with
+// verdict is the figures' own. About 8 minutes on 2 cores with another job running: it runs with
 // CREDITSIM_SEARCHTEST=1.
 func TestV4trustAttacks(t *testing.T) {
-	searchTier(t, "two attack searches at 300 hosts (about 5 minutes on 2 cores)")
+	searchTier(t, "two attack searches at 300 hosts (about 8 minutes on 2 cores with another job running)")
 	trust, err := stock.DefendedTrust()
 	if err != nil {
 		t.Fatal(err)
